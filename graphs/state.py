@@ -1,0 +1,85 @@
+"""State schemas of the consult graph: a narrow input, the full working state, and a narrow output."""
+
+from __future__ import annotations
+
+import operator
+import time
+from dataclasses import dataclass, field
+from typing import Annotated, Any, TypedDict
+
+from tools.llm import Usage, add_usage, empty_usage
+
+
+class EvidenceItem(TypedDict):
+    """A retrieved statute article, text verbatim from the knowledge graph."""
+
+    article_id: str
+    heading: str
+    text: str
+    score: float
+    sources: list[str]
+
+
+class LegalBasisItem(TypedDict):
+    """One entry of the Legal Basis: a cited article with its verbatim text."""
+
+    article_id: str
+    law: str
+    number: str
+    text: str
+
+
+class TraceEvent(TypedDict):
+    """What a node did and how long it took."""
+
+    node: str
+    ms: float
+    detail: dict[str, Any]
+
+
+def trace_event(node: str, started: float, **detail: Any) -> TraceEvent:
+    """A trace entry for ``node`` that began at ``started`` (time.perf_counter())."""
+    return {"node": node, "ms": round((time.perf_counter() - started) * 1000, 1), "detail": detail}
+
+
+@dataclass(kw_only=True)
+class ConsultInput:
+    """What a caller gives the consult graph."""
+
+    question: str
+    """The user's legal question in natural language."""
+
+
+@dataclass(kw_only=True)
+class ConsultOutput:
+    """What the consult graph returns."""
+
+    response: str = ""
+    """回答: the answer in prose; citations to ids outside the knowledge base are removed."""
+
+    legal_basis: list[LegalBasisItem] = field(default_factory=list)
+    """法律依据: every article the response cites, text fetched verbatim from the knowledge graph."""
+
+    element_graph: dict[str, Any] = field(default_factory=dict)
+    """Legal elements of the question: entities, events, relationships, user_claims, key_facts,
+    legal_questions (plus ``errors`` when extraction failed and empty lists were used)."""
+
+    dropped_citations: list[str] = field(default_factory=list)
+    """Article ids the model cited that the knowledge base does not hold."""
+
+    usage: Annotated[Usage, add_usage] = field(default_factory=empty_usage)
+    """LLM calls and prompt/completion tokens of this run, summed over nodes."""
+
+    trace: Annotated[list[TraceEvent], operator.add] = field(default_factory=list)
+    """One event per node execution, in order."""
+
+
+@dataclass(kw_only=True)
+class ConsultState(ConsultInput, ConsultOutput):
+    """Working state of the consult graph."""
+
+    evidence: list[EvidenceItem] = field(default_factory=list)
+    """Articles retrieved for the question, best first."""
+
+    draft: str = ""
+    """The Draft agent's answer before citation checking."""

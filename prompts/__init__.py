@@ -1,0 +1,24 @@
+"""Prompt templates, one Markdown file per prompt and language (``prompts/zh/NAME.md``).
+
+Templates use ``$name`` placeholders (``string.Template``), so JSON braces in prompts need no escaping.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from string import Template
+
+
+@lru_cache(maxsize=64)
+def load_prompt(name: str, lang: str = "zh") -> Template:
+    """The template ``prompts/<lang>/<name>.md``; a missing prompt is a FileNotFoundError naming it."""
+    path = resources.files(__package__).joinpath(lang, f"{name}.md")
+    if not path.is_file():
+        raise FileNotFoundError(f"prompt {lang}/{name}.md not found")
+    return Template(path.read_text(encoding="utf-8"))
+
+
+def render_prompt(name: str, lang: str = "zh", **values: object) -> str:
+    """Fill a template; every placeholder must be given (a KeyError names the missing one)."""
+    return load_prompt(name, lang).substitute({k: str(v) for k, v in values.items()}).strip()

@@ -1,0 +1,85 @@
+"""Shared fixtures: an isolated data dir, one embedded FalkorDB for the session, an ingested Criminal Law."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from app.services import Services, build_services, set_services
+from app.settings import Settings
+from tools.corpus.laws_db import default_db_path, list_laws, resolve_laws
+from tools.ingestion import ingest_laws
+
+SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """No test touches the user's data dir, a real model, or a configured Neo4j/Chroma server."""
+    monkeypatch.setenv("JURIS_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+    monkeypatch.setenv("JURIS_MODEL", "fake")
+    monkeypatch.setenv("JURIS_EMBEDDINGS", "hash")
+    for name in ("CHROMA_HOST", "JURIS_FALKORDB_HOST", "JURIS_FALKORDB_PORT", "JURIS_MODEL_PATH"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(scope="session")
+def kb_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    """Settings of the session's knowledge base (hash embeddings, embedded FalkorDB)."""
+    return Settings(
+        data_dir=tmp_path_factory.mktemp("kb"),
+        embeddings="hash",
+        neo4j_uri="",
+        falkordb_host="",
+        falkordb_port=0,
+        chroma_host="",
+        graph_name="session_kb",
+    )
+
+
+@pytest.fixture(scope="session")
+def kb(kb_settings: Settings) -> Iterator[Services]:
+    """Services over a knowledge base holding the whole Criminal Law, built once per session."""
+    services = build_services(kb_settings)
+    laws = resolve_laws(["刑法"], list_laws())
+    ingest_laws(laws, services.vectors, services.statutes, batch_size=128)
+    yield services
+    services.close()
+
+
+@pytest.fixture
+def active_kb(kb: Services) -> Iterator[Services]:
+    """Make the session knowledge base the one graph nodes use."""
+    set_services(kb)
+    yield kb
+    set_services(None)
+
+
+@pytest.fixture
+def fresh_services(kb_settings: Settings, tmp_path: Path) -> Iterator[Services]:
+    """Empty stores of their own (own Chroma dir, own graph) on the session's FalkorDB server."""
+    settings = replace(kb_settings, data_dir=tmp_path, graph_name=f"t_{tmp_path.name}")
+    # Reuse the session server rather than starting one per test.
+    settings.falkordb_dir.mkdir(parents=True, exist_ok=True)
+    for name in ("port", "pid"):
+        (settings.falkordb_dir / name).write_text((kb_settings.falkordb_dir / name).read_text())
+    services = build_services(settings)
+    yield services
+    services.graph.clear()
+    services.close()
+
+
+def laws_db_text(law_name: str, article_no: str) -> str:
+    """The article text exactly as laws.db stores it (the ground truth for verbatim checks)."""
+    with sqlite3.connect(default_db_path()) as conn:
+        row = conn.execute(
+            "SELECT a.article_text FROM articles a JOIN laws l ON a.law_id = l.law_id "
+            "WHERE l.law_name = ? AND a.article_no = ? AND l.status IN ('现行有效', '已被修改')",
+            (law_name, article_no),
+        ).fetchone()
+    assert row is not None, (law_name, article_no)
+    return str(row[0])

@@ -1,0 +1,86 @@
+"""The jurisgraph command as a user runs it: real process, real stores, exit codes and messages."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import laws_db_text
+
+pytestmark = pytest.mark.integration
+
+
+def _run(*args: str, data_dir: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("jurisgraph")
+    assert exe, "the jurisgraph entry point is not installed"
+    full_env = {**os.environ, "JURIS_DATA_DIR": str(data_dir), "JURIS_MODEL": "fake", "JURIS_EMBEDDINGS": "hash", **env}
+    return subprocess.run([exe, *args], capture_output=True, text=True, env=full_env, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("cli")
+
+
+def test_ingest_is_idempotent_then_ask_answers_with_verbatim_basis(data_dir: Path) -> None:
+    first = _run("ingest", data_dir=data_dir)
+    assert first.returncode == 0, first.stderr
+    assert "505 articles added" in first.stdout
+    second = _run("ingest", "--laws", "中华人民共和国刑法", data_dir=data_dir)
+    assert second.returncode == 0, second.stderr
+    assert "Nothing to do: all 505 articles" in second.stdout
+
+    asked = _run("ask", "--json", "醉酒驾驶机动车会受到什么处罚？", data_dir=data_dir)
+    assert asked.returncode == 0, asked.stderr
+    out = json.loads(asked.stdout)
+    basis = {item["article_id"]: item["text"] for item in out["legal_basis"]}
+    assert basis["刑法:133-1"] == laws_db_text("中华人民共和国刑法", "第一百三十三条之一")
+    assert out["usage"]["llm_calls"] == 2
+
+    pretty = _run("ask", "刑法第二百六十四条规定了什么？", data_dir=data_dir)
+    assert pretty.returncode == 0, pretty.stderr
+    assert "法律依据" in pretty.stdout and "[刑法:264]" in pretty.stdout
+    assert laws_db_text("中华人民共和国刑法", "第二百六十四条")[:30] in pretty.stdout
+    assert "LLM calls 2" in pretty.stderr
+    # The embedded server this CLI started was stopped on exit.
+    assert not (data_dir / "falkordb" / "pid").exists()
+
+
+def test_empty_and_oversized_questions_fail_with_exit_code_2(data_dir: Path) -> None:
+    empty = _run("ask", "  ", data_dir=data_dir)
+    assert empty.returncode == 2
+    assert "the question is empty" in empty.stderr
+    huge = _run("ask", "问" * 50, data_dir=data_dir, JURIS_MAX_QUESTION_CHARS="20")
+    assert huge.returncode == 2
+    assert "50 characters, more than the limit of 20" in huge.stderr
+    assert "Traceback" not in empty.stderr + huge.stderr
+
+
+def test_unknown_law_fails_with_exit_code_2(tmp_path: Path) -> None:
+    result = _run("ingest", "--laws", "刑法,不存在法", data_dir=tmp_path)
+    assert result.returncode == 2
+    assert "unknown law name(s): '不存在法'" in result.stderr
+
+
+def test_missing_model_file_fails_with_exit_code_4(data_dir: Path, tmp_path: Path) -> None:
+    result = _run("ask", "盗窃罪怎么判？", data_dir=data_dir, JURIS_MODEL="local",
+                  JURIS_MODEL_PATH=str(tmp_path / "absent.gguf"))
+    assert result.returncode == 4
+    assert "absent.gguf not found" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_unreachable_graph_store_fails_with_exit_code_3(tmp_path: Path) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed_port = sock.getsockname()[1]
+    result = _run("ask", "盗窃罪怎么判？", data_dir=tmp_path, JURIS_FALKORDB_HOST="127.0.0.1",
+                  JURIS_FALKORDB_PORT=str(closed_port))
+    assert result.returncode == 3
+    assert f"FalkorDB at 127.0.0.1:{closed_port} is not reachable" in result.stderr

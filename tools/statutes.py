@@ -1,0 +1,193 @@
+"""Statute articles: stable ids, Chinese numerals, citation parsing, and reads/writes in the graph.
+
+The Legal Basis of every answer is built here from the knowledge graph, never from model output: the model
+may only name ids, and :meth:`StatuteRepository.get_articles` returns the stored text verbatim.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+
+from tools.kg.port import GraphStore
+
+_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+_CN_NUM = "零〇一二两三四五六七八九十百千万"
+OFFICIAL_PREFIX = "中华人民共和国"
+
+
+def cn_to_int(text: str) -> int:
+    """Convert a Chinese (or Arabic) numeral such as 一百三十三 or 133 to an int."""
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    if not text or any(ch not in _DIGITS and ch not in _UNITS for ch in text):
+        raise ValueError(f"not a Chinese numeral: {text!r}")
+    total, section, digit = 0, 0, 0
+    for ch in text:
+        if ch in _DIGITS:
+            digit = _DIGITS[ch]
+        elif ch == "万":
+            total += (section + digit) * 10000
+            section, digit = 0, 0
+        else:
+            section += (digit or 1) * _UNITS[ch]
+            digit = 0
+    return total + section + digit
+
+
+def short_law_name(name: str) -> str:
+    """The law name used in ids: the official prefix 中华人民共和国 is dropped (刑法, 民法典)."""
+    name = name.strip().strip("《》")
+    return name[len(OFFICIAL_PREFIX) :] if name.startswith(OFFICIAL_PREFIX) else name
+
+
+def make_article_id(law: str, number: int, suffix: int = 0) -> str:
+    """Stable id of an article: ``刑法:264``, ``刑法:133-1`` (第一百三十三条之一)."""
+    return f"{short_law_name(law)}:{number}" + (f"-{suffix}" if suffix else "")
+
+
+_LABEL_RE = re.compile(rf"^第([{_CN_NUM}\d]+)条(?:之([{_CN_NUM}\d]+))?$")
+_ITEM_RE = re.compile(rf"^条目([{_CN_NUM}\d]+)$")
+
+
+@dataclass(frozen=True)
+class ArticleNumber:
+    """The parsed number of an article label; ``key`` is the part of the id after the colon."""
+
+    number: int
+    suffix: str
+    key: str
+
+
+def parse_article_label(label: str) -> ArticleNumber:
+    """Parse labels found in laws.db: 第一百三十三条之一, 条目三 (decisions), 全文 (single-text acts)."""
+    label = label.strip()
+    if m := _LABEL_RE.match(label):
+        number = cn_to_int(m.group(1))
+        suffix_n = cn_to_int(m.group(2)) if m.group(2) else 0
+        return ArticleNumber(number, f"之{m.group(2)}" if m.group(2) else "", f"{number}-{suffix_n}" if suffix_n else str(number))
+    if m := _ITEM_RE.match(label):
+        number = cn_to_int(m.group(1))
+        return ArticleNumber(number, "", f"条目{number}")
+    if label == "全文":
+        return ArticleNumber(0, "", "全文")
+    raise ValueError(f"unrecognised article label: {label!r}")
+
+
+@dataclass(frozen=True)
+class Article:
+    """One statute article as stored in the knowledge graph and the ``statutes`` collection."""
+
+    id: str
+    law: str
+    law_full: str
+    number: int
+    suffix: str
+    label: str
+    chapter: str
+    text: str
+
+    @property
+    def content_hash(self) -> str:
+        """Changes whenever anything stored for the article changes; drives idempotent ingestion."""
+        payload = "\x1f".join((self.id, self.law_full, self.label, self.chapter, self.text))
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+    @property
+    def heading(self) -> str:
+        """Human citation form: 《中华人民共和国刑法》第一百三十三条之一."""
+        return f"《{self.law_full}》{self.label}"
+
+
+# Explicit ids as the prompts ask the model to write them, in brackets: [刑法:133-1], 【刑法:264】.
+_ID_RE = re.compile(r"[\[【]\s*《?([^\[\]【】:：\s》]{1,40})》?\s*[:：]\s*(\d+(?:-\d+)?|条目\d+|全文)\s*[\]】]")
+# Citations in prose: 《中华人民共和国刑法》第一百三十三条之一, 《刑法》第264条.
+_PROSE_RE = re.compile(rf"《([^》]{{1,60}})》\s*第([{_CN_NUM}\d]+)条(?:之([{_CN_NUM}\d]+))?")
+
+
+def parse_citations(text: str) -> list[str]:
+    """Article ids cited in ``text``, as explicit ids or 《law》第X条 prose, in order, without repeats."""
+    found: list[tuple[int, str]] = []
+    for m in _ID_RE.finditer(text):
+        found.append((m.start(), f"{short_law_name(m.group(1))}:{m.group(2)}"))
+    for m in _PROSE_RE.finditer(text):
+        suffix = cn_to_int(m.group(3)) if m.group(3) else 0
+        found.append((m.start(), make_article_id(m.group(1), cn_to_int(m.group(2)), suffix)))
+    seen: dict[str, None] = {}
+    for _, article_id in sorted(found):
+        seen.setdefault(article_id, None)
+    return list(seen)
+
+
+_UPSERT_LAWS = """
+UNWIND $rows AS row
+MERGE (l:Law {id: row.id})
+SET l.name = row.name, l.full_name = row.full_name
+"""
+
+_UPSERT_ARTICLES = """
+UNWIND $rows AS row
+MERGE (l:Law {id: row.law})
+MERGE (a:Article {id: row.id})
+SET a.law = row.law, a.law_full = row.law_full, a.number = row.number, a.suffix = row.suffix,
+    a.label = row.label, a.chapter = row.chapter, a.text = row.text, a.hash = row.hash
+MERGE (l)-[:HAS_ARTICLE]->(a)
+"""
+
+_GET_ARTICLES = """
+UNWIND $ids AS wanted
+MATCH (a:Article {id: wanted})
+RETURN a.id AS id, a.law AS law, a.law_full AS law_full, a.number AS number, a.suffix AS suffix,
+       a.label AS label, a.chapter AS chapter, a.text AS text
+"""
+
+_HASHES_FOR_LAW = "MATCH (a:Article) WHERE a.law = $law RETURN a.id AS id, a.hash AS hash"
+
+_COUNT = """
+MATCH (l:Law) OPTIONAL MATCH (l)-[:HAS_ARTICLE]->(a:Article)
+RETURN l.id AS law, count(a) AS articles
+"""
+
+
+class StatuteRepository:
+    """Statute reads and writes on any :class:`GraphStore`."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self.store = store
+
+    def upsert_laws(self, laws: Iterable[tuple[str, str]]) -> None:
+        """Create or update (:Law {id: short name, full_name}) nodes from (short, full) pairs."""
+        rows = [{"id": short, "name": short, "full_name": full} for short, full in laws]
+        if rows:
+            self.store.query(_UPSERT_LAWS, {"rows": rows})
+
+    def upsert_articles(self, articles: Sequence[Article]) -> None:
+        """MERGE articles and their HAS_ARTICLE edges; re-running with the same rows changes nothing."""
+        rows = [{**asdict(a), "hash": a.content_hash} for a in articles]
+        if rows:
+            self.store.query(_UPSERT_ARTICLES, {"rows": rows})
+
+    def article_hashes(self, law: str) -> dict[str, str]:
+        """id -> content hash of the articles of one law already in the graph."""
+        return {r["id"]: r["hash"] for r in self.store.read(_HASHES_FOR_LAW, {"law": law})}
+
+    def get_articles(self, ids: Sequence[str]) -> list[Article]:
+        """Articles for the ids that exist, in the order asked; unknown ids are simply absent."""
+        if not ids:
+            return []
+        by_id = {r["id"]: Article(**r) for r in self.store.read(_GET_ARTICLES, {"ids": list(ids)})}
+        return [by_id[i] for i in dict.fromkeys(ids) if i in by_id]
+
+    def check_citations(self, ids: Sequence[str]) -> tuple[list[Article], list[str]]:
+        """Split cited ids into articles that exist (text verbatim) and ids the KB does not hold."""
+        found = self.get_articles(ids)
+        known = {a.id for a in found}
+        return found, [i for i in dict.fromkeys(ids) if i not in known]
+
+    def counts(self) -> dict[str, int]:
+        """Number of articles per law in the graph."""
+        return {r["law"]: r["articles"] for r in self.store.read(_COUNT)}
