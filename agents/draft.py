@@ -44,4 +44,8 @@ def draft_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, An
     text, usage = invoke_text(
         model, [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
     )
-    return {"draft": text.strip(), "usage": usage, "trace": [trace_event("draft_answer", started, chars=len(text))]}
+    return {
+        "draft": text.strip(),
+        "usage": usage,
+        "trace": [trace_event("draft_answer", started, chars=len(text))],
+    }

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
-from contextlib import nullcontext
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,11 +24,13 @@ from app.context import Context
 from app.settings import load_settings
 from tools.errors import JurisError
 
-cli = typer.Typer(add_completion=False, no_args_is_help=True, help="JurisGraph: legal answers with verifiable citations.")
+cli = typer.Typer(
+    add_completion=False, no_args_is_help=True, help="JurisGraph: legal answers with verifiable citations."
+)
 model_cli = typer.Typer(no_args_is_help=True, help="Manage the embedded local model.")
 cli.add_typer(model_cli, name="model")
-console = Console()
-err = Console(stderr=True)
+console = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
 
 
 def _progress() -> Progress:
@@ -106,7 +108,9 @@ def _print_answer(out: dict[str, Any]) -> None:
     if not out["legal_basis"]:
         console.print("  （回答未引用知识库中的法条）")
     for item in out["legal_basis"]:
-        console.print(f"  [cyan]\\[{escape(item['article_id'])}][/cyan] 《{escape(item['law'])}》{escape(item['number'])}")
+        console.print(
+            f"  [cyan]\\[{escape(item['article_id'])}][/cyan] 《{escape(item['law'])}》{escape(item['number'])}"
+        )
         console.print(f"    {escape(item['text'])}")
     if out["dropped_citations"]:
         err.print(
@@ -131,11 +135,14 @@ def ask(
     """Answer a legal question with a Legal Basis quoted verbatim from the knowledge base."""
     from agents.element import validate_question
     from graphs.consult import graph
+    from graphs.state import ConsultInput
 
-    context = Context(top_k=top_k, **({"model": model} if model else {}))
+    context = Context(top_k=top_k)
+    if model:
+        context.model = model
     question = validate_question(question, context.max_question_chars)
     with err.status("thinking…", spinner="dots") if err.is_terminal and not as_json else nullcontext():
-        out = graph.invoke({"question": question}, context=context)
+        out = graph.invoke(ConsultInput(question=question), context=context)
     if as_json:
         print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
     else:

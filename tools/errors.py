@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 
 class JurisError(Exception):
@@ -40,7 +41,7 @@ class StructuredOutputError(JurisError):
 
     exit_code = 6
 
-    def __init__(self, message: str, usage: Mapping[str, int] | None = None) -> None:
+    def __init__(self, message: str, usage: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         self.usage = dict(usage or {})
         """Tokens spent on the failed attempts, so the run's ledger stays complete."""

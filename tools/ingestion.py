@@ -36,9 +36,9 @@ def document_text(article: Article) -> str:
     return f"{article.heading} {article.chapter}\n{article.text}".strip()
 
 
-def plan(articles: Sequence[Article], vectors: ChromaVectors, repo: StatuteRepository, law: str) -> tuple[
-    list[Article], int
-]:
+def plan(
+    articles: Sequence[Article], vectors: ChromaVectors, repo: StatuteRepository, law: str
+) -> tuple[list[Article], int]:
     """Articles still to write, and how many of those are new (the rest are updates or resumptions)."""
     in_graph = repo.article_hashes(law)
     in_vectors = {i: str(m.get("hash", "")) for i, m in vectors.metadata(STATUTES, [a.id for a in articles]).items()}

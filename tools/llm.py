@@ -79,7 +79,11 @@ def load_chat_model(spec: str, settings: Settings) -> BaseChatModel:
 def _usage_of(messages: Sequence[BaseMessage], reply: AIMessage) -> Usage:
     meta = reply.usage_metadata
     if meta and (meta.get("input_tokens") or meta.get("output_tokens")):
-        return {"llm_calls": 1, "prompt_tokens": meta["input_tokens"], "completion_tokens": meta["output_tokens"]}
+        return {
+            "llm_calls": 1,
+            "prompt_tokens": meta["input_tokens"],
+            "completion_tokens": meta["output_tokens"],
+        }
     prompt = sum(count_tokens(str(m.content)) for m in messages)
     return {"llm_calls": 1, "prompt_tokens": prompt, "completion_tokens": count_tokens(str(reply.content))}
 
@@ -138,7 +142,9 @@ def invoke_structured(
                 reply,
                 HumanMessage(
                     content=render_prompt(
-                        "repair_json", error=str(exc)[:500], schema=json.dumps(json_schema, ensure_ascii=False)
+                        "repair_json",
+                        error=str(exc)[:500],
+                        schema=json.dumps(json_schema, ensure_ascii=False),
                     )
                 ),
             ]

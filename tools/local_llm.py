@@ -56,9 +56,7 @@ class LocalLlamaChat(BaseChatModel):
             ) from exc
         chat = cls(model_path=str(path), n_threads=n_threads, n_ctx=n_ctx)
         try:
-            chat._llama = llama_cpp.Llama(
-                model_path=str(path), n_ctx=n_ctx, n_threads=n_threads, verbose=False, seed=0
-            )
+            chat._llama = llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads, verbose=False, seed=0)
         except (ValueError, RuntimeError) as exc:
             raise ModelUnavailableError(f"llama.cpp cannot load {path}: {exc}") from exc
         return chat

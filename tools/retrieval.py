@@ -53,8 +53,13 @@ def named_articles(query: str, known_laws: set[str]) -> list[str]:
 class HybridRetriever:
     """Statute retrieval over one ``statutes`` collection."""
 
-    def __init__(self, vectors: ChromaVectors, cache_dir: Path | None, lexical_weight: float = 1.0,
-                 dense_weight: float = 1.0) -> None:
+    def __init__(
+        self,
+        vectors: ChromaVectors,
+        cache_dir: Path | None,
+        lexical_weight: float = 1.0,
+        dense_weight: float = 1.0,
+    ) -> None:
         self.vectors = vectors
         self.cache_dir = cache_dir
         self.lexical_weight = lexical_weight

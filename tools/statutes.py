@@ -13,7 +13,20 @@ from dataclasses import asdict, dataclass
 
 from tools.kg.port import GraphStore
 
-_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
 _UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 _CN_NUM = "零〇一二两三四五六七八九十百千万"
 OFFICIAL_PREFIX = "中华人民共和国"
@@ -69,7 +82,11 @@ def parse_article_label(label: str) -> ArticleNumber:
     if m := _LABEL_RE.match(label):
         number = cn_to_int(m.group(1))
         suffix_n = cn_to_int(m.group(2)) if m.group(2) else 0
-        return ArticleNumber(number, f"之{m.group(2)}" if m.group(2) else "", f"{number}-{suffix_n}" if suffix_n else str(number))
+        return ArticleNumber(
+            number,
+            f"之{m.group(2)}" if m.group(2) else "",
+            f"{number}-{suffix_n}" if suffix_n else str(number),
+        )
     if m := _ITEM_RE.match(label):
         number = cn_to_int(m.group(1))
         return ArticleNumber(number, "", f"条目{number}")

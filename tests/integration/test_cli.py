@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,10 +17,16 @@ pytestmark = pytest.mark.integration
 
 
 def _run(*args: str, data_dir: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("jurisgraph")
-    assert exe, "the jurisgraph entry point is not installed"
-    full_env = {**os.environ, "JURIS_DATA_DIR": str(data_dir), "JURIS_MODEL": "fake", "JURIS_EMBEDDINGS": "hash", **env}
-    return subprocess.run([exe, *args], capture_output=True, text=True, env=full_env, timeout=300)
+    exe = Path(sys.executable).with_name("jurisgraph")
+    assert exe.is_file(), "the jurisgraph entry point is not installed"
+    full_env = {
+        **os.environ,
+        "JURIS_DATA_DIR": str(data_dir),
+        "JURIS_MODEL": "fake",
+        "JURIS_EMBEDDINGS": "hash",
+        **env,
+    }
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, env=full_env, timeout=300)
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +75,13 @@ def test_unknown_law_fails_with_exit_code_2(tmp_path: Path) -> None:
 
 
 def test_missing_model_file_fails_with_exit_code_4(data_dir: Path, tmp_path: Path) -> None:
-    result = _run("ask", "盗窃罪怎么判？", data_dir=data_dir, JURIS_MODEL="local",
-                  JURIS_MODEL_PATH=str(tmp_path / "absent.gguf"))
+    result = _run(
+        "ask",
+        "盗窃罪怎么判？",
+        data_dir=data_dir,
+        JURIS_MODEL="local",
+        JURIS_MODEL_PATH=str(tmp_path / "absent.gguf"),
+    )
     assert result.returncode == 4
     assert "absent.gguf not found" in result.stderr
     assert "Traceback" not in result.stderr
@@ -80,7 +91,12 @@ def test_unreachable_graph_store_fails_with_exit_code_3(tmp_path: Path) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         closed_port = sock.getsockname()[1]
-    result = _run("ask", "盗窃罪怎么判？", data_dir=tmp_path, JURIS_FALKORDB_HOST="127.0.0.1",
-                  JURIS_FALKORDB_PORT=str(closed_port))
+    result = _run(
+        "ask",
+        "盗窃罪怎么判？",
+        data_dir=tmp_path,
+        JURIS_FALKORDB_HOST="127.0.0.1",
+        JURIS_FALKORDB_PORT=str(closed_port),
+    )
     assert result.returncode == 3
     assert f"FalkorDB at 127.0.0.1:{closed_port} is not reachable" in result.stderr

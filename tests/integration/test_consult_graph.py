@@ -44,10 +44,22 @@ def test_answer_cites_real_articles_with_verbatim_text(active_kb: Services) -> N
     assert item["law"] == "中华人民共和国刑法"
     assert item["number"] == "第一百三十三条之一"
     assert out["dropped_citations"] == []
-    assert set(out["element_graph"]) >= {"entities", "events", "relationships", "user_claims", "key_facts", "legal_questions"}
+    assert set(out["element_graph"]) >= {
+        "entities",
+        "events",
+        "relationships",
+        "user_claims",
+        "key_facts",
+        "legal_questions",
+    }
     assert out["usage"]["llm_calls"] == 2
     assert out["usage"]["prompt_tokens"] > 100
-    assert [e["node"] for e in out["trace"]] == ["extract_elements", "search_law", "draft_answer", "cite_articles"]
+    assert [e["node"] for e in out["trace"]] == [
+        "extract_elements",
+        "search_law",
+        "draft_answer",
+        "cite_articles",
+    ]
     json.dumps(out, ensure_ascii=False)  # the output state is plain JSON
 
 

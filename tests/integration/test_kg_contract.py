@@ -33,9 +33,12 @@ def store(request: pytest.FixtureRequest, kb_settings: Settings, kb: object) -> 
     if request.param == "neo4j":
         if not os.environ.get("NEO4J_URI"):
             pytest.skip("Neo4j contract needs a server: set NEO4J_URI, NEO4J_USERNAME and NEO4J_PASSWORD")
-        settings = replace(kb_settings, neo4j_uri=os.environ["NEO4J_URI"],
-                           neo4j_username=os.environ.get("NEO4J_USERNAME", "neo4j"),
-                           neo4j_password=os.environ.get("NEO4J_PASSWORD", ""))
+        settings = replace(
+            kb_settings,
+            neo4j_uri=os.environ["NEO4J_URI"],
+            neo4j_username=os.environ.get("NEO4J_USERNAME", "neo4j"),
+            neo4j_password=os.environ.get("NEO4J_PASSWORD", ""),
+        )
     else:
         # The session KB fixture started the embedded server; a separate graph keeps data apart.
         settings = replace(kb_settings, graph_name="contract")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -20,6 +20,7 @@ from tests.conftest import laws_db_text
 
 pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
 
 
 def _free_port() -> int:
@@ -39,16 +40,18 @@ def _http(method: str, url: str, body: dict[str, Any] | None = None, timeout: fl
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data_dir = tmp_path_factory.mktemp("server")
     env = {**os.environ, "JURIS_DATA_DIR": str(data_dir), "JURIS_MODEL": "fake", "JURIS_EMBEDDINGS": "hash"}
-    ingest = subprocess.run([shutil.which("jurisgraph") or "jurisgraph", "ingest"], env=env,
-                            capture_output=True, text=True, timeout=300)
+    ingest = subprocess.run([str(BIN / "jurisgraph"), "ingest"], env=env, capture_output=True, text=True, timeout=300)
     assert ingest.returncode == 0, ingest.stderr
     port = _free_port()
-    exe = shutil.which("langgraph")
-    assert exe, "langgraph-cli is not installed"
+    exe = str(BIN / "langgraph")
     log = (data_dir / "server.log").open("w")
     proc = subprocess.Popen(
         [exe, "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -80,7 +83,11 @@ def test_a_run_through_the_api_returns_a_verbatim_legal_basis(server: str) -> No
     out = _http(
         "POST",
         f"{server}/runs/wait",
-        {"assistant_id": "consult", "input": {"question": "醉酒驾驶机动车会受到什么处罚？"}, "context": {"model": "fake"}},
+        {
+            "assistant_id": "consult",
+            "input": {"question": "醉酒驾驶机动车会受到什么处罚？"},
+            "context": {"model": "fake"},
+        },
         timeout=120,
     )
     basis = {item["article_id"]: item["text"] for item in out["legal_basis"]}

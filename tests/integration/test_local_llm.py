@@ -35,8 +35,9 @@ def chat() -> LocalLlamaChat:
 
 
 def test_schema_constrained_output_always_validates(chat: LocalLlamaChat) -> None:
-    answer, usage = invoke_structured(chat, [HumanMessage(content="What crime is stealing a bike? Answer in JSON.")],
-                                      Answer, retries=0)
+    answer, usage = invoke_structured(
+        chat, [HumanMessage(content="What crime is stealing a bike? Answer in JSON.")], Answer, retries=0
+    )
     assert isinstance(answer, Answer)
     assert usage["llm_calls"] == 1 and usage["prompt_tokens"] > 5 and usage["completion_tokens"] > 0
 
@@ -48,7 +49,9 @@ def test_text_generation_reports_provider_token_counts(chat: LocalLlamaChat) -> 
 
 
 def test_streaming_yields_tokens(chat: LocalLlamaChat) -> None:
-    pieces = [c.content for c in chat.model_copy(update={"max_tokens": 8}).stream([HumanMessage(content="Count: 1, 2,")])]
+    pieces = [
+        c.content for c in chat.model_copy(update={"max_tokens": 8}).stream([HumanMessage(content="Count: 1, 2,")])
+    ]
     assert len(pieces) >= 2
 
 

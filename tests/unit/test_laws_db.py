@@ -44,7 +44,7 @@ def test_criminal_law_articles_have_stable_ids_and_verbatim_text() -> None:
 def test_a_file_that_is_not_laws_db_is_a_corpus_error(tmp_path: Path) -> None:
     bogus = tmp_path / "laws.db"
     bogus.write_bytes(b"not sqlite at all" * 100)
-    with pytest.raises(CorpusError, match="not a laws.db statute database"):
+    with pytest.raises(CorpusError, match=r"not a laws\.db statute database"):
         list_laws(bogus)
     with pytest.raises(CorpusError, match="not found"):
         list_laws(tmp_path / "missing.db")

@@ -24,7 +24,9 @@ def test_extract_json_tolerates_fences_and_prose() -> None:
 
 
 def test_structured_call_repairs_garbage_then_validates() -> None:
-    model = FakeChatModel(responses=["这不是 JSON", '{"applicable": "maybe"}', '{"applicable": true, "reason": "符合"}'])
+    model = FakeChatModel(
+        responses=["这不是 JSON", '{"applicable": "maybe"}', '{"applicable": true, "reason": "符合"}']
+    )
     verdict, usage = invoke_structured(model, [HumanMessage(content="判断")], Verdict, retries=2)
     assert verdict == Verdict(applicable=True, reason="符合")
     assert usage["llm_calls"] == 3
@@ -44,7 +46,11 @@ def test_text_call_counts_tokens_with_tiktoken_when_provider_reports_none() -> N
     model = FakeChatModel(responses=["危险驾驶罪"])
     text, usage = invoke_text(model, [HumanMessage(content="醉驾构成什么罪？")])
     assert text == "危险驾驶罪"
-    assert usage == {"llm_calls": 1, "prompt_tokens": count_tokens("醉驾构成什么罪？"), "completion_tokens": count_tokens("危险驾驶罪")}
+    assert usage == {
+        "llm_calls": 1,
+        "prompt_tokens": count_tokens("醉驾构成什么罪？"),
+        "completion_tokens": count_tokens("危险驾驶罪"),
+    }
     assert count_tokens("醉驾构成什么罪？") > 0
 
 

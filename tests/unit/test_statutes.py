@@ -7,8 +7,19 @@ from tools.statutes import cn_to_int, make_article_id, parse_article_label, pars
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("一", 1), ("十", 10), ("十三", 13), ("二十", 20), ("一百零三", 103), ("一百三十三", 133),
-     ("二百六十四", 264), ("一千二百六十", 1260), ("四百五十二", 452), ("264", 264), ("一万零一", 10001)],
+    [
+        ("一", 1),
+        ("十", 10),
+        ("十三", 13),
+        ("二十", 20),
+        ("一百零三", 103),
+        ("一百三十三", 133),
+        ("二百六十四", 264),
+        ("一千二百六十", 1260),
+        ("四百五十二", 452),
+        ("264", 264),
+        ("一万零一", 10001),
+    ],
 )
 def test_cn_to_int(text: str, value: int) -> None:
     assert cn_to_int(text) == value

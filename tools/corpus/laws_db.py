@@ -89,7 +89,9 @@ def resolve_laws(names: list[str], available: list[LawInfo]) -> list[LawInfo]:
         for name in unknown:
             close = difflib.get_close_matches(short_law_name(name), [law.short for law in available], n=3)
             hints.append(f"{name!r}" + (f" (did you mean {', '.join(close)}?)" if close else ""))
-        raise InputError(f"unknown law name(s): {'; '.join(hints)}. `jurisgraph laws` lists the {len(available)} available.")
+        raise InputError(
+            f"unknown law name(s): {'; '.join(hints)}. `jurisgraph laws` lists the {len(available)} available."
+        )
     if not chosen:
         raise InputError("no law names given")
     return list(chosen.values())

@@ -48,9 +48,7 @@ class FalkorDBStore:
         return self._run(cypher, params, read_only=True)
 
     def ensure_schema(self) -> None:
-        existing = {
-            (str(row[0]), str(prop)) for row in self._list_indices() for prop in (row[1] or [])
-        }
+        existing = {(str(row[0]), str(prop)) for row in self._list_indices() for prop in (row[1] or [])}
         for label, prop in _INDEXES:
             if (label, prop) not in existing:
                 # Labels and property names come from the constant above, never from input.
