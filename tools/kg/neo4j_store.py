@@ -53,6 +53,9 @@ class Neo4jStore:
         for statement in _CONSTRAINTS:
             self.query(statement)
 
+    def compact(self) -> None:
+        """Neo4j manages its own storage files."""
+
     def clear(self) -> None:
         self.query("MATCH (n) DETACH DELETE n")
 

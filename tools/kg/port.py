@@ -31,6 +31,10 @@ class GraphStore(Protocol):
         """Create the indexes and constraints the queries rely on; safe to call repeatedly."""
         ...
 
+    def compact(self) -> None:
+        """Make what was written fast to load after a restart (after bulk writes); may be a no-op."""
+        ...
+
     def clear(self) -> None:
         """Delete every node and relationship of this graph (tests and `--reset`)."""
         ...
