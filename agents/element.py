@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Annotated, Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
@@ -16,34 +16,46 @@ from prompts import render_prompt
 from tools.errors import InputError, StructuredOutputError
 from tools.llm import empty_usage, invoke_structured, load_chat_model
 
+# Bounds keep grammar-constrained generation short: a 1.5B model otherwise tends to repeat list items
+# until max_tokens, and a truncated reply fails validation and costs a retry.
+_NAME = 40
+_TEXT = 120
+_FEW = 6
+
 
 class Entity(BaseModel):
-    name: str = Field(description="名称")
-    type: str = Field(default="", description="类型：人、单位、物、地点等")
-    attributes: list[str] = Field(default_factory=list, description="属性，如 '年龄: 30'")
+    name: str = Field(max_length=_NAME, description="名称")
+    type: str = Field(max_length=_NAME, description="类型：人、单位、物、地点等")
+    attributes: list[Annotated[str, Field(max_length=_NAME)]] = Field(
+        max_length=_FEW, description="属性，如 '年龄: 30'"
+    )
 
 
 class Event(BaseModel):
-    description: str = Field(description="事件描述")
-    time: str = Field(default="", description="时间，未知则为空")
-    participants: list[str] = Field(default_factory=list, description="参与者名称")
+    description: str = Field(max_length=_TEXT, description="事件描述")
+    time: str = Field(max_length=_NAME, description="时间，未知则为空字符串")
+    participants: list[Annotated[str, Field(max_length=_NAME)]] = Field(max_length=_FEW, description="参与者名称")
 
 
 class Relationship(BaseModel):
-    source: str
-    type: str
-    target: str
+    source: str = Field(max_length=_NAME)
+    type: str = Field(max_length=_NAME)
+    target: str = Field(max_length=_NAME)
 
 
 class ElementGraph(BaseModel):
-    """The legal element graph of a question."""
+    """The legal element graph of a question; every list is present, possibly empty."""
 
-    entities: list[Entity] = Field(default_factory=list)
-    events: list[Event] = Field(default_factory=list)
-    relationships: list[Relationship] = Field(default_factory=list)
-    user_claims: list[str] = Field(default_factory=list)
-    key_facts: list[str] = Field(default_factory=list)
-    legal_questions: list[str] = Field(default_factory=list)
+    entities: list[Entity] = Field(max_length=_FEW)
+    events: list[Event] = Field(max_length=_FEW)
+    relationships: list[Relationship] = Field(max_length=_FEW)
+    user_claims: list[Annotated[str, Field(max_length=_TEXT)]] = Field(max_length=_FEW)
+    key_facts: list[Annotated[str, Field(max_length=_TEXT)]] = Field(max_length=_FEW)
+    legal_questions: list[Annotated[str, Field(max_length=_TEXT)]] = Field(max_length=_FEW)
+
+    @classmethod
+    def empty(cls) -> ElementGraph:
+        return cls(entities=[], events=[], relationships=[], user_claims=[], key_facts=[], legal_questions=[])
 
 
 def validate_question(question: str, max_chars: int) -> str:
@@ -73,7 +85,7 @@ def extract_elements(state: ConsultState, runtime: Runtime[Context]) -> dict[str
         elements, usage = invoke_structured(model, messages, ElementGraph, retries=ctx.structured_retries)
         graph: dict[str, Any] = elements.model_dump()
     except StructuredOutputError as exc:
-        graph = {**ElementGraph().model_dump(), "errors": [str(exc)]}
+        graph = {**ElementGraph.empty().model_dump(), "errors": [str(exc)]}
         usage = {**empty_usage(), **exc.usage}  # type: ignore[typeddict-item]
     empty = [key for key, value in graph.items() if key != "errors" and not value]
     return {

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from agents.element import ElementGraph
 from app.context import Context
 from app.services import Services
 from graphs.consult import build_graph
@@ -64,8 +65,11 @@ def test_answer_cites_real_articles_with_verbatim_text(active_kb: Services) -> N
 
 
 def test_invented_citations_are_dropped_and_reported(active_kb: Services, scripted: Any) -> None:
-    elements = json.dumps({"key_facts": ["醉酒驾驶机动车"], "legal_questions": ["如何处罚"]}, ensure_ascii=False)
-    model = scripted(elements, "醉驾构成危险驾驶罪[刑法:133-1]，并处罚金[刑法:999-9]；另见[民法典:1]。")
+    elements = ElementGraph.empty().model_copy(
+        update={"key_facts": ["醉酒驾驶机动车"], "legal_questions": ["如何处罚"]}
+    )
+    elements_json = elements.model_dump_json()
+    model = scripted(elements_json, "醉驾构成危险驾驶罪[刑法:133-1]，并处罚金[刑法:999-9]；另见[民法典:1]。")
     out = build_graph().invoke({"question": QUESTION}, context=Context(model="fake"))
     assert [i["article_id"] for i in out["legal_basis"]] == ["刑法:133-1"]
     assert out["dropped_citations"] == ["刑法:999-9", "民法典:1"]

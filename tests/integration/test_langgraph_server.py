@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -72,6 +73,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
         log.close()
+        # The server's embedded FalkorDB runs in its own session and outlives a killed server by design
+        # (the next process reuses it); the test stops it so nothing is left behind.
+        pid_file = data_dir / "falkordb" / "pid"
+        if pid_file.exists():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid_file.read_text()), signal.SIGTERM)
 
 
 def test_server_lists_the_consult_graph(server: str) -> None:
