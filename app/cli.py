@@ -29,7 +29,8 @@ cli = typer.Typer(
 )
 model_cli = typer.Typer(no_args_is_help=True, help="Manage the embedded local model.")
 cli.add_typer(model_cli, name="model")
-console = Console(soft_wrap=True)
+# Piped output is not cut to 80 columns: tables in logs and files stay readable.
+console = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, soft_wrap=True)
 
 
@@ -147,6 +148,80 @@ def ask(
         print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
     else:
         _print_answer(out)
+
+
+@cli.command("eval")
+def eval_cmd(
+    task: Annotated[str | None, typer.Option(help="ljp, charge, consult or retrieval.")] = None,
+    data: Annotated[Path | None, typer.Option(help="Task file (JSONL).")] = None,
+    limit: Annotated[int | None, typer.Option(help="Only the first N items.")] = None,
+    systems: Annotated[str, typer.Option(help="Comma-separated: full,naive_rag,no_rag.")] = "full,naive_rag,no_rag",
+    model: Annotated[str | None, typer.Option(help="Chat model for every system.")] = None,
+    top_k: Annotated[int, typer.Option(help="Evidence articles per question.")] = 5,
+    depth: Annotated[int, typer.Option(help="Ranking depth kept per retriever (retrieval task).")] = 10,
+    out: Annotated[Path | None, typer.Option(help="Output dir; an existing one is resumed.")] = None,
+    compare: Annotated[
+        tuple[Path, Path] | None, typer.Option(help="Diff two summary.json files (A B) and exit.")
+    ] = None,
+) -> None:
+    """Measure systems on a task file: results.jsonl, summary.json (95% bootstrap CIs) and report.md."""
+    from app.eval.plots import write_plots
+    from app.eval.report import compare as compare_summaries
+    from app.eval.report import summarise, write_outputs
+    from app.eval.runner import read_results, run_systems
+    from app.eval.systems import consult_system, judgment_system, retrieval_system
+    from app.eval.tasks import load_items
+    from app.services import get_services
+    from tools.errors import InputError
+
+    if compare:
+        a, b = (json.loads(p.read_text(encoding="utf-8")) for p in compare)
+        console.print(f"A = {compare[0]}\nB = {compare[1]}")
+        table = Table("metric", "A", "B", "B - A")
+        for key, va, vb, delta in compare_summaries(a, b):
+            table.add_row(key, *("" if v is None else f"{v:.4f}" for v in (va, vb, delta)))
+        console.print(table)
+        return
+    if not task or not data:
+        raise InputError("eval needs --task and --data (or --compare A B)")
+    items = load_items(task, data, limit)
+    context = Context(top_k=top_k)
+    if model:
+        context.model = model
+    names = [name.strip() for name in systems.split(",") if name.strip()]
+    if task == "retrieval":
+        runners = {"retrieval": retrieval_system(depth, context.candidates_per_retriever)}
+    elif task == "consult":
+        runners = {name: consult_system(name, context) for name in names}
+    else:
+        runners = {name: judgment_system(task, name, context) for name in names}
+    out_dir = out or Path("eval-runs") / time.strftime("%Y%m%d-%H%M%S")
+    statutes = get_services().statutes
+
+    def annotate(result: dict[str, Any]) -> None:
+        if "cited" in result["prediction"]:
+            found, _ = statutes.check_citations(result["prediction"]["cited"])
+            result["prediction"]["cited_in_kb"] = [a.id for a in found]
+
+    failures = 0
+    with _progress() as progress:
+        bar = progress.add_task(f"{task}: 0 failed", total=len(items) * len(runners))
+        progress.update(bar, completed=len(read_results(out_dir / "results.jsonl")))
+
+        def on_result(result: dict[str, Any]) -> None:
+            nonlocal failures
+            failures += 0 if result["ok"] else 1
+            progress.update(
+                bar, advance=1, description=f"{task}: {result['system']} {result['seconds']:.1f}s, {failures} failed"
+            )
+
+        results = run_systems(task, items, runners, out_dir / "results.jsonl", annotate, on_result)
+    summary = summarise(task, results)
+    summary.update({"data": str(data), "model": context.model, "limit": limit})
+    write_outputs(summary, out_dir)
+    write_plots(summary, results, out_dir)
+    console.print((out_dir / "report.md").read_text(encoding="utf-8"))
+    console.print(f"Results in {out_dir}")
 
 
 @model_cli.command("install")

@@ -83,23 +83,28 @@ class HybridRetriever:
             self._laws = {str(m.get("law", "")) for m in meta.values()}
         return self._lexical
 
+    def rankings(self, query: str, n: int) -> dict[str, list[str]]:
+        """Each retriever's own ranked article ids (at most ``n``): ``bm25``, ``dense`` and ``exact``."""
+        lexical = self._refresh()
+        known = set(lexical.ids)
+        return {
+            "bm25": [aid for aid, _ in lexical.search(query, n)],
+            "dense": [hit.id for hit in self.vectors.search(STATUTES, query, n)],
+            "exact": [aid for aid in named_articles(query, self._laws) if aid in known][:n],
+        }
+
+    def fuse(self, rankings: dict[str, list[str]], k: int) -> list[Candidate]:
+        """Weighted reciprocal-rank fusion; articles the query names come first."""
+        weights = {"bm25": self.lexical_weight, "dense": self.dense_weight}
+        fused: dict[str, Candidate] = {}
+        for source, ranked in rankings.items():
+            for rank, aid in enumerate(ranked):
+                cand = fused.setdefault(aid, Candidate(aid))
+                # 1.0 exceeds any fused RRF score (< 2 / RRF_K), so named articles rank first.
+                cand.score += 1.0 if source == "exact" else weights.get(source, 1.0) / (RRF_K + rank + 1)
+                cand.sources.append(source)
+        return sorted(fused.values(), key=lambda c: -c.score)[:k]
+
     def retrieve(self, query: str, k: int, candidates_per_retriever: int = 20) -> list[Candidate]:
         """The ``k`` best articles for ``query``, fused from all retrievers."""
-        lexical = self._refresh()
-        fused: dict[str, Candidate] = {}
-
-        def add(article_id: str, score: float, source: str) -> None:
-            cand = fused.setdefault(article_id, Candidate(article_id))
-            cand.score += score
-            if source not in cand.sources:
-                cand.sources.append(source)
-
-        for rank, (aid, _) in enumerate(lexical.search(query, candidates_per_retriever)):
-            add(aid, self.lexical_weight / (RRF_K + rank + 1), "bm25")
-        for rank, hit in enumerate(self.vectors.search(STATUTES, query, candidates_per_retriever)):
-            add(hit.id, self.dense_weight / (RRF_K + rank + 1), "dense")
-        known = set(lexical.ids)
-        for aid in named_articles(query, self._laws):
-            if aid in known:
-                add(aid, 1.0, "exact")  # above any fused RRF score (< 2 / RRF_K)
-        return sorted(fused.values(), key=lambda c: -c.score)[:k]
+        return self.fuse(self.rankings(query, candidates_per_retriever), k)

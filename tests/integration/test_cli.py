@@ -100,3 +100,37 @@ def test_unreachable_graph_store_fails_with_exit_code_3(tmp_path: Path) -> None:
     )
     assert result.returncode == 3
     assert f"FalkorDB at 127.0.0.1:{closed_port} is not reachable" in result.stderr
+
+
+def test_sigkilled_ingestion_resumes_without_duplicates(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    import falkordb
+
+    exe = Path(sys.executable).with_name("jurisgraph")
+    env = {**os.environ, "JURIS_DATA_DIR": str(tmp_path), "JURIS_EMBEDDINGS": "hash", "JURIS_INGEST_BATCH": "1"}
+    proc = subprocess.Popen([str(exe), "ingest"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    port_file = tmp_path / "falkordb" / "port"
+    written = 0
+    deadline = time.monotonic() + 120
+    while written < 50 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+        if port_file.exists():
+            try:
+                graph = falkordb.FalkorDB(port=int(port_file.read_text())).select_graph("jurisgraph")
+                written = graph.ro_query("MATCH (a:Article) RETURN count(a)").result_set[0][0]
+            except Exception:  # the graph does not exist until the first batch lands
+                written = 0
+    assert proc.poll() is None, "ingestion finished before it could be killed"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert 50 <= written < 505
+
+    resumed = _run("ingest", data_dir=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "articles added" in resumed.stdout and "unchanged" in resumed.stdout
+    again = _run("ingest", data_dir=tmp_path)
+    assert "Nothing to do: all 505 articles" in again.stdout
+    ask = _run("ask", "--json", "刑法第二百六十四条规定了什么？", data_dir=tmp_path)
+    assert json.loads(ask.stdout)["legal_basis"][0]["article_id"] == "刑法:264"

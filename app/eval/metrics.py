@@ -1,0 +1,148 @@
+"""Evaluation metrics: pure functions over predictions and gold labels, no I/O.
+
+Definitions follow the papers the issues cite: charge accuracy is exact set match (LawBench); article and
+citation scores are micro-averaged over items; hallucination risk is AALawyer's H = 1 - Acc x Auth with
+Acc the share of cited ids that are gold and Auth the share that exist in the knowledge base; the term
+score is LawBench's normalised log distance.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+_BRACKET_RE = re.compile(r"\[([^\]]+)\]")
+
+
+def normalise_charge(name: str) -> str:
+    """Canonical charge name: no spaces, no trailing 罪, bracket alternatives spelled out in full."""
+    name = re.sub(r"\s+", "", name)
+    name = _BRACKET_RE.sub(r"\1", name)
+    return name[:-1] if name.endswith("罪") and len(name) > 1 else name
+
+
+def charge_variants(name: str) -> set[str]:
+    """Every way a charge may be written: the full name and, for bracketed alternatives such as
+    ``[走私、贩卖、运输、制造]毒品``, each single alternative (``贩卖毒品``)."""
+    base = re.sub(r"\s+", "", name)
+    variants = {normalise_charge(base)}
+    match = _BRACKET_RE.search(base)
+    if match:
+        for alternative in match.group(1).split("、"):
+            variants.add(normalise_charge(base[: match.start()] + alternative + base[match.end() :]))
+    return variants
+
+
+def match_charges(predicted: Iterable[str], gold: Iterable[str]) -> tuple[int, int, int]:
+    """(true positives, predicted count, gold count), a prediction matching any variant of a gold charge."""
+    gold_by_name = {normalise_charge(g): g for g in gold}
+    gold_variants = [charge_variants(raw) for raw in gold_by_name.values()]
+    preds = list(dict.fromkeys(normalise_charge(p) for p in predicted if p.strip()))
+    matched: set[int] = set()
+    for pred in preds:
+        for i, variants in enumerate(gold_variants):
+            if i not in matched and pred in variants:
+                matched.add(i)
+                break
+    return len(matched), len(preds), len(gold_variants)
+
+
+@dataclass(frozen=True)
+class PRF:
+    """Micro precision, recall and F1 from summed counts."""
+
+    tp: int
+    predicted: int
+    gold: int
+
+    @property
+    def precision(self) -> float:
+        return self.tp / self.predicted if self.predicted else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / self.gold if self.gold else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def micro_prf(counts: Iterable[tuple[int, int, int]]) -> PRF:
+    """Sum per-item (tp, predicted, gold) counts into micro P/R/F1."""
+    tp = predicted = gold = 0
+    for t, p, g in counts:
+        tp, predicted, gold = tp + t, predicted + p, gold + g
+    return PRF(tp, predicted, gold)
+
+
+def set_counts(predicted: Iterable[str], gold: Iterable[str]) -> tuple[int, int, int]:
+    """(tp, predicted, gold) for exact-match id sets."""
+    p, g = set(predicted), set(gold)
+    return len(p & g), len(p), len(g)
+
+
+def hallucination_risk(accuracy: float, authenticity: float) -> float:
+    """AALawyer's H = 1 - Acc x Auth."""
+    return 1.0 - accuracy * authenticity
+
+
+def rouge_l(candidate: str, reference: str) -> float:
+    """Character-level ROUGE-L F1 (longest common subsequence), the usual choice for Chinese."""
+    a, b = [c for c in candidate if not c.isspace()], [c for c in reference if not c.isspace()]
+    if not a or not b:
+        return 0.0
+    previous = [0] * (len(b) + 1)
+    for ch in a:
+        current = [0]
+        for j, other in enumerate(b, 1):
+            current.append(previous[j - 1] + 1 if ch == other else max(previous[j], current[j - 1]))
+        previous = current
+    lcs = previous[-1]
+    if lcs == 0:
+        return 0.0
+    precision, recall = lcs / len(a), lcs / len(b)
+    return 2 * precision * recall / (precision + recall)
+
+
+_TERM_CAP = 216.0
+"""LawBench's normaliser: log(216) is the log distance of the worst plausible term prediction."""
+
+
+def term_log_score(predicted_months: Sequence[float], gold_months: Sequence[float]) -> float:
+    """LawBench's term score: 1 - mean |log(p+1) - log(g+1)| / log(216), in [0, 1] for sane inputs."""
+    if not gold_months:
+        return 0.0
+    distance = sum(
+        abs(math.log(max(p, 0) + 1) - math.log(max(g, 0) + 1))
+        for p, g in zip(predicted_months, gold_months, strict=True)
+    ) / len(gold_months)
+    return (math.log(_TERM_CAP) - distance) / math.log(_TERM_CAP)
+
+
+def recall_at_k(ranked: Sequence[str], gold: Iterable[str], k: int) -> float:
+    """Share of gold ids among the first k ranked ids (1.0 for an item without gold)."""
+    gold_set = set(gold)
+    return len(gold_set & set(ranked[:k])) / len(gold_set) if gold_set else 1.0
+
+
+def reciprocal_rank(ranked: Sequence[str], gold: Iterable[str]) -> float:
+    """1 / rank of the first gold id, 0 when none was retrieved."""
+    gold_set = set(gold)
+    return next((1.0 / i for i, item in enumerate(ranked, 1) if item in gold_set), 0.0)
+
+
+def bootstrap_ci(
+    items: Sequence[object], statistic: Callable[[Sequence[object]], float], rounds: int = 1000, seed: int = 0
+) -> tuple[float, float]:
+    """95% percentile bootstrap interval of ``statistic`` over resampled items (deterministic by seed)."""
+    if not items:
+        return (0.0, 0.0)
+    rng = random.Random(seed)
+    n = len(items)
+    values = sorted(statistic([items[rng.randrange(n)] for _ in range(n)]) for _ in range(rounds))
+    return values[int(0.025 * (rounds - 1))], values[int(0.975 * (rounds - 1))]

@@ -1,0 +1,202 @@
+"""Aggregate results into metrics with 95% bootstrap intervals, write summary.json and report.md, compare runs."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from app.eval.metrics import (
+    bootstrap_ci,
+    hallucination_risk,
+    match_charges,
+    micro_prf,
+    recall_at_k,
+    reciprocal_rank,
+    rouge_l,
+    set_counts,
+    term_log_score,
+)
+from app.eval.runner import Result
+
+Metric = Callable[[Sequence[Result]], float]
+RECALL_KS = (1, 5, 10)
+
+
+def _mean(values: Sequence[float]) -> float:
+    return statistics.fmean(values) if values else 0.0
+
+
+def _citation_prf(rs: Sequence[Result]) -> Any:
+    return micro_prf(set_counts(r["prediction"]["cited"], r["gold"]["articles"]) for r in rs)
+
+
+def _auth(rs: Sequence[Result]) -> float:
+    cited = sum(len(r["prediction"]["cited"]) for r in rs)
+    return sum(len(r["prediction"]["cited_in_kb"]) for r in rs) / cited if cited else 1.0
+
+
+def _cost_metrics() -> dict[str, Metric]:
+    return {
+        "latency_s": lambda rs: statistics.median(r["seconds"] for r in rs) if rs else 0.0,
+        "llm_calls": lambda rs: _mean([r["prediction"]["usage"]["llm_calls"] for r in rs]),
+        "prompt_tokens": lambda rs: _mean([r["prediction"]["usage"]["prompt_tokens"] for r in rs]),
+        "completion_tokens": lambda rs: _mean([r["prediction"]["usage"]["completion_tokens"] for r in rs]),
+    }
+
+
+def _citation_metrics(prefix: str) -> dict[str, Metric]:
+    return {
+        f"{prefix}_precision": lambda rs: _citation_prf(rs).precision,
+        f"{prefix}_recall": lambda rs: _citation_prf(rs).recall,
+        f"{prefix}_f1": lambda rs: _citation_prf(rs).f1,
+        "cited_in_kb_share": _auth,
+        "hallucination_risk": lambda rs: hallucination_risk(_citation_prf(rs).precision, _auth(rs)),
+    }
+
+
+def _consult_metrics(results: Sequence[Result]) -> dict[str, Metric]:
+    # ROUGE-L is quadratic in answer length: score each item once, not once per bootstrap round.
+    rouge = {id(r): rouge_l(r["prediction"]["answer"], r["gold"].get("answer", "")) for r in results}
+    return {
+        **_citation_metrics("citation"),
+        "rouge_l": lambda rs: _mean([rouge[id(r)] for r in rs]),
+        **_cost_metrics(),
+    }
+
+
+def _charges_exact(r: Result) -> bool:
+    tp, predicted, gold = match_charges(r["prediction"]["charges"], r["gold"]["charges"])
+    return tp == predicted == gold
+
+
+def _traceable(r: Result) -> bool:
+    """LegalGraphRAG A.5: the charge is right and every gold article was in the evidence the system used."""
+    return _charges_exact(r) and set(r["gold"]["articles"]) <= set(r["prediction"].get("evidence", []))
+
+
+def _judgment_metrics(task: str) -> dict[str, Metric]:
+    metrics: dict[str, Metric] = {
+        "charge_accuracy": lambda rs: _mean([float(_charges_exact(r)) for r in rs]),
+        "charge_f1": lambda rs: (
+            micro_prf(match_charges(r["prediction"]["charges"], r["gold"]["charges"]) for r in rs).f1
+        ),
+    }
+    if task == "ljp":
+        metrics |= {
+            **_citation_metrics("article"),
+            "term_mae_months": lambda rs: _mean(
+                [abs(r["prediction"]["term_months"] - r["gold"]["term_months"]) for r in rs]
+            ),
+            "term_log_score": lambda rs: term_log_score(
+                [r["prediction"]["term_months"] for r in rs], [r["gold"]["term_months"] for r in rs]
+            ),
+            "traceable_correct": lambda rs: _mean([float(_traceable(r)) for r in rs]),
+        }
+    return metrics | _cost_metrics()
+
+
+def _retrieval_metrics(retriever: str) -> dict[str, Metric]:
+    def ranked(r: Result) -> list[str]:
+        return list(r["prediction"]["rankings"].get(retriever, []))
+
+    metrics: dict[str, Metric] = {
+        f"recall@{k}": (lambda rs, k=k: _mean([recall_at_k(ranked(r), r["gold"]["articles"], k) for r in rs]))  # type: ignore[misc]
+        for k in RECALL_KS
+    }
+    metrics["mrr"] = lambda rs: _mean([reciprocal_rank(ranked(r), r["gold"]["articles"]) for r in rs])
+    return metrics
+
+
+def _score(rs: Sequence[Result], metrics: dict[str, Metric], with_ci: bool) -> dict[str, Any]:
+    scored: dict[str, Any] = {}
+    for name, metric in metrics.items():
+        entry: dict[str, Any] = {"value": round(metric(rs), 4)}
+        if with_ci and rs:
+            low, high = bootstrap_ci(rs, metric)  # type: ignore[arg-type]
+            entry["ci95"] = [round(low, 4), round(high, 4)]
+        scored[name] = entry
+    return scored
+
+
+def summarise(task: str, results: Sequence[Result], with_ci: bool = True) -> dict[str, Any]:
+    """Metrics per system (per retriever for the retrieval task), failures listed with their reasons."""
+    by_system: dict[str, list[Result]] = {}
+    for r in results:
+        by_system.setdefault(r["system"], []).append(r)
+    summary: dict[str, Any] = {"task": task, "systems": {}}
+    for system, rs in by_system.items():
+        ok = [r for r in rs if r["ok"]]
+        entry: dict[str, Any] = {
+            "items": len(rs),
+            "failures": [{"item_id": r["item_id"], "error": r["error"]} for r in rs if not r["ok"]],
+        }
+        stages: dict[str, list[float]] = {}
+        for r in ok:
+            for stage, ms in r["prediction"].get("stages_ms", {}).items():
+                stages.setdefault(stage, []).append(float(ms))
+        if stages:
+            entry["stage_median_ms"] = {stage: round(statistics.median(v), 1) for stage, v in stages.items()}
+        if task == "retrieval":
+            retrievers = sorted({name for r in ok for name in r["prediction"]["rankings"]})
+            entry["retrievers"] = {name: _score(ok, _retrieval_metrics(name), with_ci) for name in retrievers}
+        elif task in ("ljp", "charge"):
+            entry["metrics"] = _score(ok, _judgment_metrics(task), with_ci)
+        else:
+            entry["metrics"] = _score(ok, _consult_metrics(ok), with_ci)
+        summary["systems"][system] = entry
+    return summary
+
+
+def _fmt(entry: dict[str, Any]) -> str:
+    ci = entry.get("ci95")
+    return f"{entry['value']:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
+
+
+def render_report(summary: dict[str, Any]) -> str:
+    """Markdown tables of a summary."""
+    lines = [f"# Evaluation: {summary['task']}", ""]
+    for system, entry in summary["systems"].items():
+        lines += [f"## {system} ({entry['items']} items, {len(entry['failures'])} failed)", ""]
+        tables = entry.get("retrievers") or {"": entry.get("metrics", {})}
+        for retriever, metrics in tables.items():
+            if retriever:
+                lines += [f"### {retriever}", ""]
+            lines += ["| metric | value [95% CI] |", "|---|---|"]
+            lines += [f"| {name} | {_fmt(value)} |" for name, value in metrics.items()]
+            lines.append("")
+        if entry.get("stage_median_ms"):
+            lines.append(
+                "Median time per stage: "
+                + ", ".join(f"{stage} {ms / 1000:.1f}s" for stage, ms in entry["stage_median_ms"].items())
+            )
+            lines.append("")
+        for failure in entry["failures"]:
+            lines.append(f"- failed {failure['item_id']}: {failure['error']}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def write_outputs(summary: dict[str, Any], out_dir: Path) -> None:
+    (out_dir / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=2), encoding="utf-8")
+    (out_dir / "report.md").write_text(render_report(summary), encoding="utf-8")
+
+
+def _flatten(summary: dict[str, Any]) -> dict[str, float]:
+    flat: dict[str, float] = {}
+    for system, entry in summary["systems"].items():
+        for retriever, metrics in (entry.get("retrievers") or {"": entry.get("metrics", {})}).items():
+            for name, value in metrics.items():
+                flat[".".join(p for p in (system, retriever, name) if p)] = value["value"]
+    return flat
+
+
+def compare(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, float | None, float | None, float | None]]:
+    """(metric, A, B, B - A) for the union of metrics of two summaries."""
+    fa, fb = _flatten(a), _flatten(b)
+    rows = []
+    for key in sorted(set(fa) | set(fb)):
+        va, vb = fa.get(key), fb.get(key)
+        rows.append((key, va, vb, round(vb - va, 4) if va is not None and vb is not None else None))
+    return rows

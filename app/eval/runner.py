@@ -1,0 +1,81 @@
+"""Runs systems over task items, one JSONL line per (item, system), resumable and failure-tolerant.
+
+A line is appended and flushed as soon as a prediction is made, so an interrupted run loses at most the
+item in flight; re-running with the same --out skips every (item, system) pair already recorded. An item
+that raises is recorded with its error and the run goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from app.eval.systems import System
+from app.eval.tasks import gold_articles
+from tools.errors import JurisError
+
+Result = dict[str, Any]
+
+
+def read_results(path: Path) -> list[Result]:
+    """Results recorded so far; a torn last line (killed mid-write) is ignored and rewritten later."""
+    if not path.is_file():
+        return []
+    results = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            results.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return results
+
+
+def gold_of(task: str, item: dict[str, Any]) -> dict[str, Any]:
+    """The gold labels a result line carries, so summaries never need the data file again."""
+    gold: dict[str, Any] = {"articles": gold_articles(item)}
+    for key in ("charges", "term_months", "answer"):
+        if key in item:
+            gold[key] = item[key]
+    return gold
+
+
+def run_systems(
+    task: str,
+    items: Sequence[dict[str, Any]],
+    systems: dict[str, System],
+    results_path: Path,
+    annotate: Callable[[Result], None] = lambda result: None,
+    on_result: Callable[[Result], None] = lambda result: None,
+) -> list[Result]:
+    """Run every system on every item not yet in ``results_path``; returns all results of the file.
+
+    ``annotate`` adds derived fields to a fresh result (e.g. which cited ids exist in the KB).
+    """
+    results = [r for r in read_results(results_path) if r.get("ok") is not None]
+    done = {(r["item_id"], r["system"]) for r in results}
+    results_path.parent.mkdir(parents=True, exist_ok=True)
+    # Rewrite without a torn tail before appending.
+    results_path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in results), encoding="utf-8")
+    with results_path.open("a", encoding="utf-8") as out:
+        for item in items:
+            for name, system in systems.items():
+                if (item["id"], name) in done:
+                    continue
+                started = time.perf_counter()
+                result: Result = {"item_id": item["id"], "system": name, "task": task, "gold": gold_of(task, item)}
+                try:
+                    result["prediction"] = system(item)
+                    result["ok"] = True
+                    annotate(result)
+                except (JurisError, ValueError, RuntimeError, KeyError) as exc:
+                    result["ok"] = False
+                    result["error"] = f"{type(exc).__name__}: {exc}"
+                result["seconds"] = round(time.perf_counter() - started, 2)
+                out.write(json.dumps(result, ensure_ascii=False) + "\n")
+                out.flush()
+                results.append(result)
+                on_result(result)
+    return results

@@ -1,0 +1,168 @@
+"""The systems compared by the harness, all on the same chat model: ``full`` (our graph), ``naive_rag``
+(top-k statute chunks by dense similarity pasted into one prompt) and ``no_rag`` (the model alone).
+
+Each returns a plain-JSON prediction; nothing is filtered for the baselines, so their invented citations
+count against them exactly as a user would see them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from agents.draft import format_evidence
+from app.context import Context
+from app.eval.tasks import CRIMINAL_LAW
+from app.services import get_services
+from app.settings import load_settings
+from graphs.state import ConsultInput, EvidenceItem
+from prompts import render_prompt
+from tools.errors import InputError
+from tools.llm import invoke_structured, invoke_text, load_chat_model
+from tools.statutes import make_article_id, parse_citations
+from tools.vectors import STATUTES
+
+Prediction = dict[str, Any]
+System = Callable[[dict[str, Any]], Prediction]
+CONSULT_SYSTEMS = ("full", "naive_rag", "no_rag")
+JUDGMENT_BASELINES = ("naive_rag", "no_rag")
+
+
+class JudgmentPrediction(BaseModel):
+    """What the ljp baselines predict (bounded so constrained decoding stays short)."""
+
+    charges: list[Annotated[str, Field(max_length=30)]] = Field(max_length=4)
+    articles: list[int] = Field(max_length=6)
+    term_months: int
+    life_imprisonment: bool
+    death_penalty: bool
+
+
+class ChargePrediction(BaseModel):
+    """What the charge baselines predict."""
+
+    charges: list[Annotated[str, Field(max_length=30)]] = Field(max_length=4)
+
+
+RETRIEVERS = ("bm25", "dense", "exact", "fused")
+
+
+def _full_consult(question: str, context: Context) -> Prediction:
+    from graphs.consult import graph
+
+    out = graph.invoke(ConsultInput(question=question), context=context)
+    hits: list[str] = next((e["detail"].get("hits", []) for e in out["trace"] if e["node"] == "search_law"), [])
+    cited = [b["article_id"] for b in out["legal_basis"]]
+    return {
+        "answer": out["response"],
+        "cited": cited,
+        "raw_cited": cited + out["dropped_citations"],
+        "evidence": hits,
+        "usage": out["usage"],
+        "stages_ms": {e["node"]: e["ms"] for e in out["trace"]},
+    }
+
+
+def _prompted(question: str, context: Context, evidence: list[EvidenceItem] | None) -> Prediction:
+    model = load_chat_model(context.model, load_settings())
+    if evidence is None:
+        prompt = render_prompt("answer_no_rag", context.language, question=question)
+    else:
+        prompt = render_prompt(
+            "answer_naive_rag", context.language, question=question, evidence=format_evidence(evidence)
+        )
+    started = time.perf_counter()
+    answer, usage = invoke_text(
+        model, [SystemMessage(content=render_prompt("system", context.language)), HumanMessage(content=prompt)]
+    )
+    cited = parse_citations(answer)
+    return {
+        "answer": answer.strip(),
+        "cited": cited,
+        "raw_cited": cited,
+        "evidence": [e["article_id"] for e in evidence or []],
+        "usage": usage,
+        "stages_ms": {"generate": round((time.perf_counter() - started) * 1000, 1)},
+    }
+
+
+def _dense_evidence(question: str, k: int) -> list[EvidenceItem]:
+    services = get_services()
+    hits = services.vectors.search(STATUTES, question, k)
+    articles = {a.id: a for a in services.statutes.get_articles([h.id for h in hits])}
+    return [
+        {
+            "article_id": h.id,
+            "heading": articles[h.id].heading,
+            "text": articles[h.id].text,
+            "score": h.score,
+            "sources": ["dense"],
+        }
+        for h in hits
+        if h.id in articles
+    ]
+
+
+def consult_system(name: str, context: Context) -> System:
+    """A runner for one consult system."""
+    if name == "full":
+        return lambda item: _full_consult(item["question"], context)
+    if name == "naive_rag":
+        return lambda item: _prompted(item["question"], context, _dense_evidence(item["question"], context.top_k))
+    if name == "no_rag":
+        return lambda item: _prompted(item["question"], context, None)
+    raise InputError(f"unknown system {name!r} for task consult: choose from {', '.join(CONSULT_SYSTEMS)}")
+
+
+def _predict_judgment(task: str, fact: str, context: Context, evidence: list[EvidenceItem] | None) -> Prediction:
+    model = load_chat_model(context.model, load_settings())
+    block = render_prompt("evidence_block", context.language, evidence=format_evidence(evidence)) if evidence else ""
+    schema: type[BaseModel] = JudgmentPrediction if task == "ljp" else ChargePrediction
+    prompt = render_prompt(
+        "predict_judgment" if task == "ljp" else "predict_charges", context.language, fact=fact, evidence_block=block
+    )
+    started = time.perf_counter()
+    parsed, usage = invoke_structured(
+        model,
+        [SystemMessage(content=render_prompt("system", context.language)), HumanMessage(content=prompt)],
+        schema,
+        retries=context.structured_retries,
+    )
+    values = parsed.model_dump()
+    articles = [make_article_id(CRIMINAL_LAW, n) for n in values.pop("articles", []) if n > 0]
+    return {
+        **values,
+        "articles": articles,
+        "cited": articles,
+        "evidence": [e["article_id"] for e in evidence or []],
+        "usage": usage,
+        "stages_ms": {"generate": round((time.perf_counter() - started) * 1000, 1)},
+    }
+
+
+def judgment_system(task: str, name: str, context: Context) -> System:
+    """A runner for the ljp or charge task. ``full`` is the judge graph, which is not built yet."""
+    if name == "no_rag":
+        return lambda item: _predict_judgment(task, item["fact"], context, None)
+    if name == "naive_rag":
+        return lambda item: _predict_judgment(task, item["fact"], context, _dense_evidence(item["fact"], context.top_k))
+    if name == "full":
+        raise InputError(f"system 'full' for task {task} needs the judge graph, which is not built yet")
+    raise InputError(f"unknown system {name!r} for task {task}: choose from full, {', '.join(JUDGMENT_BASELINES)}")
+
+
+def retrieval_system(depth: int, candidates_per_retriever: int) -> System:
+    """Every retriever's ranking for an item, in one call (no model calls)."""
+
+    def run(item: dict[str, Any]) -> Prediction:
+        retriever = get_services().retriever
+        query = str(item.get("question") or item.get("fact") or "")
+        rankings = retriever.rankings(query, max(depth, candidates_per_retriever))
+        fused = retriever.fuse(rankings, depth)
+        return {"rankings": {**{k: v[:depth] for k, v in rankings.items()}, "fused": [c.article_id for c in fused]}}
+
+    return run

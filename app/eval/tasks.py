@@ -1,0 +1,72 @@
+"""Evaluation data: loading and validating task files, and reading gold labels from items.
+
+Formats are those of ../shared/data/README.md: ljp {id, fact, articles, charges, term_months},
+charge {id, fact, charges}, consult {id, question, answer}. ``retrieval`` accepts ljp or consult files.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tools.errors import CorpusError, InputError
+from tools.statutes import make_article_id, parse_citations
+
+TASKS = ("ljp", "charge", "consult", "retrieval")
+_REQUIRED = {
+    "ljp": ("id", "fact", "articles", "charges", "term_months"),
+    "charge": ("id", "fact", "charges"),
+    "consult": ("id", "question", "answer"),
+}
+CRIMINAL_LAW = "刑法"
+"""CAIL/LawBench article numbers refer to the Criminal Law."""
+
+
+def item_kind(item: dict[str, Any]) -> str:
+    """Which format an item is in (retrieval files may be ljp or consult)."""
+    return "consult" if "question" in item else "ljp"
+
+
+def load_items(task: str, path: Path, limit: int | None = None) -> list[dict[str, Any]]:
+    """Items of a JSONL task file; a malformed line is a CorpusError naming the file and line."""
+    if task not in TASKS:
+        raise InputError(f"unknown task {task!r}: choose one of {', '.join(TASKS)}")
+    if not path.is_file():
+        raise InputError(f"data file not found: {path}")
+    items: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CorpusError(f"{path}:{number}: not JSON ({exc.msg})") from exc
+        kind = task if task != "retrieval" else item_kind(item) if isinstance(item, dict) else "ljp"
+        missing = [key for key in _REQUIRED[kind] if not isinstance(item, dict) or key not in item]
+        if missing:
+            raise CorpusError(f"{path}:{number}: a {task} item needs {', '.join(missing)}")
+        if item["id"] in seen:
+            raise CorpusError(f"{path}:{number}: duplicate id {item['id']!r}")
+        seen.add(item["id"])
+        items.append(item)
+        if limit is not None and len(items) >= limit:
+            break
+    if not items:
+        raise InputError(f"{path} holds no items")
+    return items
+
+
+def query_of(item: dict[str, Any]) -> str:
+    """The text a system receives: the question or the fact description."""
+    return str(item.get("question") or item.get("fact") or "")
+
+
+def gold_articles(item: dict[str, Any]) -> list[str]:
+    """Gold article ids: Criminal Law numbers for ljp items, the 法律依据 citations for consult items."""
+    if "articles" in item:
+        return [make_article_id(CRIMINAL_LAW, int(n)) for n in item["articles"]]
+    answer = str(item.get("answer", ""))
+    basis = answer.split("法律依据", 1)[1] if "法律依据" in answer else answer
+    return parse_citations(basis)

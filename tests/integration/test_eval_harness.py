@@ -1,0 +1,103 @@
+"""`jurisgraph eval` end to end with the fake model over the real Criminal Law and the shared dev files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SHARED_DATA
+
+pytestmark = pytest.mark.integration
+CONSULT = SHARED_DATA / "zh" / "eval" / "consult_dev.jsonl"
+LJP = SHARED_DATA / "zh" / "eval" / "ljp_dev.jsonl"
+
+
+def _run(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
+    exe = Path(sys.executable).with_name("jurisgraph")
+    env = {**os.environ, "JURIS_DATA_DIR": str(data_dir), "JURIS_MODEL": "fake", "JURIS_EMBEDDINGS": "hash"}
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, env=env, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("eval")
+    assert _run("ingest", data_dir=path).returncode == 0
+    return path
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_consult_eval_compares_systems_and_resumes(data_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    first = _run(
+        "eval", "--task", "consult", "--data", str(CONSULT), "--limit", "3", "--out", str(out), data_dir=data_dir
+    )
+    assert first.returncode == 0, first.stderr
+    results = _lines(out / "results.jsonl")
+    assert sorted((r["item_id"], r["system"]) for r in results) == sorted(
+        (f"consult-{i}", s) for i in range(3) for s in ("full", "naive_rag", "no_rag")
+    )
+    assert all(r["ok"] for r in results)
+    full = [r for r in results if r["system"] == "full"]
+    assert all(set(r["prediction"]["cited_in_kb"]) == set(r["prediction"]["cited"]) for r in full)
+    assert full[0]["gold"]["articles"] == ["道路交通安全法:91"]
+
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    metrics = summary["systems"]["full"]["metrics"]
+    assert metrics["cited_in_kb_share"]["value"] == 1.0
+    assert metrics["llm_calls"]["value"] == 2.0
+    low, high = metrics["rouge_l"]["ci95"]
+    assert low <= metrics["rouge_l"]["value"] <= high
+    assert "| citation_f1 |" in (out / "report.md").read_text(encoding="utf-8")
+    assert set(summary["systems"]["full"]["stage_median_ms"]) == {
+        "extract_elements",
+        "search_law",
+        "draft_answer",
+        "cite_articles",
+    }
+    for png in ("metrics.png", "latency.png"):
+        assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    # A torn last line (a kill mid-write) is dropped and that pair is run again; nothing else is.
+    with (out / "results.jsonl").open("a", encoding="utf-8") as fh:
+        fh.write('{"item_id": "consult-9", "sys')
+    again = _run(
+        "eval", "--task", "consult", "--data", str(CONSULT), "--limit", "3", "--out", str(out), data_dir=data_dir
+    )
+    assert again.returncode == 0, again.stderr
+    assert len(_lines(out / "results.jsonl")) == 9
+
+
+def test_retrieval_eval_reports_each_retriever(data_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "retrieval"
+    result = _run(
+        "eval", "--task", "retrieval", "--data", str(LJP), "--limit", "20", "--out", str(out), data_dir=data_dir
+    )
+    assert result.returncode == 0, result.stderr
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    retrievers = summary["systems"]["retrieval"]["retrievers"]
+    assert set(retrievers) == {"bm25", "dense", "exact", "fused"}
+    for metrics in retrievers.values():
+        assert 0.0 <= metrics["recall@1"]["value"] <= metrics["recall@5"]["value"] <= metrics["recall@10"]["value"] <= 1
+    assert retrievers["bm25"]["recall@10"]["value"] > 0.2  # BM25 finds many gold articles of theft/injury cases
+
+    other = tmp_path / "retrieval2"
+    _run("eval", "--task", "retrieval", "--data", str(LJP), "--limit", "5", "--out", str(other), data_dir=data_dir)
+    diff = _run("eval", "--compare", str(out / "summary.json"), str(other / "summary.json"), data_dir=data_dir)
+    assert diff.returncode == 0, diff.stderr
+    assert "retrieval.fused.recall@5" in diff.stdout
+
+
+def test_malformed_task_file_is_a_clear_error(data_dir: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "a", "question": "q", "answer": "a"}\n{"id": "b", "question": "q"}\n', encoding="utf-8")
+    result = _run("eval", "--task", "consult", "--data", str(bad), data_dir=data_dir)
+    assert result.returncode == 5
+    assert "bad.jsonl:2: a consult item needs answer" in result.stderr

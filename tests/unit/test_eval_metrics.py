@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from app.eval.metrics import (
+    bootstrap_ci,
+    charge_variants,
+    hallucination_risk,
+    match_charges,
+    micro_prf,
+    normalise_charge,
+    recall_at_k,
+    reciprocal_rank,
+    rouge_l,
+    set_counts,
+    term_log_score,
+)
+
+
+def test_charge_names_are_normalised_and_bracket_alternatives_expanded() -> None:
+    assert normalise_charge(" 盗窃罪 ") == "盗窃"
+    assert normalise_charge("[走私、贩卖、运输、制造]毒品") == "走私、贩卖、运输、制造毒品"
+    assert charge_variants("[走私、贩卖、运输、制造]毒品") == {
+        "走私、贩卖、运输、制造毒品",
+        "走私毒品",
+        "贩卖毒品",
+        "运输毒品",
+        "制造毒品",
+    }
+
+
+def test_charge_matching_counts_each_gold_charge_once() -> None:
+    assert match_charges(["贩卖毒品罪", "盗窃"], ["[走私、贩卖、运输、制造]毒品", "盗窃"]) == (2, 2, 2)
+    assert match_charges(["贩卖毒品", "运输毒品"], ["[走私、贩卖、运输、制造]毒品"]) == (1, 2, 1)
+    assert match_charges([], ["盗窃"]) == (0, 0, 1)
+
+
+def test_micro_prf_sums_counts_before_dividing() -> None:
+    prf = micro_prf([(1, 2, 1), (0, 1, 2), (2, 2, 2)])
+    assert (prf.tp, prf.predicted, prf.gold) == (3, 5, 5)
+    assert prf.precision == pytest.approx(0.6) and prf.recall == pytest.approx(0.6) and prf.f1 == pytest.approx(0.6)
+    assert micro_prf([]).f1 == 0.0
+    assert set_counts(["刑法:264", "刑法:1"], ["刑法:264"]) == (1, 2, 1)
+
+
+def test_hallucination_risk() -> None:
+    assert hallucination_risk(1.0, 1.0) == 0.0
+    assert hallucination_risk(0.5, 0.8) == pytest.approx(0.6)
+
+
+def test_rouge_l_is_character_level_f1() -> None:
+    assert rouge_l("危险驾驶罪", "危险驾驶罪") == 1.0
+    # LCS of 醉驾构成危险驾驶罪 / 构成危险驾驶 is 6 characters: P = 6/8, R = 6/6.
+    assert rouge_l("醉驾构成危险驾驶罪", "构成危险驾驶") == pytest.approx(2 * (6 / 9) * 1 / (6 / 9 + 1))
+    assert rouge_l("", "x") == 0.0 and rouge_l("甲", "乙") == 0.0
+
+
+def test_term_log_score_matches_lawbench_normalisation() -> None:
+    assert term_log_score([12], [12]) == 1.0
+    expected = (math.log(216) - abs(math.log(7) - math.log(13))) / math.log(216)
+    assert term_log_score([6], [12]) == pytest.approx(expected)
+
+
+def test_ranking_metrics() -> None:
+    ranked = ["刑法:1", "刑法:264", "刑法:133-1"]
+    assert recall_at_k(ranked, ["刑法:264", "刑法:9"], 2) == 0.5
+    assert reciprocal_rank(ranked, ["刑法:133-1"]) == pytest.approx(1 / 3)
+    assert reciprocal_rank(ranked, ["刑法:9"]) == 0.0
+
+
+def test_bootstrap_interval_brackets_the_mean_and_is_reproducible() -> None:
+    values = [0.0] * 50 + [1.0] * 50
+    low, high = bootstrap_ci(values, lambda xs: sum(xs) / len(xs))  # type: ignore[arg-type]
+    assert low < 0.5 < high and low > 0.3 and high < 0.7
+    assert bootstrap_ci(values, lambda xs: sum(xs) / len(xs)) == (low, high)  # type: ignore[arg-type]

@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.eval.report import compare, render_report, summarise
+
+
+def _ljp(item: str, charges: list[str], articles: list[str], term: int, evidence: list[str], gold_term: int) -> Any:
+    return {
+        "item_id": item,
+        "system": "naive_rag",
+        "ok": True,
+        "seconds": 2.0,
+        "gold": {"articles": ["刑法:264"], "charges": ["盗窃"], "term_months": gold_term},
+        "prediction": {
+            "charges": charges,
+            "articles": articles,
+            "cited": articles,
+            "cited_in_kb": [a for a in articles if a != "刑法:999"],
+            "term_months": term,
+            "evidence": evidence,
+            "usage": {"llm_calls": 1, "prompt_tokens": 100, "completion_tokens": 10},
+        },
+    }
+
+
+def test_ljp_summary_computes_each_metric() -> None:
+    results = [
+        _ljp("a", ["盗窃罪"], ["刑法:264"], 6, ["刑法:264"], 6),  # right, traceable
+        _ljp("b", ["盗窃", "抢劫"], ["刑法:264", "刑法:999"], 12, [], 6),  # extra charge, invented article
+        {
+            "item_id": "c",
+            "system": "naive_rag",
+            "ok": False,
+            "error": "StructuredOutputError: x",
+            "seconds": 1.0,
+            "gold": {"articles": [], "charges": ["盗窃"], "term_months": 1},
+        },
+    ]
+    summary = summarise("ljp", results, with_ci=False)
+    entry = summary["systems"]["naive_rag"]
+    m = {k: v["value"] for k, v in entry["metrics"].items()}
+    assert entry["items"] == 3 and entry["failures"] == [{"item_id": "c", "error": "StructuredOutputError: x"}]
+    assert m["charge_accuracy"] == 0.5
+    assert m["charge_f1"] == pytest.approx(2 * (2 / 3) * 1 / (2 / 3 + 1), abs=1e-4)
+    assert m["article_precision"] == pytest.approx(2 / 3, abs=1e-4) and m["article_recall"] == 1.0
+    assert m["cited_in_kb_share"] == pytest.approx(2 / 3, abs=1e-4)
+    assert m["hallucination_risk"] == pytest.approx(1 - (2 / 3) * (2 / 3), abs=1e-4)
+    assert m["term_mae_months"] == 3.0
+    assert m["traceable_correct"] == 0.5
+    assert m["latency_s"] == 2.0
+    assert "failed c: StructuredOutputError" in render_report(summary)
+
+
+def test_compare_lists_deltas_for_shared_metrics() -> None:
+    a = summarise("ljp", [_ljp("a", ["盗窃"], ["刑法:264"], 6, [], 6)], with_ci=False)
+    b = summarise("ljp", [_ljp("a", ["抢劫"], ["刑法:264"], 6, [], 6)], with_ci=False)
+    rows = {key: (va, vb, delta) for key, va, vb, delta in compare(a, b)}
+    assert rows["naive_rag.charge_accuracy"] == (1.0, 0.0, -1.0)
