@@ -160,6 +160,8 @@ def eval_cmd(
     top_k: Annotated[int, typer.Option(help="Evidence articles per question.")] = 5,
     depth: Annotated[int, typer.Option(help="Ranking depth kept per retriever (retrieval task).")] = 10,
     out: Annotated[Path | None, typer.Option(help="Output dir; an existing one is resumed.")] = None,
+    judge_model: Annotated[str | None, typer.Option(help="Also score consult answers with this model (0-10).")] = None,
+    judge_threshold: Annotated[float, typer.Option(help="Mean judge score needed to PASS.")] = 7.0,
     compare: Annotated[
         tuple[Path, Path] | None, typer.Option(help="Diff two summary.json files (A B) and exit.")
     ] = None,
@@ -169,7 +171,7 @@ def eval_cmd(
     from app.eval.report import compare as compare_summaries
     from app.eval.report import summarise, write_outputs
     from app.eval.runner import read_results, run_systems
-    from app.eval.systems import consult_system, judgment_system, retrieval_system
+    from app.eval.systems import consult_system, judge_answer, judgment_system, retrieval_system
     from app.eval.tasks import load_items
     from app.services import get_services
     from tools.errors import InputError
@@ -198,10 +200,12 @@ def eval_cmd(
     out_dir = out or Path("eval-runs") / time.strftime("%Y%m%d-%H%M%S")
     statutes = get_services().statutes
 
-    def annotate(result: dict[str, Any]) -> None:
+    def annotate(result: dict[str, Any], item: dict[str, Any]) -> None:
         if "cited" in result["prediction"]:
             found, _ = statutes.check_citations(result["prediction"]["cited"])
             result["prediction"]["cited_in_kb"] = [a.id for a in found]
+        if judge_model and task == "consult":
+            result["judge"] = judge_answer(item, result["prediction"]["answer"], judge_model, context)
 
     failures = 0
     with _progress() as progress:
@@ -216,8 +220,8 @@ def eval_cmd(
             )
 
         results = run_systems(task, items, runners, out_dir / "results.jsonl", annotate, on_result)
-    summary = summarise(task, results)
-    summary.update({"data": str(data), "model": context.model, "limit": limit})
+    summary = summarise(task, results, judge_threshold=judge_threshold)
+    summary.update({"data": str(data), "model": context.model, "judge_model": judge_model, "limit": limit})
     write_outputs(summary, out_dir)
     write_plots(summary, results, out_dir)
     console.print((out_dir / "report.md").read_text(encoding="utf-8"))

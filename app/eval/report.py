@@ -57,14 +57,19 @@ def _citation_metrics(prefix: str) -> dict[str, Metric]:
     }
 
 
-def _consult_metrics(results: Sequence[Result]) -> dict[str, Metric]:
+def _consult_metrics(results: Sequence[Result], judge_threshold: float) -> dict[str, Metric]:
     # ROUGE-L is quadratic in answer length: score each item once, not once per bootstrap round.
     rouge = {id(r): rouge_l(r["prediction"]["answer"], r["gold"].get("answer", "")) for r in results}
-    return {
+    metrics: dict[str, Metric] = {
         **_citation_metrics("citation"),
         "rouge_l": lambda rs: _mean([rouge[id(r)] for r in rs]),
-        **_cost_metrics(),
     }
+    if any("judge" in r for r in results):
+        metrics["judge_mean"] = lambda rs: _mean([r["judge"]["mean"] for r in rs if "judge" in r])
+        metrics["judge_pass_rate"] = lambda rs: _mean(
+            [float(r["judge"]["mean"] >= judge_threshold) for r in rs if "judge" in r]
+        )
+    return metrics | _cost_metrics()
 
 
 def _charges_exact(r: Result) -> bool:
@@ -121,12 +126,17 @@ def _score(rs: Sequence[Result], metrics: dict[str, Metric], with_ci: bool) -> d
     return scored
 
 
-def summarise(task: str, results: Sequence[Result], with_ci: bool = True) -> dict[str, Any]:
-    """Metrics per system (per retriever for the retrieval task), failures listed with their reasons."""
+def summarise(
+    task: str, results: Sequence[Result], with_ci: bool = True, judge_threshold: float = 7.0
+) -> dict[str, Any]:
+    """Metrics per system (per retriever for the retrieval task), failures listed with their reasons.
+
+    ``judge_threshold``: an answer PASSes when its mean judge score (0-10) reaches it.
+    """
     by_system: dict[str, list[Result]] = {}
     for r in results:
         by_system.setdefault(r["system"], []).append(r)
-    summary: dict[str, Any] = {"task": task, "systems": {}}
+    summary: dict[str, Any] = {"task": task, "judge_threshold": judge_threshold, "systems": {}}
     for system, rs in by_system.items():
         ok = [r for r in rs if r["ok"]]
         entry: dict[str, Any] = {
@@ -145,7 +155,7 @@ def summarise(task: str, results: Sequence[Result], with_ci: bool = True) -> dic
         elif task in ("ljp", "charge"):
             entry["metrics"] = _score(ok, _judgment_metrics(task), with_ci)
         else:
-            entry["metrics"] = _score(ok, _consult_metrics(ok), with_ci)
+            entry["metrics"] = _score(ok, _consult_metrics(ok, judge_threshold), with_ci)
         summary["systems"][system] = entry
     return summary
 

@@ -47,12 +47,13 @@ def run_systems(
     items: Sequence[dict[str, Any]],
     systems: dict[str, System],
     results_path: Path,
-    annotate: Callable[[Result], None] = lambda result: None,
+    annotate: Callable[[Result, dict[str, Any]], None] = lambda result, item: None,
     on_result: Callable[[Result], None] = lambda result: None,
 ) -> list[Result]:
     """Run every system on every item not yet in ``results_path``; returns all results of the file.
 
-    ``annotate`` adds derived fields to a fresh result (e.g. which cited ids exist in the KB).
+    ``annotate`` adds derived fields to a fresh result from its item (which cited ids exist in the KB,
+    judge scores).
     """
     results = [r for r in read_results(results_path) if r.get("ok") is not None]
     done = {(r["item_id"], r["system"]) for r in results}
@@ -69,7 +70,7 @@ def run_systems(
                 try:
                     result["prediction"] = system(item)
                     result["ok"] = True
-                    annotate(result)
+                    annotate(result, item)
                 except (JurisError, ValueError, RuntimeError, KeyError) as exc:
                     result["ok"] = False
                     result["error"] = f"{type(exc).__name__}: {exc}"

@@ -155,6 +155,28 @@ def judgment_system(task: str, name: str, context: Context) -> System:
     raise InputError(f"unknown system {name!r} for task {task}: choose from full, {', '.join(JUDGMENT_BASELINES)}")
 
 
+class JudgeScore(BaseModel):
+    """LLM-as-judge scores of one answer against the reference (the hybrid-RAG paper's four criteria)."""
+
+    correctness: int = Field(ge=0, le=10)
+    completeness: int = Field(ge=0, le=10)
+    relevance: int = Field(ge=0, le=10)
+    legal_reasoning: int = Field(ge=0, le=10)
+    reason: str = Field(max_length=120)
+
+
+def judge_answer(item: dict[str, Any], answer: str, model_spec: str, context: Context) -> dict[str, Any]:
+    """Scores of ``answer`` by the judge model; ``mean`` is the average of the four criteria."""
+    model = load_chat_model(model_spec, load_settings())
+    prompt = render_prompt(
+        "judge_answer", context.language, question=item["question"], reference=item["answer"], answer=answer
+    )
+    score, usage = invoke_structured(model, [HumanMessage(content=prompt)], JudgeScore, context.structured_retries)
+    values = score.model_dump()
+    criteria = [values[k] for k in ("correctness", "completeness", "relevance", "legal_reasoning")]
+    return {**values, "mean": sum(criteria) / len(criteria), "usage": usage}
+
+
 def retrieval_system(depth: int, candidates_per_retriever: int) -> System:
     """Every retriever's ranking for an item, in one call (no model calls)."""
 

@@ -37,7 +37,18 @@ def _lines(path: Path) -> list[dict]:
 def test_consult_eval_compares_systems_and_resumes(data_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
     first = _run(
-        "eval", "--task", "consult", "--data", str(CONSULT), "--limit", "3", "--out", str(out), data_dir=data_dir
+        "eval",
+        "--task",
+        "consult",
+        "--data",
+        str(CONSULT),
+        "--limit",
+        "3",
+        "--out",
+        str(out),
+        "--judge-model",
+        "fake",
+        data_dir=data_dir,
     )
     assert first.returncode == 0, first.stderr
     results = _lines(out / "results.jsonl")
@@ -53,6 +64,9 @@ def test_consult_eval_compares_systems_and_resumes(data_dir: Path, tmp_path: Pat
     metrics = summary["systems"]["full"]["metrics"]
     assert metrics["cited_in_kb_share"]["value"] == 1.0
     assert metrics["llm_calls"]["value"] == 2.0
+    # The fake judge answers the smallest valid JudgeScore: every criterion 0, so nothing passes.
+    assert metrics["judge_mean"]["value"] == 0.0 and metrics["judge_pass_rate"]["value"] == 0.0
+    assert all(r["judge"]["usage"]["llm_calls"] == 1 for r in results)
     low, high = metrics["rouge_l"]["ci95"]
     assert low <= metrics["rouge_l"]["value"] <= high
     assert "| citation_f1 |" in (out / "report.md").read_text(encoding="utf-8")

@@ -59,3 +59,26 @@ def test_compare_lists_deltas_for_shared_metrics() -> None:
     b = summarise("ljp", [_ljp("a", ["抢劫"], ["刑法:264"], 6, [], 6)], with_ci=False)
     rows = {key: (va, vb, delta) for key, va, vb, delta in compare(a, b)}
     assert rows["naive_rag.charge_accuracy"] == (1.0, 0.0, -1.0)
+
+
+def test_judge_scores_give_mean_and_pass_rate_at_the_threshold() -> None:
+    def consult(item: str, judge_mean: float) -> Any:
+        return {
+            "item_id": item,
+            "system": "full",
+            "ok": True,
+            "seconds": 1.0,
+            "gold": {"articles": ["刑法:264"], "answer": "构成盗窃罪"},
+            "prediction": {
+                "answer": "构成盗窃罪",
+                "cited": ["刑法:264"],
+                "cited_in_kb": ["刑法:264"],
+                "usage": {"llm_calls": 2, "prompt_tokens": 10, "completion_tokens": 5},
+            },
+            "judge": {"mean": judge_mean},
+        }
+
+    summary = summarise("consult", [consult("a", 8.0), consult("b", 5.0)], with_ci=False, judge_threshold=7.0)
+    m = {k: v["value"] for k, v in summary["systems"]["full"]["metrics"].items()}
+    assert m["judge_mean"] == 6.5 and m["judge_pass_rate"] == 0.5
+    assert m["rouge_l"] == 1.0 and m["citation_f1"] == 1.0 and m["hallucination_risk"] == 0.0
