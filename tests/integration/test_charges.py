@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import pytest
+
+from app.services import Services
+from tests.conftest import SHARED_DATA
+from tools.charges import ChargeRepository
+from tools.corpus.charge_rules import load_charge_rules
+from tools.errors import InputError
+from tools.ingestion import ingest_charges
+
+pytestmark = pytest.mark.integration
+
+
+def test_charges_link_to_articles_and_resolve_old_names(kb: Services) -> None:
+    rules = load_charge_rules(SHARED_DATA / "zh" / "interpretations" / "lawrefbook")
+    repo = ChargeRepository(kb.graph)
+    assert ingest_charges(rules, repo, kb.statutes) == len(rules.articles)
+    ingest_charges(rules, repo, kb.statutes)  # idempotent
+    assert repo.count() == len(rules.articles)
+    found = repo.articles_for(["盗窃", "贩卖毒品", "生产、销售假药", "不存在"])
+    assert found == {
+        "盗窃": ["刑法:264"],
+        "贩卖毒品": ["刑法:347"],
+        "生产、销售假药": ["刑法:141"],
+        "不存在": [],
+    }
+    defines = kb.graph.read("MATCH (:Article)-[r:DEFINES]->(:Charge {name: '危险驾驶'}) RETURN count(r) AS n")
+    assert defines == [{"n": 1}]
+
+
+def test_charges_need_the_criminal_law_first(fresh_services: Services) -> None:
+    rules = load_charge_rules(SHARED_DATA / "zh" / "interpretations" / "lawrefbook")
+    with pytest.raises(InputError, match="ingest --laws 刑法"):
+        ingest_charges(rules, ChargeRepository(fresh_services.graph), fresh_services.statutes)

@@ -1,0 +1,58 @@
+"""Charge-name rules parsed from the real LawRefBook files in ../shared/data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SHARED_DATA
+from tools.corpus.charge_rules import article_ids, load_charge_rules
+from tools.errors import CorpusError
+
+RULES_DIR = SHARED_DATA / "zh" / "interpretations" / "lawrefbook"
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    return load_charge_rules(RULES_DIR)
+
+
+def test_article_references_ignore_paragraphs_and_read_suffixes() -> None:
+    assert article_ids("第114条、第115条第1款") == ["刑法:114", "刑法:115"]
+    assert article_ids("第一百三十三条之二") == ["刑法:133-2"]
+
+
+def test_base_opinion_and_all_eight_supplements_are_applied_in_date_order(rules) -> None:  # type: ignore[no-untyped-def]
+    assert rules.sources[0].startswith("最高人民检察院关于适用刑法分则规定的犯罪的罪名的意见")
+    assert len(rules.sources) == 9
+    assert "(2024-01-30)" in rules.sources[-1]
+    assert rules.articles["盗窃"] == ["刑法:264"]
+    assert rules.articles["危险驾驶"] == ["刑法:133-1"]
+    assert rules.articles["妨害安全驾驶"] == ["刑法:133-2"]  # supplement VII, amendment note not read as 第二条
+    assert rules.articles["投放危险物质"] == ["刑法:114", "刑法:115"]
+
+
+def test_abolished_and_renamed_charges_resolve_to_their_replacement(rules) -> None:  # type: ignore[no-untyped-def]
+    assert "投毒" not in rules.articles
+    assert rules.resolve("投毒罪") == "投放危险物质"
+    assert rules.resolve("偷税") == "逃税"
+    assert rules.resolve("生产、销售假药") == "生产、销售、提供假药"
+    assert rules.resolve("徇私舞弊低价折股、出售国有资产") == "徇私舞弊低价折股、出售公司、企业资产"
+    assert rules.articles["徇私舞弊低价折股、出售公司、企业资产"] == ["刑法:169"]
+    assert rules.resolve("[走私、贩卖、运输、制造]毒品") == "走私、贩卖、运输、制造毒品"
+    assert rules.resolve("贩卖毒品") == "走私、贩卖、运输、制造毒品"
+
+
+def test_coverage_of_the_cail_charge_labels(rules) -> None:  # type: ignore[no-untyped-def]
+    labels = [line.strip() for line in (SHARED_DATA / "zh/cases/cail2018_charges.txt").read_text().splitlines()]
+    labels = [label for label in labels if label]
+    unmapped = [label for label in labels if rules.resolve(label) is None]
+    assert len(labels) == 202
+    # CAIL merges some charges into one label (组织、强迫、引诱、容留、介绍卖淫) or uses non-charge labels (经济犯).
+    assert len(unmapped) <= 5, unmapped
+
+
+def test_a_directory_without_rules_is_a_corpus_error(tmp_path: Path) -> None:
+    with pytest.raises(CorpusError, match="no charge-name opinion"):
+        load_charge_rules(tmp_path)

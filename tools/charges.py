@@ -1,0 +1,117 @@
+"""Charges of the Criminal Law in the knowledge graph: normalised names, aliases, and the articles that
+define them ((:Article)-[:DEFINES]->(:Charge {name, aliases})).
+
+Names are normalised (no trailing 罪, bracket alternatives spelled out) so labels from CAIL/LawBench,
+the charge-name rules and model output compare equal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from tools.kg.port import GraphStore
+
+_BRACKET_RE = re.compile(r"\[([^\]]+)\]")
+
+
+def normalise_charge(name: str) -> str:
+    """Canonical charge name: no spaces, no trailing 罪, bracket alternatives spelled out in full, and the
+    variant character 帐 written 账 (sources disagree: 会计帐簿 / 会计账簿)."""
+    name = re.sub(r"\s+", "", name).replace("帐", "账")
+    name = _BRACKET_RE.sub(r"\1", name)
+    return name[:-1] if name.endswith("罪") and len(name) > 1 else name
+
+
+def charge_variants(name: str) -> set[str]:
+    """Every way a charge may be written: the full name and each single alternative of an enumeration,
+    bracketed (``[走私、贩卖、运输、制造]毒品``) or plain (``走私、贩卖、运输、制造毒品``): ``贩卖毒品``."""
+    base = re.sub(r"\s+", "", name)
+    variants = {normalise_charge(base)}
+    match = _BRACKET_RE.search(base)
+    if match:
+        for alternative in match.group(1).split("、"):
+            variants.add(normalise_charge(base[: match.start()] + alternative + base[match.end() :]))
+        return variants
+    parts = normalise_charge(base).split("、")
+    verb_length = len(parts[0])
+    # Only verb lists of equal length before one shared object (走私、贩卖…制造 + 毒品) are expanded;
+    # object lists such as 枪支、弹药、爆炸物 are left alone.
+    if len(parts) > 1 and all(len(p) == verb_length for p in parts[:-1]) and len(parts[-1]) > verb_length:
+        obj = parts[-1][verb_length:]
+        variants.update(verb + obj for verb in [*parts[:-1], parts[-1][:verb_length]])
+    return variants
+
+
+_UPSERT_CHARGES = """
+UNWIND $rows AS row
+MERGE (c:Charge {name: row.name})
+SET c.aliases = row.aliases
+WITH c, row
+UNWIND row.articles AS article_id
+MATCH (a:Article {id: article_id})
+MERGE (a)-[:DEFINES]->(c)
+"""
+
+_ALL_CHARGES = "MATCH (c:Charge) RETURN c.name AS name, c.aliases AS aliases"
+
+_ARTICLES_OF = """
+UNWIND $names AS wanted
+MATCH (a:Article)-[:DEFINES]->(c:Charge {name: wanted})
+RETURN c.name AS charge, a.id AS article_id
+ORDER BY charge, article_id
+"""
+
+
+class ChargeRepository:
+    """Charge reads and writes on any :class:`GraphStore`."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self.store = store
+        self._index: dict[str, str] | None = None
+
+    def upsert(self, articles: Mapping[str, Sequence[str]], aliases: Mapping[str, str]) -> None:
+        """Write charges (normalised name -> article ids) with their abolished/renamed aliases."""
+        alias_lists: dict[str, list[str]] = {}
+        for old, new in aliases.items():
+            target = new
+            seen: set[str] = set()
+            while target in aliases and target not in seen:
+                seen.add(target)
+                target = aliases[target]
+            alias_lists.setdefault(target, []).append(old)
+        rows = [
+            {"name": name, "articles": list(ids), "aliases": sorted(alias_lists.get(name, []))}
+            for name, ids in articles.items()
+        ]
+        if rows:
+            self.store.query(_UPSERT_CHARGES, {"rows": rows})
+        self._index = None
+
+    def _names(self) -> dict[str, str]:
+        """Every accepted spelling (name, alias, bracket alternative) -> charge name in the graph."""
+        if self._index is None:
+            index: dict[str, str] = {}
+            for row in self.store.read(_ALL_CHARGES):
+                for spelling in [row["name"], *(row["aliases"] or [])]:
+                    for variant in charge_variants(spelling):
+                        index.setdefault(variant, row["name"])
+            self._index = index
+        return self._index
+
+    def resolve(self, name: str) -> str | None:
+        """The charge in the graph that ``name`` denotes, or None."""
+        names = self._names()
+        return next((names[v] for v in charge_variants(name) if v in names), None)
+
+    def articles_for(self, charges: Iterable[str]) -> dict[str, list[str]]:
+        """Charge name as given -> ids of the articles defining it (unknown charges map to [])."""
+        wanted = {raw: self.resolve(raw) for raw in charges}
+        found: dict[str, list[str]] = {}
+        resolved = sorted({name for name in wanted.values() if name})
+        for row in self.store.read(_ARTICLES_OF, {"names": resolved}) if resolved else []:
+            found.setdefault(row["charge"], []).append(row["article_id"])
+        return {raw: found.get(name, []) if name else [] for raw, name in wanted.items()}
+
+    def count(self) -> int:
+        return len(self.store.read(_ALL_CHARGES))

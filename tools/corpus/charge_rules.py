@@ -1,0 +1,133 @@
+"""Charge names of the Criminal Law from the judicial charge-name rules (LawRefBook markdown).
+
+The base list is the SPP's 1997 opinion on charge names (numbered ``N．名称罪（第X条…）`` entries); the
+SPC/SPP supplements (补充规定 一至八) then add charges, abolish old names (``（取消X罪名）``) and rename
+(``罪名由“X”修改为“Y”``). Applying them in date order yields the charges in force and the articles that
+define each one. Names are normalised (no trailing 罪) so they compare with CAIL/LawBench labels.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tools.charges import charge_variants, normalise_charge
+from tools.errors import CorpusError
+from tools.statutes import cn_to_int, make_article_id
+
+CRIMINAL_LAW = "刑法"
+_CN = "零〇一二两三四五六七八九十百千万"
+_BASE_GLOB = "*适用刑法分则规定的犯罪的罪名的意见*.md"
+_SUPPLEMENT_GLOB = "*确定罪名的补充规定*.md"
+_DATE_RE = re.compile(r"\((\d{4}-\d{2}-\d{2})\)")
+_ARTICLE_RE = re.compile(rf"第([{_CN}\d]+)条(?:之([{_CN}\d]+))?")
+_BASE_ENTRY_RE = re.compile(r"(?:^|\s|\d．)([^\s．（）\d][^（）\s]*?罪)（(第[^）]*?条[^）]*)）")
+# "第133条之二（《刑法修正案（十一）》第二条）": the note names amendment articles, not Criminal Law ones.
+_AMENDMENT_NOTE_RE = re.compile(r"\s*[（(]\s*《.*$")
+_OLD_ARTICLE_PREFIX_RE = re.compile(r"^刑法原第[^罪]*?项")
+_ABOLISH_RE = re.compile(r"[（(]取消([^（）()]+?)罪名[）)]")
+_RENAME_RE = re.compile(rf"第([{_CN}\d]+)条(?:之([{_CN}\d]+))?[^“]*?罪名由“([^”]+)”修改为“([^”]+)”")
+
+
+def article_ids(refs: str) -> list[str]:
+    """Criminal Law article ids named in ``refs`` (第114条、第115条第1款 → 刑法:114, 刑法:115)."""
+    ids = []
+    for m in _ARTICLE_RE.finditer(refs):
+        ids.append(make_article_id(CRIMINAL_LAW, cn_to_int(m.group(1)), cn_to_int(m.group(2)) if m.group(2) else 0))
+    return list(dict.fromkeys(ids))
+
+
+@dataclass
+class ChargeRules:
+    """Charges in force, each with the articles that define it."""
+
+    articles: dict[str, list[str]] = field(default_factory=dict)
+    """Normalised charge name -> Criminal Law article ids."""
+    aliases: dict[str, str] = field(default_factory=dict)
+    """Abolished or renamed charge -> the charge that replaced it (older data such as CAIL 2018 uses them)."""
+    sources: list[str] = field(default_factory=list)
+    """Files applied, in order."""
+
+    def add(self, name: str, ids: list[str]) -> None:
+        key = normalise_charge(name)
+        if key and ids:
+            self.articles[key] = list(dict.fromkeys([*self.articles.get(key, []), *ids]))
+
+    def replace(self, old: str, new: str) -> None:
+        """Abolish ``old`` in favour of ``new`` (which the same rule defines)."""
+        key, target = normalise_charge(old), normalise_charge(new)
+        if key and key != target:
+            self.articles.pop(key, None)
+            self.aliases[key] = target
+
+    def resolve(self, name: str) -> str | None:
+        """The charge in force that ``name`` denotes: current names, bracketed CAIL forms, single alternatives,
+        and abolished or renamed charges (followed to their replacement)."""
+        wanted = charge_variants(name)
+        for key in wanted:
+            seen: set[str] = set()
+            while key in self.aliases and key not in seen:
+                seen.add(key)
+                key = self.aliases[key]
+            if key in self.articles:
+                return key
+        return next((key for key in self.articles if wanted & charge_variants(key)), None)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CorpusError(f"cannot read {path}: {exc}") from exc
+
+
+def _apply_base(rules: ChargeRules, text: str) -> None:
+    for m in _BASE_ENTRY_RE.finditer(text):
+        rules.add(m.group(1), article_ids(m.group(2)))
+
+
+def _apply_supplement(rules: ChargeRules, text: str) -> None:
+    ids: list[str] = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 2 or not cells[1] or cells[1] == "罪名" or set(cells[1]) <= {"-"}:
+            for m in _RENAME_RE.finditer(line):
+                article = make_article_id(
+                    CRIMINAL_LAW, cn_to_int(m.group(1)), cn_to_int(m.group(2)) if m.group(2) else 0
+                )
+                rules.add(m.group(4), [article])
+                rules.replace(m.group(3), m.group(4))
+            continue
+        # A row with an empty article cell continues the article of the row above.
+        if cells[0]:
+            ids = article_ids(_AMENDMENT_NOTE_RE.sub("", cells[0]))
+        abolished = [
+            _OLD_ARTICLE_PREFIX_RE.sub("", name.strip())
+            for group in _ABOLISH_RE.findall(cells[1])
+            for name in group.split("罪和")
+        ]
+        names = [name.strip() for name in _ABOLISH_RE.sub("", cells[1]).split("；") if name.strip()]
+        for name in names:
+            rules.add(name, ids)
+        # The abolished names of a row are replaced by that row's (first) new charge.
+        for old in abolished:
+            if names:
+                rules.replace(old, names[0])
+
+
+def load_charge_rules(directory: Path) -> ChargeRules:
+    """Charges in force from the charge-name rules in ``directory``; missing rule files are a CorpusError."""
+    base = sorted(directory.glob(_BASE_GLOB))
+    if not base:
+        raise CorpusError(f"no charge-name opinion ({_BASE_GLOB}) in {directory}")
+    supplements = sorted(
+        directory.glob(_SUPPLEMENT_GLOB), key=lambda p: m.group(1) if (m := _DATE_RE.search(p.name)) else p.name
+    )
+    rules = ChargeRules()
+    _apply_base(rules, _read(base[0]))
+    rules.sources.append(base[0].name)
+    for path in supplements:
+        _apply_supplement(rules, _read(path))
+        rules.sources.append(path.name)
+    return rules
