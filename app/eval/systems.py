@@ -21,6 +21,7 @@ from app.services import get_services
 from app.settings import load_settings
 from graphs.state import ConsultInput, EvidenceItem
 from prompts import render_prompt
+from tools.charges import ChargeRepository
 from tools.errors import InputError
 from tools.llm import invoke_structured, invoke_text, load_chat_model
 from tools.statutes import make_article_id, parse_citations
@@ -48,7 +49,6 @@ class ChargePrediction(BaseModel):
     charges: list[Annotated[str, Field(max_length=30)]] = Field(max_length=4)
 
 
-RETRIEVERS = ("bm25", "dense", "exact", "fused")
 
 
 def _full_consult(question: str, context: Context) -> Prediction:
@@ -181,10 +181,15 @@ def retrieval_system(depth: int, candidates_per_retriever: int) -> System:
     """Every retriever's ranking for an item, in one call (no model calls)."""
 
     def run(item: dict[str, Any]) -> Prediction:
-        retriever = get_services().retriever
+        services = get_services()
         query = str(item.get("question") or item.get("fact") or "")
-        rankings = retriever.rankings(query, max(depth, candidates_per_retriever))
-        fused = retriever.fuse(rankings, depth)
-        return {"rankings": {**{k: v[:depth] for k, v in rankings.items()}, "fused": [c.article_id for c in fused]}}
+        rankings = services.retriever.rankings(query, max(depth, candidates_per_retriever))
+        fused = services.retriever.fuse(rankings, depth)
+        out = {**{k: v[:depth] for k, v in rankings.items()}, "fused": [c.article_id for c in fused]}
+        if item.get("charges"):
+            # The ceiling of charge-anchored retrieval: the gold charges mapped through DEFINES edges.
+            by_charge = ChargeRepository(services.graph).articles_for(item["charges"])
+            out["charge_oracle"] = list(dict.fromkeys(a for ids in by_charge.values() for a in ids))[:depth]
+        return {"rankings": out}
 
     return run
