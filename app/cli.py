@@ -59,15 +59,15 @@ def ingest(
     """Load statutes from laws.db into the vector store and the knowledge graph (idempotent, resumable)."""
     from app.services import get_services
     from tools.corpus.laws_db import list_laws, resolve_laws
-    from tools.errors import InputError
     from tools.ingestion import ingest_laws
-    from tools.vectors import STATUTES
+    from tools.vectors import INTERPRETATIONS, STATUTES
 
     available = list_laws(db)
     chosen = available if all_laws else resolve_laws(laws.split(","), available)
     services = get_services()
     if reset:
         services.vectors.reset(STATUTES)
+        services.vectors.reset(INTERPRETATIONS)
         services.graph.clear()
     started = time.perf_counter()
     with _progress() as progress:
@@ -82,18 +82,7 @@ def ingest(
             on_batch=lambda n: progress.advance(task, n),
         )
     if interpretations is not None:
-        from tools.charges import ChargeRepository
-        from tools.corpus.charge_rules import load_charge_rules
-        from tools.ingestion import ingest_charges
-
-        if not interpretations.is_dir():
-            raise InputError(f"interpretations directory not found: {interpretations}")
-        rules = load_charge_rules(interpretations)
-        count = ingest_charges(rules, ChargeRepository(services.graph), services.statutes)
-        console.print(
-            f"Charges: {count} in force linked to their articles ({len(rules.aliases)} abolished or renamed "
-            f"names kept as aliases), from {len(rules.sources)} charge-name rules."
-        )
+        _ingest_interpretations(interpretations, services, progress_factory=_progress)
     elapsed = time.perf_counter() - started
     written = report.added + report.updated
     if written == 0:
@@ -106,6 +95,37 @@ def ingest(
             f"Ingested {len(report.laws)} law(s): {report.added} articles added, {report.updated} updated, "
             f"{report.unchanged} unchanged, in {elapsed:.1f} s ({written / max(elapsed, 1e-9):.1f} articles/s)."
         )
+
+
+def _ingest_interpretations(directory: Path, services: Any, progress_factory: Any) -> None:
+    """Charges from the charge-name rules, then every interpretation with its INTERPRETS edges."""
+    from tools.charges import ChargeRepository
+    from tools.corpus.charge_rules import load_charge_rules
+    from tools.corpus.interpretations import interpretation_files, parse_interpretation
+    from tools.ingestion import ingest_charges, ingest_interpretations
+    from tools.interpretations import InterpretationRepository
+
+    rules = load_charge_rules(directory)
+    count = ingest_charges(rules, ChargeRepository(services.graph), services.statutes)
+    console.print(
+        f"Charges: {count} in force linked to their articles ({len(rules.aliases)} abolished or renamed "
+        f"names kept as aliases), from {len(rules.sources)} charge-name rules."
+    )
+    parsed = [parse_interpretation(path) for path in interpretation_files(directory)]
+    with progress_factory() as progress:
+        task = progress.add_task("interpretations", total=None)
+        report = ingest_interpretations(
+            parsed,
+            services.vectors,
+            InterpretationRepository(services.graph),
+            services.settings.ingest_batch_size,
+            on_plan=lambda total: progress.update(task, total=total),
+            on_batch=lambda n: progress.advance(task, n),
+        )
+    console.print(
+        f"Interpretations: {report.added} added, {report.updated} updated, {report.unchanged} unchanged of "
+        f"{report.files}; {report.chunks} chunks embedded, {report.links} Criminal Law references linked."
+    )
 
 
 @cli.command("laws")

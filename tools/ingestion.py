@@ -13,10 +13,12 @@ from pathlib import Path
 
 from tools.charges import ChargeRepository
 from tools.corpus.charge_rules import CRIMINAL_LAW, ChargeRules
+from tools.corpus.interpretations import Interpretation
 from tools.corpus.laws_db import LawInfo, load_articles
 from tools.errors import InputError
+from tools.interpretations import InterpretationRepository
 from tools.statutes import Article, StatuteRepository
-from tools.vectors import STATUTES, ChromaVectors
+from tools.vectors import INTERPRETATIONS, STATUTES, ChromaVectors
 
 
 @dataclass
@@ -41,6 +43,59 @@ def ingest_charges(rules: ChargeRules, charges: ChargeRepository, statutes: Stat
     charges.upsert(rules.articles, rules.aliases)
     statutes.store.compact()
     return len(rules.articles)
+
+
+@dataclass
+class InterpretationReport:
+    """What one interpretation ingestion did."""
+
+    files: int = 0
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    chunks: int = 0
+    """Chunks written (vectors) by this run."""
+    links: int = 0
+    """INTERPRETS edges of the interpretations written by this run."""
+
+
+def ingest_interpretations(
+    interpretations: Sequence[Interpretation],
+    vectors: ChromaVectors,
+    repo: InterpretationRepository,
+    batch_size: int,
+    on_plan: Callable[[int], None] = lambda total: None,
+    on_batch: Callable[[int], None] = lambda done: None,
+) -> InterpretationReport:
+    """Write interpretations whose content changed or is missing: chunks to the ``interpretations``
+    collection, nodes and INTERPRETS edges to the graph. An interpretation counts as done only once its
+    hash is set in the graph, which happens after both stores hold it, so a killed run resumes cleanly."""
+    done = repo.hashes()
+    report = InterpretationReport(files=len(interpretations))
+    todo = [i for i in interpretations if done.get(i.id) != i.content_hash]
+    report.unchanged = len(interpretations) - len(todo)
+    report.updated = sum(1 for i in todo if i.id in done)
+    report.added = len(todo) - report.updated
+    on_plan(sum(len(i.chunks) for i in todo))
+    for interp in todo:
+        # Chunks of an older version may have other labels; drop them all before writing the new ones.
+        vectors.delete_where(INTERPRETATIONS, "interpretation", interp.id)
+        for start in range(0, len(interp.chunks), batch_size):
+            batch = interp.chunks[start : start + batch_size]
+            vectors.upsert(
+                INTERPRETATIONS,
+                [c.id for c in batch],
+                [f"{interp.title} {c.label}\n{c.text}" for c in batch],
+                [{"interpretation": interp.id, "label": c.label, "cites": ",".join(c.cites)} for c in batch],
+            )
+            on_batch(len(batch))
+        repo.upsert(interp)
+        repo.mark_done(interp)
+        report.chunks += len(interp.chunks)
+        report.links += len(interp.cites)
+    if todo:
+        repo.store.compact()
+    return report
 
 
 def document_text(article: Article) -> str:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from app.settings import Settings
 
 STATUTES = "statutes"
+INTERPRETATIONS = "interpretations"
 Metadata = Mapping[str, str | int | float | bool]
 
 
@@ -113,6 +114,10 @@ class ChromaVectors:
                 res["ids"][0], res["documents"][0], res["metadatas"][0], res["distances"][0], strict=True
             )
         ]
+
+    def delete_where(self, collection: str, key: str, value: str) -> None:
+        """Delete the documents whose metadata ``key`` equals ``value``."""
+        self._collection(collection).delete(where={key: value})
 
     def reset(self, collection: str) -> None:
         """Drop a collection (ingest --reset)."""

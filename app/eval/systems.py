@@ -49,8 +49,6 @@ class ChargePrediction(BaseModel):
     charges: list[Annotated[str, Field(max_length=30)]] = Field(max_length=4)
 
 
-
-
 def _full_consult(question: str, context: Context) -> Prediction:
     from graphs.consult import graph
 

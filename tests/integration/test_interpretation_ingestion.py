@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from app.services import Services
+from tests.conftest import SHARED_DATA
+from tools.corpus.interpretations import parse_interpretation
+from tools.ingestion import ingest_interpretations
+from tools.interpretations import InterpretationRepository
+from tools.vectors import INTERPRETATIONS
+
+pytestmark = pytest.mark.integration
+RULES_DIR = SHARED_DATA / "zh" / "interpretations" / "lawrefbook"
+FILES = [
+    "最高人民法院、最高人民检察院关于办理与盗窃、抢劫、诈骗、抢夺机动车相关刑事案件具体应用法律若干问题的解释(2007-05-09).md",
+    "最高人民法院、最高人民检察院关于办理盗窃刑事案件适用法律若干问题的解释(2013-04-02).md",
+]
+
+
+class Killed(Exception):
+    pass
+
+
+@pytest.fixture
+def interps() -> list:
+    return [parse_interpretation(RULES_DIR / name) for name in FILES]
+
+
+@pytest.fixture
+def kb_clean(kb: Services) -> Services:
+    """The session KB (Criminal Law present) without interpretations before and after the test."""
+    kb.vectors.reset(INTERPRETATIONS)
+    kb.graph.query("MATCH (i:Interpretation) DETACH DELETE i")
+    yield kb
+    kb.vectors.reset(INTERPRETATIONS)
+    kb.graph.query("MATCH (i:Interpretation) DETACH DELETE i")
+
+
+def test_interpretations_link_to_the_articles_they_apply(kb_clean: Services, interps: list) -> None:
+    repo = InterpretationRepository(kb_clean.graph)
+    report = ingest_interpretations(interps, kb_clean.vectors, repo, batch_size=8)
+    chunks = sum(len(i.chunks) for i in interps)
+    assert (report.added, report.updated, report.unchanged, report.chunks) == (2, 0, 0, chunks)
+    assert kb_clean.vectors.count(INTERPRETATIONS) == chunks
+    applying = repo.for_articles(["刑法:264", "刑法:312"])
+    assert [i["id"] for i in applying["刑法:264"]] == [interps[1].id]
+    assert interps[0].id in [i["id"] for i in applying["刑法:312"]]
+    again = ingest_interpretations(interps, kb_clean.vectors, repo, batch_size=8)
+    assert (again.added, again.updated, again.unchanged) == (0, 0, 2)
+
+
+def test_a_changed_interpretation_replaces_its_chunks_and_links(kb_clean: Services, interps: list) -> None:
+    repo = InterpretationRepository(kb_clean.graph)
+    ingest_interpretations(interps, kb_clean.vectors, repo, batch_size=8)
+    shorter = replace(interps[1], content_hash="changed", chunks=interps[1].chunks[:2])
+    report = ingest_interpretations([interps[0], shorter], kb_clean.vectors, repo, batch_size=8)
+    assert (report.updated, report.unchanged) == (1, 1)
+    assert kb_clean.vectors.count(INTERPRETATIONS) == len(interps[0].chunks) + 2
+    assert set(repo.for_articles(["刑法:264"])) == ({"刑法:264"} if "刑法:264" in shorter.cites else set())
+
+
+def test_a_killed_ingestion_is_redone_on_the_next_run(kb_clean: Services, interps: list) -> None:
+    repo = InterpretationRepository(kb_clean.graph)
+
+    def die(n: int) -> None:
+        raise Killed
+
+    with pytest.raises(Killed):
+        ingest_interpretations(interps, kb_clean.vectors, repo, batch_size=4, on_batch=die)
+    assert repo.hashes() == {}
+    report = ingest_interpretations(interps, kb_clean.vectors, repo, batch_size=4)
+    assert report.added == 2
+    assert kb_clean.vectors.count(INTERPRETATIONS) == sum(len(i.chunks) for i in interps)

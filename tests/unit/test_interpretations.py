@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SHARED_DATA
+from tools.corpus.interpretations import criminal_law_refs, interpretation_files, parse_interpretation
+from tools.errors import CorpusError
+from tools.tokens import count_tokens
+
+RULES_DIR = SHARED_DATA / "zh" / "interpretations" / "lawrefbook"
+MOTOR = "最高人民法院、最高人民检察院关于办理与盗窃、抢劫、诈骗、抢夺机动车相关刑事案件具体应用法律若干问题的解释(2007-05-09)"
+
+
+def test_criminal_law_references_in_every_written_form() -> None:
+    text = "依照刑法第三百一十二条的规定；《中华人民共和国刑法》第一百三十三条之一；《刑法》第264条；刑法修正案第一条；刑事诉讼法第七条"
+    assert criminal_law_refs(text) == ("刑法:312", "刑法:133-1", "刑法:264")
+
+
+def test_a_real_interpretation_is_chunked_by_article_with_its_citations() -> None:
+    interp = parse_interpretation(RULES_DIR / f"{MOTOR}.md")
+    assert interp.id == MOTOR and interp.date == "2007-05-09"
+    assert interp.title.startswith("最高人民法院、最高人民检察院关于办理与盗窃")
+    labels = [c.label for c in interp.chunks]
+    assert labels[0] == "序言" and labels[1] == "第一条"
+    assert interp.chunks[1].cites == ("刑法:312",)
+    assert interp.chunks[1].text.startswith("第一条 明知是盗窃、抢劫、诈骗、抢夺的机动车")
+    assert {"刑法:312", "刑法:280"} <= set(interp.cites)
+
+
+def test_long_articles_are_split_within_the_token_budget(tmp_path: Path) -> None:
+    path = tmp_path / "测试解释(2020-01-01).md"
+    paragraphs = [f"（{i}）" + "依照刑法第二百六十四条的规定定罪处罚，" * 3 for i in range(12)]
+    path.write_text("# 测试解释\n\n<!-- INFO END -->\n\n第一条 总则。\n" + "\n".join(paragraphs), encoding="utf-8")
+    interp = parse_interpretation(path, max_tokens=200)
+    assert len(interp.chunks) > 2
+    assert all(c.label.startswith("第一条（") for c in interp.chunks)
+    assert all(count_tokens(c.text) <= 200 for c in interp.chunks)
+    assert "\n".join(c.text for c in interp.chunks) == "第一条 总则。\n" + "\n".join(paragraphs)
+
+
+def test_malformed_inputs_are_corpus_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.md"
+    bad.write_text("没有标题的文件", encoding="utf-8")
+    with pytest.raises(CorpusError, match="no '# title' line"):
+        parse_interpretation(bad)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(CorpusError, match="no interpretation markdown files"):
+        interpretation_files(empty)
+    assert len(interpretation_files(RULES_DIR)) == 439

@@ -1,0 +1,123 @@
+"""Loader for judicial interpretations in LawRefBook markdown (``# title``, metadata, ``<!-- INFO END -->``,
+then ``第X条 …`` articles).
+
+Each interpretation becomes chunks, one per article (the preamble is chunk 序言); an article longer than
+the token budget is split at paragraph boundaries. Every chunk records the Criminal Law articles it names
+(刑法第二百六十四条, 《中华人民共和国刑法》第一百三十三条之一), which become INTERPRETS edges.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tools.errors import CorpusError
+from tools.statutes import cn_to_int, make_article_id
+from tools.tokens import count_tokens
+
+_CN = "零〇一二两三四五六七八九十百千万"
+_ARTICLE_START_RE = re.compile(rf"^第([{_CN}\d]+)条(?:之([{_CN}\d]+))?[\s　]")
+_CRIMINAL_REF_RE = re.compile(rf"(?:《中华人民共和国刑法》|《刑法》|刑法)第([{_CN}\d]+)条(?:之([{_CN}\d]+))?")
+_DATE_RE = re.compile(r"\((\d{4}-\d{2}-\d{2})\)$")
+
+
+@dataclass(frozen=True)
+class InterpretationChunk:
+    """One article (or part of one) of an interpretation."""
+
+    id: str
+    label: str
+    text: str
+    cites: tuple[str, ...]
+
+
+@dataclass
+class Interpretation:
+    """A judicial interpretation with its chunks; ``id`` is stable across runs (the file's title)."""
+
+    id: str
+    title: str
+    date: str
+    source: str
+    content_hash: str
+    chunks: list[InterpretationChunk] = field(default_factory=list)
+
+    @property
+    def cites(self) -> list[str]:
+        return list(dict.fromkeys(c for chunk in self.chunks for c in chunk.cites))
+
+
+def criminal_law_refs(text: str) -> tuple[str, ...]:
+    """Criminal Law article ids named in ``text``."""
+    ids = []
+    for m in _CRIMINAL_REF_RE.finditer(text):
+        ids.append(make_article_id("刑法", cn_to_int(m.group(1)), cn_to_int(m.group(2)) if m.group(2) else 0))
+    return tuple(dict.fromkeys(ids))
+
+
+def _split(label: str, paragraphs: list[str], max_tokens: int) -> list[tuple[str, str]]:
+    """(label, text) parts of at most ``max_tokens`` each, cut between paragraphs (a longer paragraph stays whole)."""
+    parts: list[tuple[str, str]] = []
+    current: list[str] = []
+    for paragraph in paragraphs:
+        if current and count_tokens("\n".join([*current, paragraph])) > max_tokens:
+            parts.append((label, "\n".join(current)))
+            current = []
+        current.append(paragraph)
+    if current:
+        parts.append((label, "\n".join(current)))
+    if len(parts) > 1:
+        parts = [(f"{lab}（{i}）", text) for i, (lab, text) in enumerate(parts, 1)]
+    return parts
+
+
+def parse_interpretation(path: Path, max_tokens: int = 512) -> Interpretation:
+    """Parse one LawRefBook markdown file; a file without a ``# title`` line is a CorpusError."""
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CorpusError(f"cannot read {path}: {exc}") from exc
+    lines = [line.strip() for line in raw.splitlines()]
+    heading = next((line for line in lines if line.startswith("# ")), None)
+    if heading is None:
+        raise CorpusError(f"{path}: not a LawRefBook interpretation (no '# title' line)")
+    stem = path.stem
+    date = m.group(1) if (m := _DATE_RE.search(stem)) else ""
+    body = lines[lines.index("<!-- INFO END -->") + 1 :] if "<!-- INFO END -->" in lines else lines[1:]
+    sections: list[tuple[str, list[str]]] = [("序言", [])]
+    for line in body:
+        if not line or line.startswith("<!--"):
+            continue
+        if m := _ARTICLE_START_RE.match(line):
+            sections.append((line[: m.end()].strip(), [line]))
+        else:
+            sections[-1][1].append(line)
+    interp = Interpretation(
+        id=stem,
+        title=heading[2:].strip(),
+        date=date,
+        source=path.name,
+        content_hash=hashlib.sha256(raw.encode("utf-8")).hexdigest()[:16],
+    )
+    for label, paragraphs in sections:
+        if not paragraphs:
+            continue
+        for part_label, text in _split(label, paragraphs, max_tokens):
+            interp.chunks.append(
+                InterpretationChunk(
+                    id=f"{stem}#{part_label}", label=part_label, text=text, cites=criminal_law_refs(text)
+                )
+            )
+    return interp
+
+
+def interpretation_files(directory: Path) -> list[Path]:
+    """The markdown interpretations of a directory (its ``_index.md`` excluded), in name order."""
+    if not directory.is_dir():
+        raise CorpusError(f"interpretations directory not found: {directory}")
+    files = sorted(p for p in directory.glob("*.md") if not p.name.startswith("_"))
+    if not files:
+        raise CorpusError(f"no interpretation markdown files in {directory}")
+    return files
