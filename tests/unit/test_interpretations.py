@@ -10,11 +10,17 @@ from tools.errors import CorpusError
 from tools.tokens import count_tokens
 
 RULES_DIR = SHARED_DATA / "zh" / "interpretations" / "lawrefbook"
-MOTOR = "最高人民法院、最高人民检察院关于办理与盗窃、抢劫、诈骗、抢夺机动车相关刑事案件具体应用法律若干问题的解释(2007-05-09)"
+MOTOR = (
+    "最高人民法院、最高人民检察院关于办理与盗窃、抢劫、诈骗、抢夺机动车相关刑事案件具体应用法律若干问题的解释"
+    "(2007-05-09)"
+)
 
 
 def test_criminal_law_references_in_every_written_form() -> None:
-    text = "依照刑法第三百一十二条的规定；《中华人民共和国刑法》第一百三十三条之一；《刑法》第264条；刑法修正案第一条；刑事诉讼法第七条"
+    text = (
+        "依照刑法第三百一十二条的规定；《中华人民共和国刑法》第一百三十三条之一；《刑法》第264条；"
+        "刑法修正案第一条；刑事诉讼法第七条"
+    )
     assert criminal_law_refs(text) == ("刑法:312", "刑法:133-1", "刑法:264")
 
 
