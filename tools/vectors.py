@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 STATUTES = "statutes"
 INTERPRETATIONS = "interpretations"
+CASES = "cases"
 Metadata = Mapping[str, str | int | float | bool]
 
 

@@ -12,7 +12,15 @@ from tools.kg.port import Record
 
 _COMPACT_TIMEOUT_S = 300.0
 # (label, property) pairs that lookups and MERGEs match on.
-_INDEXES = (("Law", "id"), ("Article", "id"), ("Article", "law"), ("Charge", "name"))
+_INDEXES = (
+    ("Law", "id"),
+    ("Article", "id"),
+    ("Article", "law"),
+    ("Charge", "name"),
+    ("Interpretation", "id"),
+    ("Case", "id"),
+    ("Case", "source"),
+)
 
 
 class FalkorDBStore:

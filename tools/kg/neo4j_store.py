@@ -13,6 +13,9 @@ _CONSTRAINTS = (
     "CREATE CONSTRAINT article_id IF NOT EXISTS FOR (n:Article) REQUIRE n.id IS UNIQUE",
     "CREATE INDEX article_law IF NOT EXISTS FOR (n:Article) ON (n.law)",
     "CREATE CONSTRAINT charge_name IF NOT EXISTS FOR (n:Charge) REQUIRE n.name IS UNIQUE",
+    "CREATE CONSTRAINT interpretation_id IF NOT EXISTS FOR (n:Interpretation) REQUIRE n.id IS UNIQUE",
+    "CREATE CONSTRAINT case_id IF NOT EXISTS FOR (n:Case) REQUIRE n.id IS UNIQUE",
+    "CREATE INDEX case_source IF NOT EXISTS FOR (n:Case) ON (n.source)",
 )
 
 

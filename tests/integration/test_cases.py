@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.services import Services
+from tests.conftest import SHARED_DATA
+from tools.cases import CaseRepository
+from tools.charges import ChargeRepository
+from tools.corpus.cail import load_cases
+from tools.corpus.charge_rules import load_charge_rules
+from tools.errors import CorpusError, InputError
+from tools.ingestion import ingest_cases, ingest_charges, remove_source
+from tools.vectors import CASES
+
+pytestmark = pytest.mark.integration
+TRAIN = SHARED_DATA / "zh" / "cases" / "cail2018_sample_train.jsonl"
+
+
+@pytest.fixture
+def repo(kb: Services) -> Iterator[CaseRepository]:
+    charges = ChargeRepository(kb.graph)
+    ingest_charges(load_charge_rules(SHARED_DATA / "zh/interpretations/lawrefbook"), charges, kb.statutes)
+    yield CaseRepository(kb.graph, charges)
+    kb.graph.query("MATCH (c:Case) DETACH DELETE c")
+    kb.vectors.reset(CASES)
+
+
+def _subset(tmp_path: Path, name: str, lines: int) -> Path:
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text("\n".join(TRAIN.read_text(encoding="utf-8").splitlines()[:lines]) + "\n", encoding="utf-8")
+    return path
+
+
+def test_cases_link_to_articles_and_charges_and_are_removable_by_source(
+    kb: Services, repo: CaseRepository, tmp_path: Path
+) -> None:
+    first = load_cases(_subset(tmp_path, "batch_a", 40))
+    other = [c for c in load_cases(_subset(tmp_path, "batch_b", 60)) if c.id not in {x.id for x in first}]
+    other = [type(c)(**{**c.__dict__, "id": f"b-{c.id}"}) for c in other]
+    report = ingest_cases(first, kb.vectors, repo, batch_size=16)
+    assert (report.added, report.unchanged) == (40, 0)
+    ingest_cases(other, kb.vectors, repo, batch_size=16)
+    assert repo.sources() == {"batch_a": 40, "batch_b": 20}
+    assert ingest_cases(first, kb.vectors, repo, batch_size=16).unchanged == 40
+
+    case = first[0]  # 故意伤害, article 234
+    rows = kb.graph.read(
+        "MATCH (c:Case {id: $id}) OPTIONAL MATCH (c)-[:CITES]->(a:Article) OPTIONAL MATCH (c)-[:CONVICTED_OF]->(ch:Charge) "
+        "RETURN collect(DISTINCT a.id) AS articles, collect(DISTINCT ch.name) AS charges",
+        {"id": case.id},
+    )
+    assert rows == [{"articles": ["刑法:234"], "charges": ["故意伤害"]}]
+    assert kb.vectors.count(CASES) == 60
+
+    assert remove_source("batch_a", kb.vectors, repo) == 40
+    assert repo.sources() == {"batch_b": 20}
+    assert kb.vectors.count(CASES) == 20
+    assert kb.statutes.counts()["刑法"] == 505  # nothing else touched
+    with pytest.raises(InputError, match="no source named 'batch_a'"):
+        remove_source("batch_a", kb.vectors, repo)
+
+
+def test_malformed_case_files_are_corpus_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"fact": "x", "articles": [1], "charges": []}) + "\n{broken\n", encoding="utf-8")
+    with pytest.raises(CorpusError, match=r"bad\.jsonl:2: not JSON"):
+        load_cases(bad)
+    bad.write_text(json.dumps({"fact": "x", "charges": []}) + "\n", encoding="utf-8")
+    with pytest.raises(CorpusError, match="a case needs articles"):
+        load_cases(bad)
