@@ -50,7 +50,8 @@ def test_cases_link_to_articles_and_charges_and_are_removable_by_source(
     case = first[0]  # 故意伤害, article 234
     rows = kb.graph.read(
         "MATCH (c:Case {id: $id}) OPTIONAL MATCH (c)-[:CITES]->(a:Article) "
-        "OPTIONAL MATCH (c)-[:CONVICTED_OF]->(ch:Charge) RETURN collect(DISTINCT a.id) AS articles, collect(DISTINCT ch.name) AS charges",
+        "OPTIONAL MATCH (c)-[:CONVICTED_OF]->(ch:Charge) "
+        "RETURN collect(DISTINCT a.id) AS articles, collect(DISTINCT ch.name) AS charges",
         {"id": case.id},
     )
     assert rows == [{"articles": ["刑法:234"], "charges": ["故意伤害"]}]
