@@ -168,6 +168,44 @@ def remove(source: Annotated[str, typer.Option(help="Case source to delete (the 
     console.print(f"Removed source {source}: {count} cases with their edges and vectors.")
 
 
+@cli.command()
+def checklists(
+    laws: Annotated[str, typer.Option(help="Comma-separated law short names.")] = "刑法",
+    model: Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")] = None,
+    regenerate: Annotated[bool, typer.Option(help="Replace checklists that already exist.")] = False,
+    limit: Annotated[int | None, typer.Option(help="Only the first N articles.")] = None,
+) -> None:
+    """Generate the diagnostic checklist of every article of the given laws (stored, reused, resumable)."""
+    from app.services import get_services
+    from tools.checklists import ChecklistRepository, articles_of_laws, ensure_checklist
+    from tools.errors import InputError, StructuredOutputError
+    from tools.llm import load_chat_model
+
+    services = get_services()
+    spec = model or Context().model
+    chat = load_chat_model(spec, services.settings)
+    ids = articles_of_laws(services.statutes, [law.strip() for law in laws.split(",") if law.strip()])
+    if not ids:
+        raise InputError(f"no ingested articles for {laws!r}: run `jurisgraph ingest --laws {laws}` first")
+    repo = ChecklistRepository(services.graph)
+    made = reused = 0
+    failed: list[str] = []
+    with _progress() as progress:
+        task = progress.add_task("checklists", total=len(ids[:limit]))
+        for article_id in ids[:limit]:
+            existed = not regenerate and repo.get(article_id) is not None
+            try:
+                ensure_checklist(article_id, services.statutes, repo, chat, spec, regenerate=regenerate)
+                made, reused = made + (not existed), reused + existed
+            except StructuredOutputError as exc:
+                failed.append(f"{article_id}: {exc}")
+            progress.advance(task)
+    services.graph.compact()
+    console.print(f"Checklists: {made} generated, {reused} already stored, {len(failed)} failed.")
+    for line in failed:
+        err.print(f"[yellow]failed[/yellow] {escape(line)}")
+
+
 @cli.command("laws")
 def list_laws_cmd(
     db: Annotated[Path | None, typer.Option(help="Another laws.db file.")] = None,

@@ -22,7 +22,8 @@ _EVIDENCE_ID_RE = re.compile(r"\[([^\[\]\s:]+:[0-9][0-9-]*)\]")
 
 
 def minimal_instance(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
-    """The smallest value valid for a JSON schema: required object keys filled, arrays empty."""
+    """The smallest value valid for a JSON schema: required keys filled, arrays and strings at their minimum
+    length, numbers at their minimum."""
     defs = defs if defs is not None else schema.get("$defs", {})
     if "$ref" in schema:
         return minimal_instance(defs[schema["$ref"].rsplit("/", 1)[-1]], defs)
@@ -34,7 +35,13 @@ def minimal_instance(schema: dict[str, Any], defs: dict[str, Any] | None = None)
     if kind == "object":
         props = schema.get("properties", {})
         return {key: minimal_instance(props[key], defs) for key in schema.get("required", [])}
-    return {"array": [], "string": "", "integer": 0, "number": 0.0, "boolean": False, "null": None}.get(kind)
+    if kind == "array":
+        return [minimal_instance(schema.get("items", {}), defs) for _ in range(schema.get("minItems", 0))]
+    if kind == "string":
+        return "x" * schema.get("minLength", 0)
+    if kind in ("integer", "number"):
+        return schema.get("minimum", 0)
+    return {"boolean": False, "null": None}.get(kind)
 
 
 class FakeChatModel(BaseChatModel):

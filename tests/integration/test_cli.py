@@ -134,3 +134,13 @@ def test_sigkilled_ingestion_resumes_without_duplicates(tmp_path: Path) -> None:
     assert "Nothing to do: all 505 articles" in again.stdout
     ask = _run("ask", "--json", "刑法第二百六十四条规定了什么？", data_dir=tmp_path)
     assert json.loads(ask.stdout)["legal_basis"][0]["article_id"] == "刑法:264"
+
+
+def test_checklists_command_generates_then_reuses(data_dir: Path) -> None:
+    first = _run("checklists", "--laws", "刑法", "--limit", "3", data_dir=data_dir)
+    assert first.returncode == 0, first.stderr
+    assert "Checklists: 3 generated, 0 already stored, 0 failed." in first.stdout
+    second = _run("checklists", "--laws", "刑法", "--limit", "3", data_dir=data_dir)
+    assert "Checklists: 0 generated, 3 already stored, 0 failed." in second.stdout
+    unknown = _run("checklists", "--laws", "民法典", data_dir=data_dir)
+    assert unknown.returncode == 2 and "no ingested articles for '民法典'" in unknown.stderr

@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.services import Services
+from tools.checklists import ChecklistRepository, ensure_checklist, prompt_version
+from tools.errors import InputError, StructuredOutputError
+from tools.fake_llm import FakeChatModel
+
+pytestmark = pytest.mark.integration
+ITEMS = ["行为人是否在道路上驾驶机动车？", "行为人是否处于醉酒状态？"]
+
+
+@pytest.fixture
+def repo(kb: Services) -> ChecklistRepository:
+    kb.graph.query("MATCH (c:CheckItem) DETACH DELETE c")
+    return ChecklistRepository(kb.graph)
+
+
+def test_checklists_are_generated_once_then_reused(kb: Services, repo: ChecklistRepository) -> None:
+    model = FakeChatModel(responses=[json.dumps({"items": [*ITEMS, ITEMS[0]]}, ensure_ascii=False)])
+    made, usage = ensure_checklist("刑法:133-1", kb.statutes, repo, model, "fake")
+    assert made.items == tuple(ITEMS)  # duplicates dropped, order kept
+    assert usage["llm_calls"] == 1
+    assert "醉酒驾驶机动车的" in str(model.calls[0][-1].content)  # the article text is in the prompt
+    stored = repo.get("刑法:133-1")
+    assert stored is not None
+    assert stored.items == tuple(ITEMS) and stored.model == "fake" and stored.prompt_version == prompt_version()
+
+    again, usage = ensure_checklist("刑法:133-1", kb.statutes, repo, model, "fake")
+    assert again == stored and usage["llm_calls"] == 0 and len(model.calls) == 1
+
+
+def test_regeneration_replaces_the_items(kb: Services, repo: ChecklistRepository) -> None:
+    first = FakeChatModel(responses=[json.dumps({"items": ITEMS}, ensure_ascii=False)])
+    ensure_checklist("刑法:264", kb.statutes, repo, first, "fake")
+    second = FakeChatModel(responses=[json.dumps({"items": ["是否以非法占有为目的？"]}, ensure_ascii=False)])
+    ensure_checklist("刑法:264", kb.statutes, repo, second, "other", regenerate=True)
+    stored = repo.get("刑法:264")
+    assert stored is not None and stored.items == ("是否以非法占有为目的？",) and stored.model == "other"
+    count = kb.graph.read("MATCH (:Article {id: '刑法:264'})-[:HAS_CHECK]->(c:CheckItem) RETURN count(c) AS n")
+    assert count == [{"n": 1}]
+
+
+def test_bad_model_output_and_unknown_articles_fail_clearly(kb: Services, repo: ChecklistRepository) -> None:
+    with pytest.raises(StructuredOutputError):
+        ensure_checklist("刑法:234", kb.statutes, repo, FakeChatModel(responses=["x", "y", "z"]), "fake")
+    assert repo.get("刑法:234") is None
+    with pytest.raises(InputError, match="no article '刑法:9999'"):
+        ensure_checklist("刑法:9999", kb.statutes, repo, FakeChatModel(), "fake")
