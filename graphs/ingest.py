@@ -1,0 +1,51 @@
+"""The ingest graph: reset_stores? -> load_statutes -> (link_charges -> load_interpretations)? -> load_cases?.
+
+Every step is idempotent and resumable (content hashes in both stores), so re-running the graph after a
+failure or a kill completes the work without duplicates.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from agents.ingester import link_charges, load_cases_file, load_interpretations, load_statutes, reset_stores
+from graphs.state import IngestInput, IngestOutput, IngestState
+
+
+def route_start(state: IngestState) -> Literal["reset_stores", "load_statutes"]:
+    return "reset_stores" if state.reset else "load_statutes"
+
+
+def route_after_statutes(state: IngestState) -> Literal["link_charges", "load_cases", "__end__"]:
+    if state.interpretations:
+        return "link_charges"
+    return "load_cases" if state.cases else "__end__"
+
+
+def route_after_interpretations(state: IngestState) -> Literal["load_cases", "__end__"]:
+    return "load_cases" if state.cases else "__end__"
+
+
+def build_graph(
+    checkpointer: Any = None, store: Any = None
+) -> CompiledStateGraph[IngestState, None, IngestInput, IngestOutput]:
+    """Compile the ingest graph."""
+    builder = StateGraph(IngestState, input_schema=IngestInput, output_schema=IngestOutput)
+    builder.add_node("reset_stores", reset_stores)
+    builder.add_node("load_statutes", load_statutes)
+    builder.add_node("link_charges", link_charges)
+    builder.add_node("load_interpretations", load_interpretations)
+    builder.add_node("load_cases", load_cases_file)
+    builder.add_conditional_edges(START, route_start)
+    builder.add_edge("reset_stores", "load_statutes")
+    builder.add_conditional_edges("load_statutes", route_after_statutes)
+    builder.add_edge("link_charges", "load_interpretations")
+    builder.add_conditional_edges("load_interpretations", route_after_interpretations)
+    builder.add_edge("load_cases", END)
+    return builder.compile(checkpointer=checkpointer, store=store, name="ingest")
+
+
+graph = build_graph()
