@@ -22,12 +22,27 @@ def strip_citation(text: str, article_id: str) -> str:
     return re.sub(pattern, "", text)
 
 
+_ANSWER_RE = re.compile(r"^\s*回答[:：]\s*", re.MULTILINE)
+_CITES_RE = re.compile(r"^\s*引用[:：].*$", re.MULTILINE | re.DOTALL)
+
+
+def split_draft(draft: str) -> str:
+    """The answer part of a draft in the prompt's two-line format (回答：… / 引用：…); other text unchanged.
+
+    The 引用 line only lists ids, which the Legal Basis shows with their text, so it is not repeated.
+    """
+    if not _ANSWER_RE.search(draft):
+        return draft.strip()
+    answer = _CITES_RE.sub("", _ANSWER_RE.sub("", draft, count=1))
+    return answer.strip()
+
+
 def cite_articles(state: ConsultState) -> dict[str, Any]:
     """Build the Legal Basis from the KB and drop citations to articles that do not exist."""
     started = time.perf_counter()
     cited = parse_citations(state.draft)
     found, dropped = get_services().statutes.check_citations(cited)
-    response = state.draft
+    response = split_draft(state.draft)
     for article_id in dropped:
         response = strip_citation(response, article_id)
     basis: list[LegalBasisItem] = [
