@@ -6,10 +6,10 @@ charge {id, fact, charges}, consult {id, question, answer}. ``retrieval`` accept
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from tools.corpus.jsonl import read_jsonl
 from tools.errors import CorpusError, InputError
 from tools.statutes import make_article_id, parse_citations
 
@@ -36,15 +36,9 @@ def load_items(task: str, path: Path, limit: int | None = None) -> list[dict[str
         raise InputError(f"data file not found: {path}")
     items: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CorpusError(f"{path}:{number}: not JSON ({exc.msg})") from exc
-        kind = task if task != "retrieval" else item_kind(item) if isinstance(item, dict) else "ljp"
-        missing = [key for key in _REQUIRED[kind] if not isinstance(item, dict) or key not in item]
+    for number, item in read_jsonl(path, ("id",), f"a {task} item"):
+        kind = task if task != "retrieval" else item_kind(item)
+        missing = [key for key in _REQUIRED[kind] if key not in item]
         if missing:
             raise CorpusError(f"{path}:{number}: a {task} item needs {', '.join(missing)}")
         if item["id"] in seen:

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from tools.corpus.jsonl import read_jsonl
 from tools.errors import CorpusError
 from tools.statutes import make_article_id
 
@@ -51,16 +52,7 @@ def load_cases(path: Path) -> list[Case]:
     source = path.stem
     cases: list[Case] = []
     seen: set[str] = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CorpusError(f"{path}:{number}: not JSON ({exc.msg})") from exc
-        missing = [key for key in _REQUIRED if not isinstance(row, dict) or key not in row]
-        if missing:
-            raise CorpusError(f"{path}:{number}: a case needs {', '.join(missing)}")
+    for number, row in read_jsonl(path, _REQUIRED, "a case"):
         case_id = str(row.get("id") or f"{source}-{number}")
         if case_id in seen:
             raise CorpusError(f"{path}:{number}: duplicate case id {case_id!r}")
