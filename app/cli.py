@@ -253,7 +253,7 @@ def eval_cmd(
     """Measure systems on a task file: results.jsonl, summary.json (95% bootstrap CIs) and report.md."""
     from app.eval.plots import write_plots
     from app.eval.report import compare as compare_summaries
-    from app.eval.report import summarise, write_outputs
+    from app.eval.report import headline, summarise, write_outputs
     from app.eval.runner import read_results, run_systems
     from app.eval.systems import consult_system, judge_answer, judgment_system, retrieval_system
     from app.eval.tasks import load_items
@@ -296,12 +296,13 @@ def eval_cmd(
         bar = progress.add_task(f"{task}: 0 failed", total=len(items) * len(runners))
         progress.update(bar, completed=len(read_results(out_dir / "results.jsonl")))
 
+        seen: list[dict[str, Any]] = []
+
         def on_result(result: dict[str, Any]) -> None:
             nonlocal failures
             failures += 0 if result["ok"] else 1
-            progress.update(
-                bar, advance=1, description=f"{task}: {result['system']} {result['seconds']:.1f}s, {failures} failed"
-            )
+            seen.append(result)
+            progress.update(bar, advance=1, description=f"{task}: {headline(task, seen)}; {failures} failed")
 
         results = run_systems(task, items, runners, out_dir / "results.jsonl", annotate, on_result)
     summary = summarise(task, results, judge_threshold=judge_threshold)

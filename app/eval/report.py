@@ -115,6 +115,26 @@ def _retrieval_metrics(retriever: str) -> dict[str, Metric]:
     return metrics
 
 
+_HEADLINE = {"consult": "citation_f1", "ljp": "charge_accuracy", "charge": "charge_accuracy"}
+
+
+def headline(task: str, results: Sequence[Result]) -> str:
+    """A short running score per system for progress bars (cheap: one metric, no bootstrap)."""
+    by_system: dict[str, list[Result]] = {}
+    for r in results:
+        if r.get("ok"):
+            by_system.setdefault(r["system"], []).append(r)
+    parts = []
+    for system, rs in by_system.items():
+        if task == "retrieval":
+            parts.append(f"fused R@5 {_retrieval_metrics('fused')['recall@5'](rs):.2f}")
+        elif task == "consult":
+            parts.append(f"{system} cite-F1 {_citation_prf(rs).f1:.2f}")
+        else:
+            parts.append(f"{system} {_HEADLINE[task]} {_judgment_metrics(task)[_HEADLINE[task]](rs):.2f}")
+    return ", ".join(parts)
+
+
 def _score(rs: Sequence[Result], metrics: dict[str, Metric], with_ci: bool) -> dict[str, Any]:
     scored: dict[str, Any] = {}
     for name, metric in metrics.items():

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from app.eval.report import compare, render_report, summarise
+from app.eval.report import compare, headline, render_report, summarise
 
 
 def _ljp(item: str, charges: list[str], articles: list[str], term: int, evidence: list[str], gold_term: int) -> Any:
@@ -52,6 +52,7 @@ def test_ljp_summary_computes_each_metric() -> None:
     assert m["traceable_correct"] == 0.5
     assert m["latency_s"] == 2.0
     assert "failed c: StructuredOutputError" in render_report(summary)
+    assert headline("ljp", results) == "naive_rag charge_accuracy 0.50"
 
 
 def test_compare_lists_deltas_for_shared_metrics() -> None:
