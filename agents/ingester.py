@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from langgraph.config import get_stream_writer
+from langgraph.runtime import Runtime
 
+from app.context import Context
 from app.services import get_services
 from graphs.state import IngestState, trace_event
 from tools.cases import CaseRepository
@@ -22,8 +24,10 @@ from tools.corpus.charge_rules import load_charge_rules
 from tools.corpus.interpretations import interpretation_files, parse_interpretation
 from tools.corpus.laws_db import list_laws, resolve_laws
 from tools.errors import InputError
-from tools.ingestion import ingest_cases, ingest_charges, ingest_interpretations, ingest_laws
+from tools.ingestion import build_ontology, ingest_cases, ingest_charges, ingest_interpretations, ingest_laws
 from tools.interpretations import InterpretationRepository
+from tools.llm import load_chat_model
+from tools.ontology import FeatureExtractor, OntologyRepository, extract_lexical, llm_extractor
 from tools.vectors import CASES, INTERPRETATIONS, STATUTES
 
 
@@ -103,3 +107,20 @@ def load_cases_file(state: IngestState) -> dict[str, Any]:
         )
         reports[f"cases:{Path(path).stem}"] = asdict(report)
     return {"reports": reports, "trace": [trace_event("load_cases", started)]}
+
+
+def build_case_ontology(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Four-dimension features for every case, kNN SIMILAR edges, Leiden communities at two levels."""
+    started = time.perf_counter()
+    services = get_services()
+    if state.ontology == "lexical":
+        extractor: FeatureExtractor = extract_lexical
+    elif state.ontology == "llm":
+        extractor, _ = llm_extractor(load_chat_model(runtime.context.model, services.settings))
+    else:
+        raise InputError(f"unknown feature extractor {state.ontology!r}: use lexical or llm")
+    on_plan, on_batch = _progress("ontology")
+    counts = build_ontology(
+        OntologyRepository(services.graph), extractor, state.knn_k, on_plan=on_plan, on_batch=on_batch
+    )
+    return {"reports": {"ontology": counts}, "trace": [trace_event("build_ontology", started, **counts)]}

@@ -57,6 +57,11 @@ def ingest(
         typer.Option(help="LawRefBook interpretations dir: charges (from the charge-name rules) and interpretations."),
     ] = None,
     cases: Annotated[list[Path] | None, typer.Option(help="CAIL-format cases (JSONL) for the Fact graph.")] = None,
+    ontology: Annotated[
+        str, typer.Option(help="Build the Ontology graph with this feature extractor: lexical or llm.")
+    ] = "",
+    knn_k: Annotated[int, typer.Option(help="Neighbours per case for SIMILAR edges.")] = 10,
+    model: Annotated[str | None, typer.Option(help="Chat model for the llm extractor.")] = None,
 ) -> None:
     """Run the ingest graph: statutes, then charges and interpretations, then cases (idempotent, resumable)."""
     from graphs.ingest import graph
@@ -68,13 +73,21 @@ def ingest(
         db=str(db or ""),
         interpretations=str(interpretations or ""),
         cases=[str(path) for path in cases or []],
+        ontology=ontology,
+        knn_k=knn_k,
         reset=reset,
     )
+    context = Context()
+    if model:
+        context.model = model
     started = time.perf_counter()
     out: dict[str, Any] = {}
     with _progress() as progress:
         bars: dict[str, Any] = {}
-        events = cast(Iterator[tuple[str, dict[str, Any]]], graph.stream(request, stream_mode=["custom", "values"]))
+        events = cast(
+            Iterator[tuple[str, dict[str, Any]]],
+            graph.stream(request, context=context, stream_mode=["custom", "values"]),
+        )
         for mode, chunk in events:
             if mode == "values":
                 out = chunk
@@ -114,6 +127,12 @@ def _print_ingest_reports(reports: dict[str, Any], elapsed: float) -> None:
             f"Interpretations: {interp['added']} added, {interp['updated']} updated, {interp['unchanged']} "
             f"unchanged of {interp['files']}; {interp['chunks']} chunks embedded, {interp['links']} Criminal Law "
             "references linked."
+        )
+    if onto := reports.get("ontology"):
+        console.print(
+            f"Ontology: features extracted for {onto['extracted']} cases; {onto['cases']} cases, {onto['similar']} "
+            f"SIMILAR edges, {onto['communities_level_0']} level-0 and {onto['communities_level_1']} level-1 "
+            "communities."
         )
     for key, report in reports.items():
         if key.startswith("cases:"):

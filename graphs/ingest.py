@@ -1,4 +1,5 @@
-"""The ingest graph: reset_stores? -> load_statutes -> (link_charges -> load_interpretations)? -> load_cases?.
+"""The ingest graph: reset_stores? -> load_statutes -> (link_charges -> load_interpretations)? -> load_cases?
+-> build_ontology?.
 
 Every step is idempotent and resumable (content hashes in both stores), so re-running the graph after a
 failure or a kill completes the work without duplicates.
@@ -11,7 +12,15 @@ from typing import Any, Literal
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from agents.ingester import link_charges, load_cases_file, load_interpretations, load_statutes, reset_stores
+from agents.ingester import (
+    build_case_ontology,
+    link_charges,
+    load_cases_file,
+    load_interpretations,
+    load_statutes,
+    reset_stores,
+)
+from app.context import Context
 from graphs.state import IngestInput, IngestOutput, IngestState
 
 
@@ -25,26 +34,34 @@ def route_after_statutes(state: IngestState) -> Literal["link_charges", "load_ca
     return "load_cases" if state.cases else "__end__"
 
 
-def route_after_interpretations(state: IngestState) -> Literal["load_cases", "__end__"]:
-    return "load_cases" if state.cases else "__end__"
+def route_after_interpretations(state: IngestState) -> Literal["load_cases", "build_ontology", "__end__"]:
+    if state.cases:
+        return "load_cases"
+    return "build_ontology" if state.ontology else "__end__"
+
+
+def route_after_cases(state: IngestState) -> Literal["build_ontology", "__end__"]:
+    return "build_ontology" if state.ontology else "__end__"
 
 
 def build_graph(
     checkpointer: Any = None, store: Any = None
-) -> CompiledStateGraph[IngestState, None, IngestInput, IngestOutput]:
+) -> CompiledStateGraph[IngestState, Context, IngestInput, IngestOutput]:
     """Compile the ingest graph."""
-    builder = StateGraph(IngestState, input_schema=IngestInput, output_schema=IngestOutput)
+    builder = StateGraph(IngestState, context_schema=Context, input_schema=IngestInput, output_schema=IngestOutput)
     builder.add_node("reset_stores", reset_stores)
     builder.add_node("load_statutes", load_statutes)
     builder.add_node("link_charges", link_charges)
     builder.add_node("load_interpretations", load_interpretations)
     builder.add_node("load_cases", load_cases_file)
+    builder.add_node("build_ontology", build_case_ontology)
     builder.add_conditional_edges(START, route_start)
     builder.add_edge("reset_stores", "load_statutes")
     builder.add_conditional_edges("load_statutes", route_after_statutes)
     builder.add_edge("link_charges", "load_interpretations")
     builder.add_conditional_edges("load_interpretations", route_after_interpretations)
-    builder.add_edge("load_cases", END)
+    builder.add_conditional_edges("load_cases", route_after_cases)
+    builder.add_edge("build_ontology", END)
     return builder.compile(checkpointer=checkpointer, store=store, name="ingest")
 
 

@@ -109,6 +109,12 @@ class IngestInput:
     cases: list[str] = field(default_factory=list)
     """CAIL-format JSONL files for the Fact graph (one source per file)."""
 
+    ontology: str = ""
+    """Build the Ontology graph over all cases with this feature extractor: ``lexical`` or ``llm``; empty: skip."""
+
+    knn_k: int = 10
+    """Neighbours per case for SIMILAR edges."""
+
     reset: bool = False
     """Delete all collections and the graph first."""
 

@@ -19,6 +19,7 @@ from tools.corpus.interpretations import Interpretation
 from tools.corpus.laws_db import LawInfo, load_articles
 from tools.errors import InputError
 from tools.interpretations import InterpretationRepository
+from tools.ontology import FeatureExtractor, Features, OntologyRepository
 from tools.statutes import Article, StatuteRepository
 from tools.vectors import CASES, INTERPRETATIONS, STATUTES, ChromaVectors
 
@@ -141,6 +142,41 @@ def ingest_cases(
     if todo:
         repo.store.compact()
     return report
+
+
+def build_ontology(
+    repo: OntologyRepository,
+    extractor: FeatureExtractor,
+    k: int,
+    recompute: bool = False,
+    on_plan: Callable[[int], None] = lambda total: None,
+    on_batch: Callable[[int], None] = lambda done: None,
+) -> dict[str, int]:
+    """Extract features for cases that have none (all with ``recompute``), then rebuild kNN and communities.
+
+    Features are stored per batch, so an interrupted LLM extraction keeps what it finished.
+    """
+    cases = repo.cases()
+    stored = {} if recompute else repo.stored_features()
+    todo = [(case_id, fact) for case_id, fact, done in cases if recompute or not done]
+    on_plan(len(todo))
+    batch: dict[str, Features] = {}
+    for case_id, fact in todo:
+        batch[case_id] = extractor(fact)
+        if len(batch) >= 50:
+            repo.write_features(batch)
+            stored |= batch
+            on_batch(len(batch))
+            batch = {}
+    if batch:
+        repo.write_features(batch)
+        stored |= batch
+        on_batch(len(batch))
+    ids = [case_id for case_id, _, _ in cases]
+    empty: Features = {}
+    counts = repo.rebuild_structure(ids, [stored.get(i, empty) for i in ids], k)
+    repo.store.compact()
+    return {"extracted": len(todo), **counts}
 
 
 def remove_source(source: str, vectors: ChromaVectors, cases: CaseRepository) -> int:

@@ -152,9 +152,10 @@ def test_cases_ingest_and_remove_by_source(data_dir: Path, tmp_path: Path) -> No
     lines = (SHARED_DATA / "zh/cases/cail2018_sample_train.jsonl").read_text(encoding="utf-8").splitlines()[:10]
     cases = tmp_path / "ten_cases.jsonl"
     cases.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    added = _run("ingest", "--cases", str(cases), data_dir=data_dir)
+    added = _run("ingest", "--cases", str(cases), "--ontology", "lexical", "--knn-k", "3", data_dir=data_dir)
     assert added.returncode == 0, added.stderr
     assert "Cases from ten_cases: 10 added, 0 updated, 0 unchanged." in added.stdout
+    assert "Ontology: features extracted for 10 cases; 10 cases," in added.stdout
     again = _run("ingest", "--cases", str(cases), data_dir=data_dir)
     assert "Cases from ten_cases: 0 added, 0 updated, 10 unchanged." in again.stdout
     removed = _run("remove", "--source", "ten_cases", data_dir=data_dir)

@@ -1,0 +1,47 @@
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from tests.conftest import SHARED_DATA
+from tools.fake_llm import FakeChatModel
+from tools.ontology import extract_lexical, feature_matrix, knn_edges, leiden, llm_extractor, top_features
+
+
+def _fact(i: int) -> str:
+    lines = (SHARED_DATA / "zh/cases/cail2018_sample_train.jsonl").read_text(encoding="utf-8").splitlines()
+    return str(json.loads(lines[i])["fact"])
+
+
+def test_lexical_features_of_a_real_injury_case() -> None:
+    features = extract_lexical(_fact(0))  # 因琐事…致王×左臂受伤…轻伤…投案自首
+    assert "自首" in features["defendant"]
+    assert "轻伤" in features["victim"]
+    assert "琐事纠纷" in features["mental_state"]
+    assert set(features) == {"defendant", "behaviour", "victim", "mental_state"}
+
+
+def test_amounts_fall_into_buckets() -> None:
+    assert "涉案1千-1万元" in extract_lexical("秘密盗走被害人支付宝内人民币3723元")["victim"]
+    assert "涉案>=10万元" in extract_lexical("骗取被害人现金共计12.5万元")["victim"]
+
+
+def test_knn_and_leiden_separate_two_groups() -> None:
+    theft = {"behaviour": ["盗窃"], "mental_state": ["非法占有目的"], "defendant": [], "victim": []}
+    fight = {"behaviour": ["殴打伤害"], "victim": ["轻伤"], "defendant": [], "mental_state": []}
+    features = [theft] * 4 + [fight] * 4
+    matrix = feature_matrix(features)
+    assert np.allclose(np.linalg.norm(matrix, axis=1), 1.0)
+    edges = knn_edges(matrix, 2)
+    assert all((i < 4) == (j < 4) for i, j, _ in edges)  # no positive similarity across the groups
+    membership = leiden(8, edges, resolution=1.0)
+    assert len(set(membership[:4])) == 1 and len(set(membership[4:])) == 1 and membership[0] != membership[4]
+    assert top_features(features[:4], 2) == ["behaviour:盗窃", "mental_state:非法占有目的"]
+
+
+def test_the_llm_extractor_validates_and_records_usage() -> None:
+    reply = json.dumps({"defendant": ["自首"], "behaviour": ["推倒", "推倒"], "victim": ["轻伤"], "mental_state": []})
+    extract, usages = llm_extractor(FakeChatModel(responses=[reply]))
+    assert extract(_fact(0)) == {"defendant": ["自首"], "behaviour": ["推倒"], "victim": ["轻伤"], "mental_state": []}
+    assert usages[0]["llm_calls"] == 1

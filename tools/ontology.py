@@ -1,0 +1,277 @@
+"""The Ontology graph (LegalGraphRAG): case features in four dimensions, kNN similarity, Leiden communities.
+
+(:Case)-[:HAS_FEATURE]->(:Feature {id, dim, value}); (:Case)-[:SIMILAR {score}]->(:Case) for each case's
+k nearest neighbours by feature vector (a normalised bag of features, so 5,000 cases take seconds);
+(:Case)-[:IN]->(:Community {id, level, size, top_features, summary}) from Leiden at two resolutions
+(level 0 coarse, level 1 fine). Feature extraction is pluggable: a lexical extractor needing no model, and
+an LLM extractor (LegalGraphRAG's four-dimension prompt).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Annotated
+
+import numpy as np
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage
+from pydantic import BaseModel, Field
+
+from prompts import render_prompt
+from tools.kg.port import GraphStore
+from tools.llm import Usage, invoke_structured
+
+DIMENSIONS = ("defendant", "behaviour", "victim", "mental_state")
+Features = dict[str, list[str]]
+FeatureExtractor = Callable[[str], Features]
+
+# Lexicon of the lexical extractor: feature value -> trigger phrases found in CAIL fact descriptions.
+LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
+    "defendant": {
+        "累犯": ("累犯",),
+        "有前科": ("前科", "曾因", "刑满释放"),
+        "自首": ("自首", "主动投案", "投案"),
+        "坦白": ("如实供述", "坦白"),
+        "认罪认罚": ("认罪认罚", "自愿认罪"),
+        "退赃退赔": ("退赃", "退赔", "退还"),
+        "赔偿谅解": ("谅解", "赔偿"),
+        "立功": ("立功",),
+        "未成年人": ("未成年", "不满十八周岁"),
+        "国家工作人员": ("国家工作人员", "国家机关工作人员", "公职人员"),
+        "醉酒": ("醉酒", "酒后", "血液酒精"),
+        "共同犯罪": ("伙同", "共同", "合伙"),
+    },
+    "behaviour": {
+        "盗窃": ("盗窃", "窃取", "偷"),
+        "抢劫": ("抢劫",),
+        "抢夺": ("抢夺",),
+        "诈骗": ("诈骗", "骗取", "虚构事实"),
+        "殴打伤害": ("殴打", "打伤", "拳打脚踢", "持刀", "捅"),
+        "杀人": ("杀害", "致死"),
+        "驾驶机动车": ("驾驶",),
+        "交通肇事": ("交通事故", "肇事"),
+        "毒品交易": ("贩卖", "毒品", "甲基苯丙胺", "海洛因"),
+        "容留吸毒": ("容留",),
+        "赌博": ("赌博", "赌场"),
+        "寻衅滋事": ("寻衅滋事", "随意殴打", "滋事"),
+        "非法持有": ("非法持有", "私藏"),
+        "职务侵占挪用": ("侵占", "挪用"),
+        "受贿行贿": ("受贿", "行贿", "贿赂"),
+        "伪造": ("伪造", "变造"),
+        "信用卡": ("信用卡",),
+        "网络": ("网络", "微信", "支付宝", "QQ"),
+        "放火毁坏": ("放火", "毁坏", "损毁"),
+        "性侵": ("强奸", "猥亵"),
+        "非法拘禁": ("拘禁", "扣押"),
+    },
+    "victim": {
+        "死亡": ("死亡",),
+        "重伤": ("重伤",),
+        "轻伤": ("轻伤",),
+        "轻微伤": ("轻微伤",),
+        "未成年被害人": ("幼女", "儿童", "未成年被害人"),
+        "妇女": ("妇女", "女子"),
+        "单位财产": ("公司", "单位", "超市", "商店"),
+        "公共安全": ("公共安全", "道路上", "公共场所"),
+    },
+    "mental_state": {
+        "非法占有目的": ("非法占有",),
+        "明知": ("明知",),
+        "琐事纠纷": ("琐事", "纠纷", "口角"),
+        "报复": ("报复",),
+        "预谋": ("预谋", "事先", "商议"),
+        "过失": ("过失", "疏忽", "未注意"),
+        "营利目的": ("牟利", "营利", "获利"),
+    },
+}
+_AMOUNT_RE = re.compile(r"(?:价值|共计|合计|金额|人民币|现金)[^0-9，。]{0,6}([0-9]+(?:\.[0-9]+)?)\s*(万)?元")
+_AMOUNT_BUCKETS = ((1_000, "涉案<1千元"), (10_000, "涉案1千-1万元"), (100_000, "涉案1万-10万元"))
+
+
+def extract_lexical(fact: str) -> Features:
+    """Four-dimension features by phrase matching, plus an amount bucket; no model needed."""
+    features: Features = {dim: [] for dim in DIMENSIONS}
+    for dim, values in LEXICON.items():
+        features[dim] = [value for value, triggers in values.items() if any(t in fact for t in triggers)]
+    amounts = [float(m.group(1)) * (10_000 if m.group(2) else 1) for m in _AMOUNT_RE.finditer(fact)]
+    if amounts:
+        top = max(amounts)
+        features["victim"].append(next((label for limit, label in _AMOUNT_BUCKETS if top < limit), "涉案>=10万元"))
+    return features
+
+
+class CaseFeatures(BaseModel):
+    """LegalGraphRAG's four dimensions, as short phrases."""
+
+    defendant: list[Annotated[str, Field(max_length=20)]] = Field(max_length=6)
+    behaviour: list[Annotated[str, Field(max_length=20)]] = Field(max_length=6)
+    victim: list[Annotated[str, Field(max_length=20)]] = Field(max_length=6)
+    mental_state: list[Annotated[str, Field(max_length=20)]] = Field(max_length=4)
+
+
+def llm_extractor(model: BaseChatModel, language: str = "zh", retries: int = 2) -> tuple[FeatureExtractor, list[Usage]]:
+    """An extractor that asks the model; the usages of its calls are appended to the returned list."""
+    usages: list[Usage] = []
+
+    def extract(fact: str) -> Features:
+        prompt = render_prompt("extract_features", language, fact=fact)
+        parsed, usage = invoke_structured(model, [HumanMessage(content=prompt)], CaseFeatures, retries)
+        usages.append(usage)
+        return {dim: list(dict.fromkeys(v.strip() for v in getattr(parsed, dim) if v.strip())) for dim in DIMENSIONS}
+
+    return extract, usages
+
+
+def feature_matrix(features: Sequence[Features]) -> np.ndarray:
+    """Rows: L2-normalised bag-of-features vectors (one column per dim:value)."""
+    vocab: dict[str, int] = {}
+    for f in features:
+        for dim in DIMENSIONS:
+            for value in f.get(dim, []):
+                vocab.setdefault(f"{dim}:{value}", len(vocab))
+    matrix = np.zeros((len(features), max(len(vocab), 1)), dtype=np.float32)
+    for row, f in enumerate(features):
+        for dim in DIMENSIONS:
+            for value in f.get(dim, []):
+                matrix[row, vocab[f"{dim}:{value}"]] = 1.0
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
+
+
+def knn_edges(matrix: np.ndarray, k: int) -> list[tuple[int, int, float]]:
+    """(i, j, cosine) for each row's k most similar other rows with a positive similarity."""
+    if len(matrix) < 2 or k <= 0:
+        return []
+    sims = matrix @ matrix.T
+    np.fill_diagonal(sims, -1.0)
+    k = min(k, len(matrix) - 1)
+    neighbours = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+    return [
+        (i, int(j), round(float(sims[i, j]), 4)) for i in range(len(matrix)) for j in neighbours[i] if sims[i, j] > 0
+    ]
+
+
+def leiden(n: int, edges: Sequence[tuple[int, int, float]], resolution: float, seed: int = 0) -> list[int]:
+    """Community of each node by Leiden (RB configuration, weighted, deterministic seed)."""
+    import igraph
+    import leidenalg
+
+    graph = igraph.Graph(n=n, edges=[(i, j) for i, j, _ in edges], directed=False)
+    graph.es["weight"] = [w for _, _, w in edges]
+    partition = leidenalg.find_partition(
+        graph, leidenalg.RBConfigurationVertexPartition, weights="weight", resolution_parameter=resolution, seed=seed
+    )
+    return list(partition.membership)
+
+
+def top_features(features: Sequence[Features], limit: int = 8) -> list[str]:
+    """The most frequent dim:value features of a group of cases."""
+    counts = Counter(f"{dim}:{v}" for f in features for dim in DIMENSIONS for v in f.get(dim, []))
+    return [name for name, _ in counts.most_common(limit)]
+
+
+_FEATURES_OF_CASES = (
+    "MATCH (c:Case) RETURN c.id AS id, c.fact AS fact, c.features_done AS done ORDER BY id"
+)
+_WRITE_FEATURES = """
+UNWIND $rows AS row
+MATCH (c:Case {id: row.id})
+SET c.features_done = true
+WITH c, row
+OPTIONAL MATCH (c)-[old:HAS_FEATURE]->(:Feature)
+DELETE old
+WITH DISTINCT c, row
+UNWIND row.features AS f
+MERGE (feat:Feature {id: f.id})
+SET feat.dim = f.dim, feat.value = f.value
+MERGE (c)-[:HAS_FEATURE]->(feat)
+"""
+_CLEAR_SIMILAR = "MATCH (:Case)-[s:SIMILAR]->(:Case) DELETE s"
+_STORED_FEATURES = """
+MATCH (c:Case)-[:HAS_FEATURE]->(f:Feature)
+RETURN c.id AS id, f.dim AS dim, f.value AS value
+"""
+_CLEAR_COMMUNITIES = "MATCH (m:Community) DETACH DELETE m"
+_WRITE_SIMILAR = """
+UNWIND $rows AS row
+MATCH (a:Case {id: row.a}), (b:Case {id: row.b})
+MERGE (a)-[s:SIMILAR]->(b)
+SET s.score = row.score
+"""
+_WRITE_COMMUNITIES = """
+UNWIND $rows AS row
+MERGE (m:Community {id: row.id})
+SET m.level = row.level, m.size = row.size, m.top_features = row.top_features, m.summary = ''
+WITH m, row
+UNWIND row.cases AS case_id
+MATCH (c:Case {id: case_id})
+MERGE (c)-[:IN]->(m)
+"""
+
+RESOLUTIONS = (0.3, 1.0)
+"""Leiden resolution per level: 0 coarse, 1 fine."""
+
+
+class OntologyRepository:
+    """Builds and reads the Ontology graph on any :class:`GraphStore`."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self.store = store
+
+    def cases(self) -> list[tuple[str, str, bool]]:
+        """(id, fact, features already extracted) of every case."""
+        return [(r["id"], r["fact"], bool(r["done"])) for r in self.store.read(_FEATURES_OF_CASES)]
+
+    def stored_features(self) -> dict[str, Features]:
+        """Features already in the graph, per case id (cases without any are absent)."""
+        stored: dict[str, Features] = {}
+        for row in self.store.read(_STORED_FEATURES):
+            stored.setdefault(row["id"], {dim: [] for dim in DIMENSIONS})[row["dim"]].append(row["value"])
+        return stored
+
+    def write_features(self, features: Mapping[str, Features], batch_size: int = 200) -> None:
+        rows = [
+            {
+                "id": case_id,
+                "features": [
+                    {"id": f"{dim}:{v}", "dim": dim, "value": v} for dim in DIMENSIONS for v in f.get(dim, [])
+                ],
+            }
+            for case_id, f in features.items()
+        ]
+        for start in range(0, len(rows), batch_size):
+            self.store.query(_WRITE_FEATURES, {"rows": rows[start : start + batch_size]})
+
+    def rebuild_structure(
+        self, ids: Sequence[str], features: Sequence[Features], k: int, batch_size: int = 500
+    ) -> dict[str, int]:
+        """Replace SIMILAR edges and communities for the given cases (all cases of the graph)."""
+        matrix = feature_matrix(features)
+        edges = knn_edges(matrix, k)
+        self.store.query(_CLEAR_SIMILAR)
+        self.store.query(_CLEAR_COMMUNITIES)
+        similar = [{"a": ids[i], "b": ids[j], "score": w} for i, j, w in edges]
+        for start in range(0, len(similar), batch_size):
+            self.store.query(_WRITE_SIMILAR, {"rows": similar[start : start + batch_size]})
+        counts = {"cases": len(ids), "similar": len(similar)}
+        for level, resolution in enumerate(RESOLUTIONS):
+            membership = leiden(len(ids), edges, resolution) if edges else [0] * len(ids)
+            groups: dict[int, list[int]] = {}
+            for node, community in enumerate(membership):
+                groups.setdefault(community, []).append(node)
+            rows = [
+                {
+                    "id": f"L{level}-C{community}",
+                    "level": level,
+                    "size": len(members),
+                    "top_features": top_features([features[m] for m in members]),
+                    "cases": [ids[m] for m in members],
+                }
+                for community, members in groups.items()
+            ]
+            for start in range(0, len(rows), 50):
+                self.store.query(_WRITE_COMMUNITIES, {"rows": rows[start : start + 50]})
+            counts[f"communities_level_{level}"] = len(rows)
+        return counts
