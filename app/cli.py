@@ -23,7 +23,7 @@ from rich.table import Table
 
 from app.context import Context
 from app.settings import load_settings
-from tools.errors import JurisError
+from tools.errors import InputError, JurisError
 
 cli = typer.Typer(
     add_completion=False, no_args_is_help=True, help="JurisGraph: legal answers with verifiable citations."
@@ -165,7 +165,7 @@ def checklists(
     """Generate the diagnostic checklist of every article of the given laws (stored, reused, resumable)."""
     from app.services import get_services
     from tools.checklists import ChecklistRepository, articles_of_laws, ensure_checklist
-    from tools.errors import InputError, StructuredOutputError
+    from tools.errors import StructuredOutputError
     from tools.llm import load_chat_model
 
     services = get_services()
@@ -191,6 +191,40 @@ def checklists(
     console.print(f"Checklists: {made} generated, {reused} already stored, {len(failed)} failed.")
     for line in failed:
         err.print(f"[yellow]failed[/yellow] {escape(line)}")
+
+
+@cli.command()
+def communities(
+    level: Annotated[int, typer.Option(help="0 (coarse) or 1 (fine).")] = 0,
+    summarise: Annotated[bool, typer.Option(help="Write missing summaries with the model (cached).")] = False,
+    refresh: Annotated[bool, typer.Option(help="Rewrite summaries that exist.")] = False,
+    model: Annotated[str | None, typer.Option(help="Chat model for summaries.")] = None,
+    limit: Annotated[int, typer.Option(help="Largest N communities.")] = 20,
+) -> None:
+    """List the case communities of the Ontology graph, summarising them on demand."""
+    from app.services import get_services
+    from tools.llm import load_chat_model
+    from tools.ontology import OntologyRepository
+
+    services = get_services()
+    repo = OntologyRepository(services.graph)
+    rows = repo.communities(level)[:limit]
+    if not rows:
+        raise InputError("no communities yet: run `jurisgraph ingest --cases FILE --ontology lexical`")
+    spec = model or Context().model
+    chat = load_chat_model(spec, services.settings) if summarise else None
+    table = Table("community", "cases", "top features", "summary")
+    with _progress() as progress:
+        task = progress.add_task("summaries", total=len(rows) if summarise else 0)
+        for row in rows:
+            summary = str(row["summary"] or "")
+            if chat is not None:
+                summary, _ = repo.summarise(str(row["id"]), chat, spec, refresh=refresh)
+                progress.advance(task)
+            table.add_row(str(row["id"]), str(row["size"]), "、".join(row["top_features"] or []), summary)  # type: ignore[arg-type]
+    if summarise:
+        services.graph.compact()
+    console.print(table)
 
 
 @cli.command("laws")
@@ -277,7 +311,6 @@ def eval_cmd(
     from app.eval.systems import consult_system, judge_answer, judgment_system, retrieval_system
     from app.eval.tasks import load_items
     from app.services import get_services
-    from tools.errors import InputError
 
     if compare:
         a, b = (json.loads(p.read_text(encoding="utf-8")) for p in compare)

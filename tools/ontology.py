@@ -20,8 +20,9 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
 from prompts import render_prompt
+from tools.errors import InputError
 from tools.kg.port import GraphStore
-from tools.llm import Usage, invoke_structured
+from tools.llm import Usage, invoke_structured, invoke_text
 
 DIMENSIONS = ("defendant", "behaviour", "victim", "mental_state")
 Features = dict[str, list[str]]
@@ -172,9 +173,7 @@ def top_features(features: Sequence[Features], limit: int = 8) -> list[str]:
     return [name for name, _ in counts.most_common(limit)]
 
 
-_FEATURES_OF_CASES = (
-    "MATCH (c:Case) RETURN c.id AS id, c.fact AS fact, c.features_done AS done ORDER BY id"
-)
+_FEATURES_OF_CASES = "MATCH (c:Case) RETURN c.id AS id, c.fact AS fact, c.features_done AS done ORDER BY id"
 _WRITE_FEATURES = """
 UNWIND $rows AS row
 MATCH (c:Case {id: row.id})
@@ -209,6 +208,20 @@ UNWIND row.cases AS case_id
 MATCH (c:Case {id: case_id})
 MERGE (c)-[:IN]->(m)
 """
+
+_COMMUNITY = """
+MATCH (c:Case)-[:IN]->(m:Community {id: $id})
+RETURN m.size AS size, m.top_features AS features, m.summary AS summary, c.charges AS charges, c.fact AS fact
+ORDER BY c.id
+"""
+_SAVE_SUMMARY = "MATCH (m:Community {id: $id}) SET m.summary = $summary, m.summary_model = $model"
+_COMMUNITIES = """
+MATCH (m:Community) WHERE m.level = $level
+RETURN m.id AS id, m.size AS size, m.top_features AS top_features, m.summary AS summary
+ORDER BY m.size DESC, m.id
+"""
+_EXAMPLES_PER_SUMMARY = 3
+_EXAMPLE_CHARS = 150
 
 RESOLUTIONS = (0.3, 1.0)
 """Leiden resolution per level: 0 coarse, 1 fine."""
@@ -275,3 +288,30 @@ class OntologyRepository:
                 self.store.query(_WRITE_COMMUNITIES, {"rows": rows[start : start + 50]})
             counts[f"communities_level_{level}"] = len(rows)
         return counts
+
+    def communities(self, level: int) -> list[dict[str, object]]:
+        """Communities of one level, largest first, with their cached summaries ('' when none yet)."""
+        return self.store.read(_COMMUNITIES, {"level": level})
+
+    def summarise(
+        self, community_id: str, model: BaseChatModel, model_name: str, language: str = "zh", refresh: bool = False
+    ) -> tuple[str, Usage | None]:
+        """The community's summary: cached on the node, written by the model on first demand."""
+        rows = self.store.read(_COMMUNITY, {"id": community_id})
+        if not rows:
+            raise InputError(f"no community {community_id!r}")
+        if rows[0]["summary"] and not refresh:
+            return str(rows[0]["summary"]), None
+        charges = Counter(name for row in rows for name in (row["charges"] or []))
+        examples = "\n".join(f"- {str(row['fact'])[:_EXAMPLE_CHARS]}" for row in rows[:_EXAMPLES_PER_SUMMARY])
+        prompt = render_prompt(
+            "summarise_community",
+            language,
+            size=rows[0]["size"],
+            features="、".join(rows[0]["features"] or []) or "（无）",
+            charges="、".join(f"{name}({n})" for name, n in charges.most_common(5)) or "（无）",
+            examples=examples,
+        )
+        text, usage = invoke_text(model, [HumanMessage(content=prompt)])
+        self.store.query(_SAVE_SUMMARY, {"id": community_id, "summary": text.strip(), "model": model_name})
+        return text.strip(), usage

@@ -47,3 +47,18 @@ def test_features_similarity_and_communities_over_real_cases(kb: Services, onto:
     again = build_ontology(onto, counting, k=5)
     assert again["extracted"] == 0 and len(calls) == 120
     assert kb.graph.read("MATCH (:Case)-[s:SIMILAR]->(:Case) RETURN count(s) AS n") == [{"n": again["similar"]}]
+
+
+def test_community_summaries_are_written_once_and_cached(kb: Services, onto: OntologyRepository) -> None:
+    from tools.fake_llm import FakeChatModel
+
+    build_ontology(onto, extract_lexical, k=5)
+    largest = onto.communities(0)[0]
+    model = FakeChatModel(responses=["多为因琐事殴打致人轻伤的故意伤害案件。"])
+    summary, usage = onto.summarise(str(largest["id"]), model, "fake")
+    assert summary == "多为因琐事殴打致人轻伤的故意伤害案件。" and usage is not None
+    prompt = str(model.calls[0][-1].content)
+    assert f"社区规模：{largest['size']} 个案件" in prompt and "代表性案情" in prompt
+    cached, usage = onto.summarise(str(largest["id"]), model, "fake")
+    assert cached == summary and usage is None and len(model.calls) == 1
+    assert onto.communities(0)[0]["summary"] == summary
