@@ -156,6 +156,9 @@ def test_cases_ingest_and_remove_by_source(data_dir: Path, tmp_path: Path) -> No
     assert added.returncode == 0, added.stderr
     assert "Cases from ten_cases: 10 added, 0 updated, 0 unchanged." in added.stdout
     assert "Ontology: features extracted for 10 cases; 10 cases," in added.stdout
+    listed = _run("communities", "--level", "1", "--summarise", data_dir=data_dir)
+    assert listed.returncode == 0, listed.stderr
+    assert "L1-C0" in listed.stdout and "根据现有资料" in listed.stdout  # the fake model's summary
     again = _run("ingest", "--cases", str(cases), data_dir=data_dir)
     assert "Cases from ten_cases: 0 added, 0 updated, 10 unchanged." in again.stdout
     removed = _run("remove", "--source", "ten_cases", data_dir=data_dir)
