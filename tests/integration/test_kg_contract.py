@@ -94,3 +94,34 @@ def test_read_queries_cannot_write(store: GraphStore) -> None:
     with pytest.raises(Exception):  # noqa: B017 - each backend raises its own error type
         store.read("CREATE (:Law {id: 'x'})")
     assert store.read("MATCH (l:Law {id: 'x'}) RETURN count(l) AS n") == [{"n": 0}]
+
+
+def test_charge_case_and_checklist_queries_run_on_the_backend(store: GraphStore) -> None:
+    from tools.cases import CaseRepository
+    from tools.charges import ChargeRepository
+    from tools.checklists import Checklist, ChecklistRepository
+    from tools.corpus.cail import Case
+
+    statutes = StatuteRepository(store)
+    statutes.upsert_articles(
+        [Article("刑法:264", "刑法", "中华人民共和国刑法", 264, "", "第二百六十四条", "第五章", "盗窃公私财物……")]
+    )
+    charges = ChargeRepository(store)
+    charges.upsert({"盗窃": ["刑法:264"]}, {"扒窃": "盗窃"})
+    assert charges.articles_for(["盗窃罪", "扒窃"]) == {"盗窃罪": ["刑法:264"], "扒窃": ["刑法:264"]}
+    cases = CaseRepository(store, charges)
+    case = Case("c1", "src", "被告人秘密窃取……", ("刑法:264",), ("盗窃",), 6, False, False, 1000)
+    cases.upsert([case])
+    cases.upsert([case])
+    rows = store.read(
+        "MATCH (c:Case {id: 'c1'})-[:CITES]->(a:Article) MATCH (c)-[:CONVICTED_OF]->(ch:Charge) "
+        "RETURN a.id AS article, ch.name AS charge"
+    )
+    assert rows == [{"article": "刑法:264", "charge": "盗窃"}]
+    assert cases.sources() == {"src": 1}
+    checklists = ChecklistRepository(store)
+    checklists.save(Checklist("刑法:264", ("是否秘密窃取？", "数额是否较大？"), "fake", "v1"))
+    stored = checklists.get("刑法:264")
+    assert stored is not None and stored.items == ("是否秘密窃取？", "数额是否较大？")
+    cases.delete_source("src")
+    assert cases.sources() == {}
