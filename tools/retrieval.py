@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tools.lexical import LexicalIndex, fingerprint
 from tools.statutes import cn_to_int, make_article_id, short_law_name
-from tools.vectors import STATUTES, ChromaVectors
+from tools.vectors import CASES, STATUTES, ChromaVectors
 
 _CN = "零〇一二两三四五六七八九十百千万"
 _NAMED_RE = re.compile(rf"(?:《([^》]{{1,40}})》|([\u4e00-\u9fff]{{2,20}}法))?\s*第([{_CN}\d]+)条(?:之([{_CN}\d]+))?")
@@ -108,3 +108,16 @@ class HybridRetriever:
     def retrieve(self, query: str, k: int, candidates_per_retriever: int = 20) -> list[Candidate]:
         """The ``k`` best articles for ``query``, fused from all retrievers."""
         return self.fuse(self.rankings(query, candidates_per_retriever), k)
+
+
+def articles_of_similar_cases(vectors: ChromaVectors, query: str, n_cases: int, depth: int) -> list[str]:
+    """Case-based retrieval (AALawyer's CCs-RAG): the articles cited by the cases most similar to ``query``,
+    ranked by the summed similarity of the cases citing them."""
+    if vectors.count(CASES) == 0:
+        return []
+    scores: dict[str, float] = {}
+    for hit in vectors.search(CASES, query, n_cases):
+        for article_id in str(hit.metadata.get("articles", "")).split(","):
+            if article_id:
+                scores[article_id] = scores.get(article_id, 0.0) + max(hit.score, 0.0)
+    return sorted(scores, key=lambda a: -scores[a])[:depth]

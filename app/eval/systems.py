@@ -24,8 +24,9 @@ from prompts import render_prompt
 from tools.charges import ChargeRepository
 from tools.errors import InputError
 from tools.llm import invoke_structured, invoke_text, load_chat_model
+from tools.retrieval import articles_of_similar_cases
 from tools.statutes import make_article_id, parse_citations
-from tools.vectors import STATUTES
+from tools.vectors import CASES, STATUTES
 
 Prediction = dict[str, Any]
 System = Callable[[dict[str, Any]], Prediction]
@@ -184,6 +185,8 @@ def retrieval_system(depth: int, candidates_per_retriever: int) -> System:
         rankings = services.retriever.rankings(query, max(depth, candidates_per_retriever))
         fused = services.retriever.fuse(rankings, depth)
         out = {**{k: v[:depth] for k, v in rankings.items()}, "fused": [c.article_id for c in fused]}
+        if services.vectors.count(CASES):
+            out["cases"] = articles_of_similar_cases(services.vectors, query, candidates_per_retriever, depth)
         if item.get("charges"):
             # The ceiling of charge-anchored retrieval: the gold charges mapped through DEFINES edges.
             by_charge = ChargeRepository(services.graph).articles_for(item["charges"])

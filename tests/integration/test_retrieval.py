@@ -31,3 +31,24 @@ def test_lexical_tokens_are_cached_on_disk(kb: Services) -> None:
     kb.retriever.retrieve("盗窃", k=1)
     assert kb.retriever.cache_dir is not None
     assert list(kb.retriever.cache_dir.glob("bm25-*.json"))
+
+
+def test_case_based_retrieval_ranks_the_articles_of_similar_cases(kb: Services) -> None:
+    from tests.conftest import SHARED_DATA
+    from tools.cases import CaseRepository
+    from tools.charges import ChargeRepository
+    from tools.corpus.cail import load_cases
+    from tools.ingestion import ingest_cases
+    from tools.retrieval import articles_of_similar_cases
+    from tools.vectors import CASES
+
+    assert articles_of_similar_cases(kb.vectors, "盗窃", 5, 5) == []  # no cases ingested: nothing, no error
+    cases = load_cases(SHARED_DATA / "zh/cases/cail2018_sample_train.jsonl")[:80]
+    ingest_cases(cases, kb.vectors, CaseRepository(kb.graph, ChargeRepository(kb.graph)), batch_size=40)
+    try:
+        ranked = articles_of_similar_cases(kb.vectors, cases[0].fact, 10, 5)
+        assert ranked[0] == cases[0].articles[0]
+        assert len(ranked) == len(set(ranked)) <= 5
+    finally:
+        kb.graph.query("MATCH (c:Case) DETACH DELETE c")
+        kb.vectors.reset(CASES)
