@@ -187,9 +187,10 @@ def retrieval_system(depth: int, candidates_per_retriever: int) -> System:
         out = {**{k: v[:depth] for k, v in rankings.items()}, "fused": [c.article_id for c in fused]}
         if services.vectors.count(CASES):
             out["cases"] = articles_of_similar_cases(services.vectors, query, candidates_per_retriever, depth)
-        if item.get("charges"):
+        charges = ChargeRepository(services.graph)
+        if item.get("charges") and charges.count():
             # The ceiling of charge-anchored retrieval: the gold charges mapped through DEFINES edges.
-            by_charge = ChargeRepository(services.graph).articles_for(item["charges"])
+            by_charge = charges.articles_for(item["charges"])
             out["charge_oracle"] = list(dict.fromkeys(a for ids in by_charge.values() for a in ids))[:depth]
         return {"rankings": out}
 
