@@ -11,11 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tools.lexical import LexicalIndex, fingerprint
-from tools.statutes import cn_to_int, make_article_id, short_law_name
+from tools.statutes import ARTICLE_REF, cn_to_int, make_article_id, short_law_name
 from tools.vectors import CASES, STATUTES, ChromaVectors
 
-_CN = "零〇一二两三四五六七八九十百千万"
-_NAMED_RE = re.compile(rf"(?:《([^》]{{1,40}})》|([\u4e00-\u9fff]{{2,20}}法))?\s*第([{_CN}\d]+)条(?:之([{_CN}\d]+))?")
+_NAMED_RE = re.compile(rf"(?:《([^》]{{1,40}})》|([\u4e00-\u9fff]{{2,20}}法))?\s*{ARTICLE_REF}")
 RRF_K = 60
 """Standard reciprocal-rank-fusion damping constant (Cormack et al. 2009)."""
 

@@ -28,7 +28,10 @@ _DIGITS = {
     "九": 9,
 }
 _UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
-_CN_NUM = "零〇一二两三四五六七八九十百千万"
+CN_NUMERAL = "零〇一二两三四五六七八九十百千万"
+"""Characters of Chinese numerals as article numbers use them."""
+ARTICLE_REF = rf"第([{CN_NUMERAL}\d]+)条(?:之([{CN_NUMERAL}\d]+))?"
+"""第X条 with an optional 之Y suffix; groups: number, suffix."""
 OFFICIAL_PREFIX = "中华人民共和国"
 
 
@@ -63,8 +66,17 @@ def make_article_id(law: str, number: int, suffix: int = 0) -> str:
     return f"{short_law_name(law)}:{number}" + (f"-{suffix}" if suffix else "")
 
 
-_LABEL_RE = re.compile(rf"^第([{_CN_NUM}\d]+)条(?:之([{_CN_NUM}\d]+))?$")
-_ITEM_RE = re.compile(rf"^条目([{_CN_NUM}\d]+)$")
+_LABEL_RE = re.compile(rf"^{ARTICLE_REF}$")
+_ITEM_RE = re.compile(rf"^条目([{CN_NUMERAL}\d]+)$")
+
+
+def article_ids_in(text: str, pattern: re.Pattern[str], law: str) -> tuple[str, ...]:
+    """Ids of ``law``'s articles for every match of ``pattern``, whose last two groups are ARTICLE_REF's."""
+    ids = []
+    for m in pattern.finditer(text):
+        number, suffix = m.groups()[-2:]
+        ids.append(make_article_id(law, cn_to_int(number), cn_to_int(suffix) if suffix else 0))
+    return tuple(dict.fromkeys(ids))
 
 
 @dataclass(frozen=True)
@@ -123,7 +135,7 @@ class Article:
 # Explicit ids as the prompts ask the model to write them, in brackets: [刑法:133-1], 【刑法:264】.
 _ID_RE = re.compile(r"[\[【]\s*《?([^\[\]【】:：\s》]{1,40})》?\s*[:：]\s*(\d+(?:-\d+)?|条目\d+|全文)\s*[\]】]")
 # Citations in prose: 《中华人民共和国刑法》第一百三十三条之一, 《刑法》第264条.
-_PROSE_RE = re.compile(rf"《([^》]{{1,60}})》\s*第([{_CN_NUM}\d]+)条(?:之([{_CN_NUM}\d]+))?")
+_PROSE_RE = re.compile(rf"《([^》]{{1,60}})》\s*{ARTICLE_REF}")
 
 
 def parse_citations(text: str) -> list[str]:

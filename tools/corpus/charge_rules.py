@@ -14,28 +14,24 @@ from pathlib import Path
 
 from tools.charges import charge_variants, normalise_charge
 from tools.errors import CorpusError
-from tools.statutes import cn_to_int, make_article_id
+from tools.statutes import ARTICLE_REF, article_ids_in
 
 CRIMINAL_LAW = "刑法"
-_CN = "零〇一二两三四五六七八九十百千万"
 _BASE_GLOB = "*适用刑法分则规定的犯罪的罪名的意见*.md"
 _SUPPLEMENT_GLOB = "*确定罪名的补充规定*.md"
 _DATE_RE = re.compile(r"\((\d{4}-\d{2}-\d{2})\)")
-_ARTICLE_RE = re.compile(rf"第([{_CN}\d]+)条(?:之([{_CN}\d]+))?")
+_ARTICLE_RE = re.compile(ARTICLE_REF)
 _BASE_ENTRY_RE = re.compile(r"(?:^|\s|\d．)([^\s．（）\d][^（）\s]*?罪)（(第[^）]*?条[^）]*)）")
 # "第133条之二（《刑法修正案（十一）》第二条）": the note names amendment articles, not Criminal Law ones.
 _AMENDMENT_NOTE_RE = re.compile(r"\s*[（(]\s*《.*$")
 _OLD_ARTICLE_PREFIX_RE = re.compile(r"^刑法原第[^罪]*?项")
 _ABOLISH_RE = re.compile(r"[（(]取消([^（）()]+?)罪名[）)]")
-_RENAME_RE = re.compile(rf"第([{_CN}\d]+)条(?:之([{_CN}\d]+))?[^“]*?罪名由“([^”]+)”修改为“([^”]+)”")
+_RENAME_RE = re.compile(rf"{ARTICLE_REF}[^“]*?罪名由“([^”]+)”修改为“([^”]+)”")
 
 
 def article_ids(refs: str) -> list[str]:
     """Criminal Law article ids named in ``refs`` (第114条、第115条第1款 → 刑法:114, 刑法:115)."""
-    ids = []
-    for m in _ARTICLE_RE.finditer(refs):
-        ids.append(make_article_id(CRIMINAL_LAW, cn_to_int(m.group(1)), cn_to_int(m.group(2)) if m.group(2) else 0))
-    return list(dict.fromkeys(ids))
+    return list(article_ids_in(refs, _ARTICLE_RE, CRIMINAL_LAW))
 
 
 @dataclass
@@ -93,10 +89,7 @@ def _apply_supplement(rules: ChargeRules, text: str) -> None:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) != 2 or not cells[1] or cells[1] == "罪名" or set(cells[1]) <= {"-"}:
             for m in _RENAME_RE.finditer(line):
-                article = make_article_id(
-                    CRIMINAL_LAW, cn_to_int(m.group(1)), cn_to_int(m.group(2)) if m.group(2) else 0
-                )
-                rules.add(m.group(4), [article])
+                rules.add(m.group(4), list(article_ids_in(m.group(0), _ARTICLE_RE, CRIMINAL_LAW))[:1])
                 rules.replace(m.group(3), m.group(4))
             continue
         # A row with an empty article cell continues the article of the row above.

@@ -14,12 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tools.errors import CorpusError
-from tools.statutes import cn_to_int, make_article_id
+from tools.statutes import ARTICLE_REF, article_ids_in
 from tools.tokens import count_tokens
 
-_CN = "零〇一二两三四五六七八九十百千万"
-_ARTICLE_START_RE = re.compile(rf"^第([{_CN}\d]+)条(?:之([{_CN}\d]+))?[\s　]")
-_CRIMINAL_REF_RE = re.compile(rf"(?:《中华人民共和国刑法》|《刑法》|刑法)第([{_CN}\d]+)条(?:之([{_CN}\d]+))?")
+_ARTICLE_START_RE = re.compile(rf"^{ARTICLE_REF}[\s　]")
+_CRIMINAL_REF_RE = re.compile(rf"(?:《中华人民共和国刑法》|《刑法》|刑法){ARTICLE_REF}")
 _DATE_RE = re.compile(r"\((\d{4}-\d{2}-\d{2})\)$")
 
 
@@ -51,10 +50,7 @@ class Interpretation:
 
 def criminal_law_refs(text: str) -> tuple[str, ...]:
     """Criminal Law article ids named in ``text``."""
-    ids = []
-    for m in _CRIMINAL_REF_RE.finditer(text):
-        ids.append(make_article_id("刑法", cn_to_int(m.group(1)), cn_to_int(m.group(2)) if m.group(2) else 0))
-    return tuple(dict.fromkeys(ids))
+    return article_ids_in(text, _CRIMINAL_REF_RE, "刑法")
 
 
 def _split(label: str, paragraphs: list[str], max_tokens: int) -> list[tuple[str, str]]:
