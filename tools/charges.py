@@ -113,5 +113,9 @@ class ChargeRepository:
             found.setdefault(row["charge"], []).append(row["article_id"])
         return {raw: found.get(name, []) if name else [] for raw, name in wanted.items()}
 
+    def has_charges(self) -> bool:
+        """Whether the graph holds any charge (read once per repository, with the alias index)."""
+        return bool(self._names())
+
     def count(self) -> int:
         return len(self.store.read(_ALL_CHARGES))

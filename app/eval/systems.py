@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from agents.draft import format_evidence
 from app.context import Context
-from app.eval.tasks import CRIMINAL_LAW
+from app.eval.tasks import CRIMINAL_LAW, query_of
 from app.services import get_services
 from app.settings import load_settings
 from graphs.state import ConsultInput, EvidenceItem
@@ -178,17 +178,18 @@ def judge_answer(item: dict[str, Any], answer: str, model_spec: str, context: Co
 
 def retrieval_system(depth: int, candidates_per_retriever: int) -> System:
     """Every retriever's ranking for an item, in one call (no model calls)."""
+    # One repository for the whole run: its alias index is read from the graph once, not per item.
+    charges = ChargeRepository(get_services().graph)
 
     def run(item: dict[str, Any]) -> Prediction:
         services = get_services()
-        query = str(item.get("question") or item.get("fact") or "")
+        query = query_of(item)
         rankings = services.retriever.rankings(query, max(depth, candidates_per_retriever))
         fused = services.retriever.fuse(rankings, depth)
         out = {**{k: v[:depth] for k, v in rankings.items()}, "fused": [c.article_id for c in fused]}
         if services.vectors.count(CASES):
             out["cases"] = articles_of_similar_cases(services.vectors, query, candidates_per_retriever, depth)
-        charges = ChargeRepository(services.graph)
-        if item.get("charges") and charges.count():
+        if item.get("charges") and charges.has_charges():
             # The ceiling of charge-anchored retrieval: the gold charges mapped through DEFINES edges.
             by_charge = charges.articles_for(item["charges"])
             out["charge_oracle"] = list(dict.fromkeys(a for ids in by_charge.values() for a in ids))[:depth]

@@ -18,6 +18,7 @@ def test_charges_link_to_articles_and_resolve_old_names(kb: Services) -> None:
     assert ingest_charges(rules, repo, kb.statutes) == len(rules.articles)
     ingest_charges(rules, repo, kb.statutes)  # idempotent
     assert repo.count() == len(rules.articles)
+    assert repo.has_charges()
     found = repo.articles_for(["盗窃", "贩卖毒品", "生产、销售假药", "不存在"])
     assert found == {
         "盗窃": ["刑法:264"],
@@ -31,5 +32,7 @@ def test_charges_link_to_articles_and_resolve_old_names(kb: Services) -> None:
 
 def test_charges_need_the_criminal_law_first(fresh_services: Services) -> None:
     rules = load_charge_rules(SHARED_DATA / "zh" / "interpretations" / "lawrefbook")
+    empty = ChargeRepository(fresh_services.graph)
     with pytest.raises(InputError, match="ingest --laws 刑法"):
-        ingest_charges(rules, ChargeRepository(fresh_services.graph), fresh_services.statutes)
+        ingest_charges(rules, empty, fresh_services.statutes)
+    assert not empty.has_charges()
