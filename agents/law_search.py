@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -10,6 +11,8 @@ from langgraph.runtime import Runtime
 from app.context import Context
 from app.services import get_services
 from graphs.state import ConsultState, EvidenceItem, trace_event
+from tools.retrieval import Candidate
+from tools.statutes import StatuteRepository
 
 
 def build_query(question: str, element_graph: dict[str, Any]) -> str:
@@ -18,15 +21,11 @@ def build_query(question: str, element_graph: dict[str, Any]) -> str:
     return "\n".join([question, *[str(x) for x in extra if x]])
 
 
-def search_law(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Retrieve the top-k statute articles; their text comes verbatim from the knowledge graph."""
-    started = time.perf_counter()
-    services = get_services()
-    ctx = runtime.context
-    candidates = services.retriever.retrieve(
-        build_query(state.question, state.element_graph), ctx.top_k, ctx.candidates_per_retriever
-    )
-    articles = {a.id: a for a in services.statutes.get_articles([c.article_id for c in candidates])}
+def fetch_evidence(
+    statutes: StatuteRepository, candidates: Sequence[Candidate]
+) -> tuple[list[EvidenceItem], list[str]]:
+    """Evidence items with verbatim KB text for the candidates, and the candidate ids the graph lacks."""
+    articles = {a.id: a for a in statutes.get_articles([c.article_id for c in candidates])}
     evidence: list[EvidenceItem] = [
         {
             "article_id": c.article_id,
@@ -38,7 +37,18 @@ def search_law(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]
         for c in candidates
         if c.article_id in articles
     ]
-    missing = [c.article_id for c in candidates if c.article_id not in articles]
+    return evidence, [c.article_id for c in candidates if c.article_id not in articles]
+
+
+def search_law(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Retrieve the top-k statute articles; their text comes verbatim from the knowledge graph."""
+    started = time.perf_counter()
+    services = get_services()
+    ctx = runtime.context
+    candidates = services.retriever.retrieve(
+        build_query(state.question, state.element_graph), ctx.top_k, ctx.candidates_per_retriever
+    )
+    evidence, missing = fetch_evidence(services.statutes, candidates)
     return {
         "evidence": evidence,
         "trace": [

@@ -15,6 +15,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from agents.draft import format_evidence
+from agents.law_search import fetch_evidence
 from app.context import Context
 from app.eval.tasks import CRIMINAL_LAW, query_of
 from app.services import get_services
@@ -24,7 +25,7 @@ from prompts import render_prompt
 from tools.charges import ChargeRepository
 from tools.errors import InputError
 from tools.llm import invoke_structured, invoke_text, load_chat_model
-from tools.retrieval import articles_of_similar_cases
+from tools.retrieval import Candidate, articles_of_similar_cases
 from tools.statutes import make_article_id, parse_citations
 from tools.vectors import CASES, STATUTES
 
@@ -92,18 +93,8 @@ def _prompted(question: str, context: Context, evidence: list[EvidenceItem] | No
 def _dense_evidence(question: str, k: int) -> list[EvidenceItem]:
     services = get_services()
     hits = services.vectors.search(STATUTES, question, k)
-    articles = {a.id: a for a in services.statutes.get_articles([h.id for h in hits])}
-    return [
-        {
-            "article_id": h.id,
-            "heading": articles[h.id].heading,
-            "text": articles[h.id].text,
-            "score": h.score,
-            "sources": ["dense"],
-        }
-        for h in hits
-        if h.id in articles
-    ]
+    evidence, _ = fetch_evidence(services.statutes, [Candidate(h.id, h.score, ["dense"]) for h in hits])
+    return evidence
 
 
 def consult_system(name: str, context: Context) -> System:
