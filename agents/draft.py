@@ -1,4 +1,5 @@
-"""Draft agent: writes the answer from [element graph; evidence; question] (JurisMA's u = [P_G; q])."""
+"""Draft agent: writes the answer from [element graph; evidence; question] (JurisMA's u = [P_G; q]) and
+revises it with FormatCheck's suggestions and new evidence in later rounds."""
 
 from __future__ import annotations
 
@@ -11,41 +12,59 @@ from langgraph.runtime import Runtime
 
 from app.context import Context
 from app.settings import load_settings
-from graphs.state import ConsultState, EvidenceItem, trace_event
+from graphs.state import ConsultState, EvidenceItem, Turn, trace_event
 from prompts import render_prompt
 from tools.llm import invoke_text, load_chat_model
+
+NONE = "（无）"
 
 
 def format_evidence(evidence: list[EvidenceItem]) -> str:
     """Evidence as the prompt shows it: ``[id] heading：text`` per article."""
     if not evidence:
-        return "（无）"
+        return NONE
     return "\n".join(f"[{e['article_id']}] {e['heading']}：{e['text']}" for e in evidence)
+
+
+def format_evidence_headings(evidence: list[EvidenceItem]) -> str:
+    """Evidence ids and headings only, for agents that judge a draft rather than write one."""
+    return "\n".join(f"[{e['article_id']}] {e['heading']}" for e in evidence) or NONE
 
 
 def format_elements(element_graph: dict[str, Any]) -> str:
     """The element graph as compact JSON, without empty fields or extraction errors."""
     shown = {k: v for k, v in element_graph.items() if v and k != "errors"}
-    return json.dumps(shown, ensure_ascii=False) if shown else "（无）"
+    return json.dumps(shown, ensure_ascii=False) if shown else NONE
+
+
+def format_history(history: list[Turn]) -> str:
+    """Earlier turns of the thread as 问/答 pairs."""
+    return "\n".join(f"问：{t['question']}\n答：{t['response']}" for t in history) or NONE
 
 
 def draft_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Write the answer, citing evidence by bracketed id."""
+    """Write the first draft, or revise the current one with the suggestions and evidence gathered since."""
     started = time.perf_counter()
     ctx = runtime.context
-    model = load_chat_model(ctx.model, load_settings())
-    prompt = render_prompt(
-        "draft_answer",
-        ctx.language,
-        elements=format_elements(state.element_graph),
-        evidence=format_evidence(state.evidence),
-        question=state.question,
-    )
+    model = load_chat_model(ctx.model_for("draft"), load_settings())
+    shared = {
+        "history": format_history(state.history),
+        "elements": format_elements(state.element_graph),
+        "evidence": format_evidence(state.evidence),
+        "question": state.question,
+    }
+    revising = bool(state.draft)
+    if revising:
+        suggestions = "\n".join(f"- {s}" for s in state.suggestions) or NONE
+        prompt = render_prompt("revise_draft", ctx.language, **shared, draft=state.draft, suggestions=suggestions)
+    else:
+        prompt = render_prompt("draft_answer", ctx.language, **shared)
     text, usage = invoke_text(
         model, [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
     )
     return {
         "draft": text.strip(),
+        "suggestions": [],
         "usage": usage,
-        "trace": [trace_event("draft_answer", started, chars=len(text))],
+        "trace": [trace_event("draft_answer", started, chars=len(text), revision=revising)],
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Annotated, Any
 
@@ -14,7 +15,7 @@ from app.settings import load_settings
 from graphs.state import ConsultState, trace_event
 from prompts import render_prompt
 from tools.errors import InputError, StructuredOutputError
-from tools.llm import empty_usage, invoke_structured, load_chat_model
+from tools.llm import failed_usage, invoke_structured, load_chat_model
 
 # Bounds keep grammar-constrained generation short: a 1.5B model otherwise tends to repeat list items
 # until max_tokens, and a truncated reply fails validation and costs a retry.
@@ -71,25 +72,43 @@ def validate_question(question: str, max_chars: int) -> str:
     return text
 
 
+MAX_KEPT = 12
+"""Items kept per element list across the turns of a thread (newest first), so prompts stay bounded."""
+
+
+def merge_elements(earlier: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """A follow-up's element graph: its own items first, then distinct earlier ones, MAX_KEPT per list."""
+    merged: dict[str, Any] = {}
+    for key in ElementGraph.model_fields:
+        seen: dict[str, Any] = {}
+        for item in [*new.get(key, []), *earlier.get(key, [])]:
+            seen.setdefault(json.dumps(item, ensure_ascii=False, sort_keys=True), item)
+        merged[key] = list(seen.values())[:MAX_KEPT]
+    if "errors" in new:
+        merged["errors"] = new["errors"]
+    return merged
+
+
 def extract_elements(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Build the element graph; if the model never returns valid JSON, continue with empty lists."""
+    """Build the element graph (extending the thread's earlier one); if the model never returns valid
+    JSON, continue with empty lists and record the error."""
     started = time.perf_counter()
     ctx = runtime.context
-    question = validate_question(state.question, ctx.max_question_chars)
-    model = load_chat_model(ctx.model, load_settings())
+    model = load_chat_model(ctx.model_for("draft"), load_settings())
     messages = [
         SystemMessage(content=render_prompt("system", ctx.language)),
-        HumanMessage(content=render_prompt("extract_elements", ctx.language, question=question)),
+        HumanMessage(content=render_prompt("extract_elements", ctx.language, question=state.question)),
     ]
     try:
         elements, usage = invoke_structured(model, messages, ElementGraph, retries=ctx.structured_retries)
         graph: dict[str, Any] = elements.model_dump()
     except StructuredOutputError as exc:
         graph = {**ElementGraph.empty().model_dump(), "errors": [str(exc)]}
-        usage = {**empty_usage(), **exc.usage}  # type: ignore[typeddict-item]
+        usage = failed_usage(exc)
     empty = [key for key, value in graph.items() if key != "errors" and not value]
+    if state.history:
+        graph = merge_elements(state.element_graph, graph)
     return {
-        "question": question,
         "element_graph": graph,
         "usage": usage,
         "trace": [trace_event("extract_elements", started, empty_fields=empty, failed="errors" in graph)],

@@ -1,4 +1,5 @@
-"""LawSearch agent: hybrid statute retrieval for the question and its legal elements."""
+"""LawSearch agent: domain-routed hybrid retrieval (BM25 + dense statutes, interpretations and cases
+through the articles they cite, exact article numbers), fused into verbatim statute evidence."""
 
 from __future__ import annotations
 
@@ -8,17 +9,19 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from agents.content_check import split_draft
 from app.context import Context
 from app.services import get_services
 from graphs.state import ConsultState, EvidenceItem, trace_event
-from tools.retrieval import Candidate
+from tools.retrieval import Candidate, articles_cited_by, route_collections
 from tools.statutes import StatuteRepository
+from tools.vectors import CASES, INTERPRETATIONS, STATUTES
 
 
-def build_query(question: str, element_graph: dict[str, Any]) -> str:
-    """The question plus the extracted key facts and legal questions, which name the legal issues."""
+def build_query(question: str, element_graph: dict[str, Any], draft: str = "") -> str:
+    """The question, its key facts and legal questions (which name the issues), and the current answer."""
     extra = [*element_graph.get("key_facts", []), *element_graph.get("legal_questions", [])]
-    return "\n".join([question, *[str(x) for x in extra if x]])
+    return "\n".join([question, *[str(x) for x in extra if x], split_draft(draft) if draft else ""]).strip()
 
 
 def fetch_evidence(
@@ -40,21 +43,37 @@ def fetch_evidence(
     return evidence, [c.article_id for c in candidates if c.article_id not in articles]
 
 
+def merge_evidence(new: list[EvidenceItem], earlier: list[EvidenceItem], limit: int) -> list[EvidenceItem]:
+    """New hits first, then earlier evidence not found again, at most ``limit`` articles."""
+    seen = {e["article_id"] for e in new}
+    return [*new, *[e for e in earlier if e["article_id"] not in seen]][:limit]
+
+
 def search_law(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Retrieve the top-k statute articles; their text comes verbatim from the knowledge graph."""
+    """Retrieve the top-k articles for the question (and the draft, in later rounds) and add them to the
+    evidence; article text comes verbatim from the knowledge graph."""
     started = time.perf_counter()
     services = get_services()
     ctx = runtime.context
-    candidates = services.retriever.retrieve(
-        build_query(state.question, state.element_graph), ctx.top_k, ctx.candidates_per_retriever
-    )
-    evidence, missing = fetch_evidence(services.statutes, candidates)
+    query = build_query(state.question, state.element_graph, state.draft)
+    counts = {c: services.vectors.count(c) for c in (INTERPRETATIONS, CASES)}
+    collections, skipped = route_collections(query, counts)
+    rankings = services.retriever.rankings(query, ctx.candidates_per_retriever)
+    hits_per_collection = {INTERPRETATIONS: ctx.interpretation_k, CASES: ctx.case_k}
+    for collection in collections:
+        if collection != STATUTES:
+            rankings[collection] = articles_cited_by(
+                services.vectors, collection, query, hits_per_collection[collection], ctx.candidates_per_retriever
+            )
+    evidence, missing = fetch_evidence(services.statutes, services.retriever.fuse(rankings, ctx.top_k))
     return {
-        "evidence": evidence,
+        "evidence": merge_evidence(evidence, state.evidence, ctx.max_evidence),
         "trace": [
             trace_event(
                 "search_law",
                 started,
+                collections=collections,
+                skipped=skipped,
                 hits=[e["article_id"] for e in evidence],
                 missing_in_graph=missing,
             )

@@ -250,10 +250,19 @@ def _print_answer(out: dict[str, Any]) -> None:
             f"  [cyan]\\[{escape(item['article_id'])}][/cyan] 《{escape(item['law'])}》{escape(item['number'])}"
         )
         console.print(f"    {escape(item['text'])}")
+    pruned = [v for v in out.get("verdicts", []) if not v["applicable"]]
+    for verdict in pruned:
+        err.print(
+            f"[yellow]Pruned by the auditor:[/yellow] {escape(verdict['article_id'])}: {escape(verdict['reason'])}"
+        )
     if out["dropped_citations"]:
         err.print(
-            "[yellow]Dropped citations not in the knowledge base:[/yellow] "
+            "[yellow]Dropped citations (not in the knowledge base or not audited as applicable):[/yellow] "
             + escape(", ".join(out["dropped_citations"]))
+        )
+    for decision in out.get("decisions", []):
+        err.print(
+            f"[dim]Manager round {decision['round']}: {decision['decision']} ({escape(decision['reason'])})[/dim]"
         )
     usage = out["usage"]
     stages = ", ".join(f"{e['node']} {e['ms'] / 1000:.1f}s" for e in out["trace"])

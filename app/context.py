@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import Literal
+
+Role = Literal["draft", "manager", "audit", "judge"]
 
 
 @dataclass(kw_only=True)
@@ -14,13 +17,68 @@ class Context:
         default_factory=lambda: os.environ.get("JURIS_MODEL", "").strip() or "local",
         metadata={"description": "Chat model: 'local' (embedded GGUF), 'fake', or a provider:model spec."},
     )
+    draft_model: str = field(
+        default="",
+        metadata={"description": "Model of the Element, Draft and ContentCheck agents; empty: `model`."},
+    )
+    manager_model: str = field(
+        default="",
+        metadata={"description": "Model of the Manager and FormatCheck agents; empty: `model`."},
+    )
+    audit_model: str = field(
+        default="",
+        metadata={"description": "Model that writes and verifies checklists; empty: `model`."},
+    )
+    judge_model: str = field(
+        default="",
+        metadata={"description": "Model of the Researcher's pre-judgment and the Adjudicator; empty: `model`."},
+    )
     top_k: int = field(
         default=5,
-        metadata={"description": "Statute articles given to the Draft agent as evidence."},
+        metadata={"description": "Statute articles each law search adds to the evidence."},
     )
     candidates_per_retriever: int = field(
         default=20,
-        metadata={"description": "Candidates each retriever (BM25, dense) contributes before fusion."},
+        metadata={"description": "Candidates each retriever (BM25, dense, collections) contributes before fusion."},
+    )
+    interpretation_k: int = field(
+        default=5,
+        metadata={"description": "Interpretation chunks a law search reads (their cited articles join the fusion)."},
+    )
+    case_k: int = field(
+        default=5,
+        metadata={"description": "Similar cases a law search reads (their cited articles join the fusion)."},
+    )
+    max_evidence: int = field(
+        default=10,
+        metadata={"description": "Most articles kept as evidence across rounds and turns (newest first)."},
+    )
+    max_rounds: int = field(
+        default=5,
+        metadata={"description": "Manager rounds at most; 0 skips the Manager (the 'without Manager' ablation)."},
+    )
+    initial_search: bool = field(
+        default=True,
+        metadata={
+            "description": "Search statutes before the first draft. JurisMA drafts from the element graph "
+            "alone; small models draft far better with statutes in hand."
+        },
+    )
+    use_elements: bool = field(
+        default=True,
+        metadata={"description": "Extract the legal element graph (off: the 'without element graph' ablation)."},
+    )
+    audit: bool = field(
+        default=True,
+        metadata={"description": "Verify cited articles against their checklists and prune inapplicable ones."},
+    )
+    audit_k: int = field(
+        default=5,
+        metadata={"description": "Most articles the auditor verifies per answer."},
+    )
+    content_check: bool = field(
+        default=True,
+        metadata={"description": "Let ContentCheck rewrite the final answer (off: the draft is the answer)."},
     )
     structured_retries: int = field(
         default=2,
@@ -34,3 +92,8 @@ class Context:
         default="zh",
         metadata={"description": "Prompt language (prompts/<language>/)."},
     )
+
+    def model_for(self, role: Role) -> str:
+        """The model spec of an agent role: its own setting, else ``model``."""
+        own: str = getattr(self, f"{role}_model")
+        return own.strip() or self.model

@@ -1,18 +1,55 @@
-"""The consult graph (JurisMA, first slice): extract_elements -> search_law -> draft_answer -> cite_articles."""
+"""The consult graph (JurisMA with LegalGraphRAG's auditor):
+
+start_turn -> extract_elements? -> search_law? -> draft_answer -> [review_draft -> route_manager ->
+{check_format -> search_law?, search_law} -> draft_answer]* (at most max_rounds, until Pass) ->
+audit_answer (the audit subgraph) -> check_content.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
 
-from agents.cite import cite_articles
+from agents.auditor import audit_answer
+from agents.content_check import check_content
 from agents.draft import draft_answer
 from agents.element import extract_elements
+from agents.format_check import check_format
 from agents.law_search import search_law
+from agents.manager import review_draft
+from agents.session import start_turn
 from app.context import Context
 from graphs.state import ConsultInput, ConsultOutput, ConsultState
+
+
+def route_after_elements(state: ConsultState, runtime: Runtime[Context]) -> Literal["search_law", "draft_answer"]:
+    """Search before the first draft unless JurisMA's element-graph-only first draft is asked for."""
+    return "search_law" if runtime.context.initial_search else "draft_answer"
+
+
+def route_start(
+    state: ConsultState, runtime: Runtime[Context]
+) -> Literal["extract_elements", "search_law", "draft_answer"]:
+    """Skip element extraction in the 'without element graph' ablation."""
+    return "extract_elements" if runtime.context.use_elements else route_after_elements(state, runtime)
+
+
+def route_after_draft(state: ConsultState, runtime: Runtime[Context]) -> Literal["review_draft", "audit_answer"]:
+    """Another Manager round while rounds remain; otherwise the draft goes to the auditor as it is."""
+    return "review_draft" if state.round < runtime.context.max_rounds else "audit_answer"
+
+
+def route_manager(state: ConsultState) -> Literal["check_format", "search_law", "audit_answer"]:
+    """Act on the Manager's decision: Pass goes to the auditor, otherwise the first planned step."""
+    return "audit_answer" if not state.plan else state.plan[0]  # type: ignore[return-value]
+
+
+def route_after_format(state: ConsultState) -> Literal["search_law", "draft_answer"]:
+    """FormatCheck then LawSearch when the Manager asked for both."""
+    return "search_law" if "search_law" in state.plan else "draft_answer"
 
 
 def build_graph(
@@ -20,15 +57,23 @@ def build_graph(
 ) -> CompiledStateGraph[ConsultState, Context, ConsultInput, ConsultOutput]:
     """Compile the consult graph; pass a checkpointer for multi-turn threads when embedding it."""
     builder = StateGraph(ConsultState, context_schema=Context, input_schema=ConsultInput, output_schema=ConsultOutput)
+    builder.add_node("start_turn", start_turn)
     builder.add_node("extract_elements", extract_elements)
     builder.add_node("search_law", search_law)
     builder.add_node("draft_answer", draft_answer)
-    builder.add_node("cite_articles", cite_articles)
-    builder.add_edge(START, "extract_elements")
-    builder.add_edge("extract_elements", "search_law")
+    builder.add_node("review_draft", review_draft)
+    builder.add_node("check_format", check_format)
+    builder.add_node("audit_answer", audit_answer)
+    builder.add_node("check_content", check_content)
+    builder.add_edge(START, "start_turn")
+    builder.add_conditional_edges("start_turn", route_start)
+    builder.add_conditional_edges("extract_elements", route_after_elements)
     builder.add_edge("search_law", "draft_answer")
-    builder.add_edge("draft_answer", "cite_articles")
-    builder.add_edge("cite_articles", END)
+    builder.add_conditional_edges("draft_answer", route_after_draft)
+    builder.add_conditional_edges("review_draft", route_manager)
+    builder.add_conditional_edges("check_format", route_after_format)
+    builder.add_edge("audit_answer", "check_content")
+    builder.add_edge("check_content", END)
     return builder.compile(checkpointer=checkpointer, store=store, name="consult")
 
 

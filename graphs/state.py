@@ -42,6 +42,41 @@ def trace_event(node: str, started: float, **detail: Any) -> TraceEvent:
     return {"node": node, "ms": round((time.perf_counter() - started) * 1000, 1), "detail": detail}
 
 
+class CheckResult(TypedDict):
+    """One checklist item verified against the facts."""
+
+    item: str
+    holds: bool
+    reason: str
+
+
+class Verdict(TypedDict):
+    """The auditor's decision on one candidate article."""
+
+    article_id: str
+    applicable: bool
+    reason: str
+    checks: list[CheckResult]
+    decided_by: str
+    """``rule`` (all items true or all false), ``model`` (mixed items, the checklist-final call),
+    ``reviewer`` (a human overrode it) or ``unverified`` (no checklist could be made; kept, flagged)."""
+
+
+class ManagerDecision(TypedDict):
+    """What the Manager decided after reading a draft."""
+
+    round: int
+    decision: str
+    reason: str
+
+
+class Turn(TypedDict):
+    """An earlier question and answer of the same thread."""
+
+    question: str
+    response: str
+
+
 @dataclass(kw_only=True)
 class ConsultInput:
     """What a caller gives the consult graph."""
@@ -55,34 +90,94 @@ class ConsultOutput:
     """What the consult graph returns."""
 
     response: str = ""
-    """回答: the answer in prose; citations to ids outside the knowledge base are removed."""
+    """回答: the answer in prose; citations to ids outside the audited set are removed."""
 
     legal_basis: list[LegalBasisItem] = field(default_factory=list)
-    """法律依据: every article the response cites, text fetched verbatim from the knowledge graph."""
+    """法律依据: the audited applicable articles, text fetched verbatim from the knowledge graph."""
 
     element_graph: dict[str, Any] = field(default_factory=dict)
     """Legal elements of the question: entities, events, relationships, user_claims, key_facts,
-    legal_questions (plus ``errors`` when extraction failed and empty lists were used)."""
+    legal_questions (plus ``errors`` when extraction failed and empty lists were used). In a thread,
+    the elements of earlier turns are kept and extended."""
+
+    evidence: list[EvidenceItem] = field(default_factory=list)
+    """Articles retrieved for the question (and earlier turns of the thread), newest first."""
+
+    verdicts: list[Verdict] = field(default_factory=list)
+    """The auditor's verdict on every candidate article, pruned ones included with their reasons."""
+
+    decisions: list[ManagerDecision] = field(default_factory=list)
+    """The Manager's decision and reason in every round of this turn."""
 
     dropped_citations: list[str] = field(default_factory=list)
-    """Article ids the model cited that the knowledge base does not hold."""
+    """Article ids the answer cited that are not in the knowledge base or were pruned by the auditor."""
 
     usage: Annotated[Usage, add_usage] = field(default_factory=empty_usage)
-    """LLM calls and prompt/completion tokens of this run, summed over nodes."""
+    """LLM calls and prompt/completion tokens, summed over nodes (and over turns in a thread)."""
 
     trace: Annotated[list[TraceEvent], operator.add] = field(default_factory=list)
-    """One event per node execution, in order."""
+    """One event per node execution, in order (over turns in a thread)."""
 
 
 @dataclass(kw_only=True)
 class ConsultState(ConsultInput, ConsultOutput):
     """Working state of the consult graph."""
 
-    evidence: list[EvidenceItem] = field(default_factory=list)
-    """Articles retrieved for the question, best first."""
-
     draft: str = ""
-    """The Draft agent's answer before citation checking."""
+    """The Draft agent's latest answer, before the audit and ContentCheck."""
+
+    suggestions: list[str] = field(default_factory=list)
+    """FormatCheck's edit suggestions, waiting for the Draft agent to apply them."""
+
+    plan: list[str] = field(default_factory=list)
+    """Steps the Manager asked for this round (``check_format``, ``search_law``), in order."""
+
+    round: int = 0
+    """Manager rounds done in this turn."""
+
+    history: Annotated[list[Turn], operator.add] = field(default_factory=list)
+    """Earlier turns of the thread, oldest first."""
+
+
+@dataclass(kw_only=True)
+class AuditInput:
+    """What the auditor verifies: candidate articles against the facts."""
+
+    facts: str
+    """The facts (question and key facts, or a case description) the checklists are answered against."""
+
+    article_ids: list[str] = field(default_factory=list)
+    """Candidate article ids, in the caller's order of preference."""
+
+
+@dataclass(kw_only=True)
+class AuditOutput:
+    """The auditor's verdicts."""
+
+    verdicts: Annotated[list[Verdict], operator.add] = field(default_factory=list)
+    """One verdict per candidate article; parallel branches add theirs (order is not meaningful)."""
+
+    usage: Annotated[Usage, add_usage] = field(default_factory=empty_usage)
+    """LLM calls and tokens of checklist generation and verification."""
+
+    trace: Annotated[list[TraceEvent], operator.add] = field(default_factory=list)
+    """One event per verified article."""
+
+
+@dataclass(kw_only=True)
+class AuditState(AuditInput, AuditOutput):
+    """Working state of the audit subgraph."""
+
+
+@dataclass(kw_only=True)
+class ArticleTask:
+    """The payload ``Send`` gives one ``verify_article`` branch."""
+
+    facts: str
+    """The facts to verify the article's checklist against."""
+
+    article_id: str
+    """The candidate article."""
 
 
 def merge_reports(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:

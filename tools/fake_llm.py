@@ -23,7 +23,7 @@ _EVIDENCE_ID_RE = re.compile(r"\[([^\[\]\s:]+:[0-9][0-9-]*)\]")
 
 def minimal_instance(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
     """The smallest value valid for a JSON schema: required keys filled, arrays and strings at their minimum
-    length, numbers at their minimum."""
+    length, numbers at their minimum, enums at their first value, booleans true."""
     defs = defs if defs is not None else schema.get("$defs", {})
     if "$ref" in schema:
         return minimal_instance(defs[schema["$ref"].rsplit("/", 1)[-1]], defs)
@@ -31,6 +31,10 @@ def minimal_instance(schema: dict[str, Any], defs: dict[str, Any] | None = None)
         return minimal_instance(schema["anyOf"][0], defs)
     if "default" in schema:
         return schema["default"]
+    if "enum" in schema:
+        return schema["enum"][0]
+    if "const" in schema:
+        return schema["const"]
     kind = schema.get("type", "object")
     if kind == "object":
         props = schema.get("properties", {})
@@ -41,7 +45,8 @@ def minimal_instance(schema: dict[str, Any], defs: dict[str, Any] | None = None)
         return "x" * schema.get("minLength", 0)
     if kind in ("integer", "number"):
         return schema.get("minimum", 0)
-    return {"boolean": False, "null": None}.get(kind)
+    # Booleans answer yes: checklist items hold, so the rule-based fake keeps the articles it cites.
+    return {"boolean": True, "null": None}.get(kind)
 
 
 class FakeChatModel(BaseChatModel):
@@ -51,6 +56,9 @@ class FakeChatModel(BaseChatModel):
 
     responses: list[str] = Field(default_factory=list)
     """Replies returned in order before the rule-based answers take over."""
+    by_schema: dict[str, list[str]] = Field(default_factory=dict)
+    """Replies per requested schema title (``text`` for free-text calls), used in order before ``responses``
+    and the rules: scripts stay correct whatever order parallel branches call in."""
     calls: list[list[BaseMessage]] = Field(default_factory=list)
 
     @property
@@ -58,10 +66,13 @@ class FakeChatModel(BaseChatModel):
         return "jurisgraph-fake"
 
     def _reply(self, messages: list[BaseMessage], **kwargs: Any) -> str:
+        fmt = kwargs.get("response_format") or {}
+        queue = self.by_schema.get(fmt.get("schema", {}).get("title", "text"))
+        if queue:
+            return queue.pop(0)
         scripted = len(self.calls) - 1
         if scripted < len(self.responses):
             return self.responses[scripted]
-        fmt = kwargs.get("response_format") or {}
         if fmt.get("schema"):
             return json.dumps(minimal_instance(fmt["schema"]), ensure_ascii=False)
         prompt = "\n".join(str(m.content) for m in messages)

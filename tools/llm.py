@@ -40,6 +40,11 @@ def empty_usage() -> Usage:
     return {"llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
 
 
+def failed_usage(exc: StructuredOutputError) -> Usage:
+    """What a structured call that never validated spent, so the run's ledger stays complete."""
+    return {**empty_usage(), **exc.usage}  # type: ignore[typeddict-item]
+
+
 def add_usage(left: Usage | None, right: Usage | None) -> Usage:
     """Reducer: field-wise sum (either side may be missing)."""
     a, b = left or empty_usage(), right or empty_usage()

@@ -7,12 +7,13 @@ Ranked lists are merged by weighted reciprocal-rank fusion; articles the query n
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tools.lexical import LexicalIndex, fingerprint
 from tools.statutes import ARTICLE_REF, cn_to_int, make_article_id, short_law_name
-from tools.vectors import CASES, STATUTES, ChromaVectors
+from tools.vectors import CASES, INTERPRETATIONS, STATUTES, ChromaVectors
 
 _NAMED_RE = re.compile(rf"(?:《([^》]{{1,40}})》|([\u4e00-\u9fff]{{2,20}}法))?\s*{ARTICLE_REF}")
 RRF_K = 60
@@ -109,14 +110,37 @@ class HybridRetriever:
         return self.fuse(self.rankings(query, candidates_per_retriever), k)
 
 
-def articles_of_similar_cases(vectors: ChromaVectors, query: str, n_cases: int, depth: int) -> list[str]:
-    """Case-based retrieval (AALawyer's CCs-RAG): the articles cited by the cases most similar to ``query``,
-    ranked by the summed similarity of the cases citing them."""
-    if vectors.count(CASES) == 0:
+CITED_FIELD = {INTERPRETATIONS: "cites", CASES: "articles"}
+"""Metadata field holding the comma-separated article ids a chunk of each collection cites."""
+
+CRIMINAL_MARKERS = re.compile(r"罪|刑|判处|判决|被告人|嫌疑人|拘役|缓刑|自首|盗窃|诈骗|抢劫|伤害|杀人|毒品|醉驾|醉酒驾")
+"""Words marking a criminal question: the only one the CAIL cases (criminal judgments) can help with."""
+
+
+def route_collections(query: str, counts: Mapping[str, int]) -> tuple[list[str], dict[str, str]]:
+    """Domain routing: the collections worth searching for ``query`` and why each other one is skipped.
+
+    Statutes are always searched; interpretations whenever ingested; cases only for criminal questions.
+    """
+    chosen, skipped = [STATUTES], {}
+    for collection in (INTERPRETATIONS, CASES):
+        if not counts.get(collection):
+            skipped[collection] = "empty"
+        elif collection == CASES and not CRIMINAL_MARKERS.search(query):
+            skipped[collection] = "not a criminal question"
+        else:
+            chosen.append(collection)
+    return chosen, skipped
+
+
+def articles_cited_by(vectors: ChromaVectors, collection: str, query: str, n_hits: int, depth: int) -> list[str]:
+    """Collection-based retrieval: the articles cited by the chunks most similar to ``query`` (for cases,
+    AALawyer's CCs-RAG), ranked by the summed similarity of the chunks citing them."""
+    if vectors.count(collection) == 0:
         return []
     scores: dict[str, float] = {}
-    for hit in vectors.search(CASES, query, n_cases):
-        for article_id in str(hit.metadata.get("articles", "")).split(","):
+    for hit in vectors.search(collection, query, n_hits):
+        for article_id in str(hit.metadata.get(CITED_FIELD[collection], "")).split(","):
             if article_id:
                 scores[article_id] = scores.get(article_id, 0.0) + max(hit.score, 0.0)
     return sorted(scores, key=lambda a: -scores[a])[:depth]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Annotated, Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -20,18 +21,25 @@ from app.context import Context
 from app.eval.tasks import CRIMINAL_LAW, query_of
 from app.services import get_services
 from app.settings import load_settings
-from graphs.state import ConsultInput, EvidenceItem
+from graphs.state import ConsultInput, EvidenceItem, TraceEvent
 from prompts import render_prompt
 from tools.charges import ChargeRepository
 from tools.errors import InputError
 from tools.llm import invoke_structured, invoke_text, load_chat_model
-from tools.retrieval import Candidate, articles_of_similar_cases
+from tools.retrieval import Candidate, articles_cited_by
 from tools.statutes import make_article_id, parse_citations
 from tools.vectors import CASES, STATUTES
 
 Prediction = dict[str, Any]
 System = Callable[[dict[str, Any]], Prediction]
-CONSULT_SYSTEMS = ("full", "naive_rag", "no_rag")
+ABLATIONS: dict[str, dict[str, Any]] = {
+    "full-no-elements": {"use_elements": False},
+    "full-no-manager": {"max_rounds": 0},
+    "full-no-content-check": {"content_check": False},
+    "full-no-audit": {"audit": False},
+}
+"""JurisMA's ablations (and the auditor's), each the full graph with one Context flag changed."""
+CONSULT_SYSTEMS = ("full", *ABLATIONS, "naive_rag", "no_rag")
 JUDGMENT_BASELINES = ("naive_rag", "no_rag")
 
 
@@ -55,16 +63,25 @@ def _full_consult(question: str, context: Context) -> Prediction:
     from graphs.consult import graph
 
     out = graph.invoke(ConsultInput(question=question), context=context)
-    hits: list[str] = next((e["detail"].get("hits", []) for e in out["trace"] if e["node"] == "search_law"), [])
     cited = [b["article_id"] for b in out["legal_basis"]]
     return {
         "answer": out["response"],
         "cited": cited,
         "raw_cited": cited + out["dropped_citations"],
-        "evidence": hits,
+        "evidence": [e["article_id"] for e in out["evidence"]],
+        "rounds": len(out["decisions"]),
+        "pruned": [v["article_id"] for v in out["verdicts"] if not v["applicable"]],
         "usage": out["usage"],
-        "stages_ms": {e["node"]: e["ms"] for e in out["trace"]},
+        "stages_ms": stage_totals(out["trace"]),
     }
+
+
+def stage_totals(trace: list[TraceEvent]) -> dict[str, float]:
+    """Milliseconds per node, summed over the rounds (and parallel branches) in which it ran."""
+    totals: dict[str, float] = {}
+    for event in trace:
+        totals[event["node"]] = round(totals.get(event["node"], 0.0) + event["ms"], 1)
+    return totals
 
 
 def _prompted(question: str, context: Context, evidence: list[EvidenceItem] | None) -> Prediction:
@@ -101,6 +118,9 @@ def consult_system(name: str, context: Context) -> System:
     """A runner for one consult system."""
     if name == "full":
         return lambda item: _full_consult(item["question"], context)
+    if name in ABLATIONS:
+        ablated = replace(context, **ABLATIONS[name])
+        return lambda item: _full_consult(item["question"], ablated)
     if name == "naive_rag":
         return lambda item: _prompted(item["question"], context, _dense_evidence(item["question"], context.top_k))
     if name == "no_rag":
@@ -179,7 +199,7 @@ def retrieval_system(depth: int, candidates_per_retriever: int) -> System:
         fused = services.retriever.fuse(rankings, depth)
         out = {**{k: v[:depth] for k, v in rankings.items()}, "fused": [c.article_id for c in fused]}
         if services.vectors.count(CASES):
-            out["cases"] = articles_of_similar_cases(services.vectors, query, candidates_per_retriever, depth)
+            out["cases"] = articles_cited_by(services.vectors, CASES, query, candidates_per_retriever, depth)
         if item.get("charges") and charges.has_charges():
             # The ceiling of charge-anchored retrieval: the gold charges mapped through DEFINES edges.
             by_charge = charges.articles_for(item["charges"])

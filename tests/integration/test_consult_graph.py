@@ -1,98 +1,288 @@
-"""The consult graph end to end with the fake model over the real Criminal Law knowledge base."""
+"""The consult graph end to end with the fake model over the real Criminal Law knowledge base: every
+Manager route, the auditor's pruning, citation filtering, ablations and multi-turn threads."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from langchain_core.messages import BaseMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from pydantic import Field
 
 from agents.element import ElementGraph
 from app.context import Context
 from app.services import Services
 from graphs.consult import build_graph
+from graphs.state import ConsultInput
 from tests.conftest import laws_db_text
+from tools.checklists import Checklist, ChecklistRepository
 from tools.errors import InputError
 from tools.fake_llm import FakeChatModel
-from tools.llm import _load
 
 pytestmark = pytest.mark.integration
 
 QUESTION = "醉酒驾驶机动车会受到什么处罚？"
+FIRST_DRAFT_NODES = ["start_turn", "extract_elements", "search_law", "draft_answer"]
+
+
+class RuleFake(FakeChatModel):
+    """The fake model, except that checklist answers are all false for the articles in ``refuted`` and
+    mixed (true, false) for those in ``mixed``."""
+
+    refuted: set[str] = Field(default_factory=set)
+    mixed: set[str] = Field(default_factory=set)
+
+    def _reply(self, messages: list[BaseMessage], **kwargs: Any) -> str:
+        title = (kwargs.get("response_format") or {}).get("schema", {}).get("title")
+        if title == "ChecklistAnswers":
+            prompt = str(messages[-1].content)
+            count = kwargs["response_format"]["schema"]["properties"]["answers"]["minItems"]
+            for article_id in self.refuted | self.mixed:
+                if f"[{article_id}]" in prompt.split("\n", 1)[0] or f"法条：[{article_id}]" in prompt:
+                    holds = [False] * count if article_id in self.refuted else [i == 0 for i in range(count)]
+                    return json.dumps({"answers": [{"reason": "事实未提及", "holds": h} for h in holds]})
+        return super()._reply(messages, **kwargs)
 
 
 @pytest.fixture
-def scripted(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Install a FakeChatModel with scripted replies as the model every node loads."""
+def install(monkeypatch: pytest.MonkeyPatch) -> Callable[..., RuleFake]:
+    """Make a scripted fake the model every node loads."""
 
-    def install(*responses: str) -> FakeChatModel:
-        model = FakeChatModel(responses=list(responses))
-        monkeypatch.setattr("agents.element.load_chat_model", lambda spec, settings: model)
-        monkeypatch.setattr("agents.draft.load_chat_model", lambda spec, settings: model)
+    def install(**kwargs: Any) -> RuleFake:
+        model = RuleFake(**kwargs)
+        monkeypatch.setattr("tools.llm._load", lambda spec, settings: model)
         return model
 
     return install
 
 
-def test_answer_cites_real_articles_with_verbatim_text(active_kb: Services) -> None:
-    _load.cache_clear()
-    out = build_graph().invoke({"question": QUESTION}, context=Context(model="fake"))
-    assert set(out) >= {"response", "legal_basis", "element_graph", "dropped_citations", "usage", "trace"}
+def _run(context: Context | None = None, question: str = QUESTION) -> dict[str, Any]:
+    return build_graph().invoke(ConsultInput(question=question), context=context or Context(model="fake"))
+
+
+def _nodes(out: dict[str, Any]) -> list[str]:
+    return [e["node"] for e in out["trace"]]
+
+
+def _manager(*decisions: str) -> list[str]:
+    return [json.dumps({"reason": f"第{i}轮", "decision": d}) for i, d in enumerate(decisions, 1)]
+
+
+def test_answer_has_audited_legal_basis_with_verbatim_text(active_kb: Services, install: Any) -> None:
+    install()
+    out = _run()
+    assert set(out) >= {"response", "legal_basis", "element_graph", "evidence", "verdicts", "decisions", "usage"}
     ids = [item["article_id"] for item in out["legal_basis"]]
     assert "刑法:133-1" in ids
     item = out["legal_basis"][ids.index("刑法:133-1")]
     assert item["text"] == laws_db_text("中华人民共和国刑法", "第一百三十三条之一")
-    assert item["law"] == "中华人民共和国刑法"
-    assert item["number"] == "第一百三十三条之一"
+    assert (item["law"], item["number"]) == ("中华人民共和国刑法", "第一百三十三条之一")
     assert out["dropped_citations"] == []
-    assert set(out["element_graph"]) >= {
-        "entities",
-        "events",
-        "relationships",
-        "user_claims",
-        "key_facts",
-        "legal_questions",
-    }
-    assert out["usage"]["llm_calls"] == 2
-    assert out["usage"]["prompt_tokens"] > 100
-    assert [e["node"] for e in out["trace"]] == [
-        "extract_elements",
-        "search_law",
-        "draft_answer",
-        "cite_articles",
-    ]
+    # The fake drafts citing the first two evidence ids; both are audited, verified and kept.
+    assert [v["article_id"] for v in out["verdicts"]] == [e["article_id"] for e in out["evidence"][:2]]
+    assert all(v["applicable"] and v["decided_by"] == "rule" and v["checks"] for v in out["verdicts"])
+    assert sorted(ids) == sorted(v["article_id"] for v in out["verdicts"])
+    assert out["decisions"] == [{"round": 1, "decision": "Pass", "reason": ""}]
+    nodes = _nodes(out)
+    assert nodes[:6] == [*FIRST_DRAFT_NODES, "review_draft", "verify_article"]
+    assert nodes[-3:] == ["verify_article", "audit_answer", "check_content"]
+    # extract, draft, manager, 2 checklists (generated once, then stored), 2 verifications, content check.
+    assert out["usage"]["llm_calls"] in (6, 8)
+    assert ChecklistRepository(active_kb.graph).get("刑法:133-1") is not None
     json.dumps(out, ensure_ascii=False)  # the output state is plain JSON
 
 
-def test_invented_citations_are_dropped_and_reported(active_kb: Services, scripted: Any) -> None:
+@pytest.mark.parametrize(
+    ("decisions", "max_rounds", "loop"),
+    [
+        (["Pass"], 5, ["review_draft"]),
+        (["FormatCheck", "Pass"], 5, ["review_draft", "check_format", "draft_answer", "review_draft"]),
+        (["LawSearch", "Pass"], 5, ["review_draft", "search_law", "draft_answer", "review_draft"]),
+        (
+            ["FormatCheck+LawSearch", "Pass"],
+            5,
+            ["review_draft", "check_format", "search_law", "draft_answer", "review_draft"],
+        ),
+        (
+            ["LawSearch", "FormatCheck", "LawSearch"],
+            2,
+            ["review_draft", "search_law", "draft_answer", "review_draft", "check_format", "draft_answer"],
+        ),
+    ],
+    ids=["pass", "format", "search", "format+search", "max_rounds"],
+)
+def test_manager_routes(
+    active_kb: Services, install: Any, decisions: list[str], max_rounds: int, loop: list[str]
+) -> None:
+    model = install(by_schema={"ManagerReply": _manager(*decisions)})
+    out = _run(Context(model="fake", max_rounds=max_rounds, audit=False))
+    nodes = _nodes(out)
+    assert nodes[: len(FIRST_DRAFT_NODES)] == FIRST_DRAFT_NODES
+    assert nodes[len(FIRST_DRAFT_NODES) : -2] == loop
+    assert nodes[-2:] == ["audit_answer", "check_content"]
+    recorded = [(d["round"], d["decision"], d["reason"]) for d in out["decisions"]]
+    assert recorded == [(i, d, f"第{i}轮") for i, d in enumerate(decisions[:max_rounds], 1)]
+    assert [e["detail"]["decision"] for e in out["trace"] if e["node"] == "review_draft"] == decisions[:max_rounds]
+    revisions = [e["detail"]["revision"] for e in out["trace"] if e["node"] == "draft_answer"]
+    assert revisions == [False] + [True] * (len(revisions) - 1)
+    if "FormatCheck" in decisions[0]:
+        revise_prompt = next(str(c[-1].content) for c in model.calls if "请修改你之前写的" in str(c[-1].content))
+        assert "缺少以“回答：”开头的第一行" in revise_prompt  # FormatCheck's finding reached the Draft agent
+
+
+def test_law_search_in_the_loop_uses_the_draft(active_kb: Services, install: Any) -> None:
+    install(
+        by_schema={
+            "ManagerReply": _manager("LawSearch", "Pass"),
+            "text": ["回答：这属于盗窃公私财物的行为。\n引用：无"],
+        }
+    )
+    out = _run(Context(model="fake", audit=False, initial_search=False))
+    assert _nodes(out)[:5] == ["start_turn", "extract_elements", "draft_answer", "review_draft", "search_law"]
+    # Only the draft names theft, so only a search that reads it finds the theft article.
+    assert "刑法:264" in [e["article_id"] for e in out["evidence"]]
+
+
+def test_auditor_prunes_inapplicable_articles_and_their_citations(active_kb: Services, install: Any) -> None:
+    checklists = ChecklistRepository(active_kb.graph)
+    for article_id in ("刑法:133-1", "刑法:264", "刑法:266"):
+        checklists.save(Checklist(article_id, ("行为人是否实施了该行为？", "是否达到追诉标准？"), "fake", "test"))
+    draft = (
+        "回答：醉驾构成危险驾驶罪[刑法:133-1]，也可能涉及盗窃[刑法:264]与诈骗[刑法:266]。\n"
+        "引用：[刑法:133-1]、[刑法:264]、[刑法:266]"
+    )
+    model = install(
+        by_schema={
+            "text": [draft, "回答：醉驾构成危险驾驶罪[刑法:133-1]，不构成盗窃[刑法:264]。"],
+            "Applicability": [json.dumps({"reason": "主要要件不满足", "applicable": False})],
+        },
+        refuted={"刑法:264"},
+        mixed={"刑法:266"},
+    )
+    out = _run()
+    verdicts = {v["article_id"]: v for v in out["verdicts"]}
+    assert list(verdicts) == ["刑法:133-1", "刑法:264", "刑法:266"]
+    assert verdicts["刑法:133-1"]["applicable"] and verdicts["刑法:133-1"]["decided_by"] == "rule"
+    assert not verdicts["刑法:264"]["applicable"] and verdicts["刑法:264"]["decided_by"] == "rule"
+    assert [c["holds"] for c in verdicts["刑法:264"]["checks"]] == [False, False]
+    assert not verdicts["刑法:266"]["applicable"] and verdicts["刑法:266"]["decided_by"] == "model"
+    assert verdicts["刑法:266"]["reason"] == "主要要件不满足"
+    assert [b["article_id"] for b in out["legal_basis"]] == ["刑法:133-1"]
+    assert out["dropped_citations"] == ["刑法:264", "刑法:266"]
+    assert "[刑法:264]" not in out["response"] and "[刑法:133-1]" in out["response"]
+    content_prompt = str(model.calls[-1][-1].content)
+    assert "[刑法:264] 全部要件均不满足" in content_prompt  # ContentCheck is told what was pruned and why
+
+
+def test_unverifiable_articles_are_kept_and_flagged(active_kb: Services, install: Any) -> None:
+    ChecklistRepository(active_kb.graph).save(Checklist("刑法:133-1", ("行为人是否醉酒驾驶？",), "fake", "test"))
+    install(
+        by_schema={
+            "text": ["回答：构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"],
+            "ChecklistAnswers": ["{garbage", "[]", "no"],
+        }
+    )
+    out = _run()
+    (verdict,) = out["verdicts"]
+    assert verdict["decided_by"] == "unverified" and verdict["applicable"]
+    assert "could not be answered" in verdict["reason"]
+    assert [b["article_id"] for b in out["legal_basis"]] == ["刑法:133-1"]
+
+
+def test_invented_and_unaudited_citations_are_dropped_and_reported(active_kb: Services, install: Any) -> None:
     elements = ElementGraph.empty().model_copy(
         update={"key_facts": ["醉酒驾驶机动车"], "legal_questions": ["如何处罚"]}
     )
-    elements_json = elements.model_dump_json()
-    model = scripted(elements_json, "醉驾构成危险驾驶罪[刑法:133-1]，并处罚金[刑法:999-9]；另见[民法典:1]。")
-    out = build_graph().invoke({"question": QUESTION}, context=Context(model="fake"))
+    model = install(
+        by_schema={
+            "ElementGraph": [elements.model_dump_json()],
+            "text": [
+                "醉驾构成危险驾驶罪[刑法:133-1]，并处罚金[刑法:999-9]；另见[民法典:1]。",
+                "回答：醉驾构成危险驾驶罪[刑法:133-1]，另见[刑法:20]。",
+            ],
+        }
+    )
+    out = _run()
     assert [i["article_id"] for i in out["legal_basis"]] == ["刑法:133-1"]
-    assert out["dropped_citations"] == ["刑法:999-9", "民法典:1"]
-    assert "999" not in out["response"] and "民法典" not in out["response"]
+    # Two ids the KB lacks (from the draft) and one real article ContentCheck added without an audit.
+    assert out["dropped_citations"] == ["刑法:999-9", "民法典:1", "刑法:20"]
+    assert "999" not in out["response"] and "[刑法:20]" not in out["response"]
     assert "[刑法:133-1]" in out["response"]
     assert out["element_graph"]["key_facts"] == ["醉酒驾驶机动车"]
-    # The draft prompt shows the retrieved evidence with ids and verbatim text.
     draft_prompt = str(model.calls[1][-1].content)
     assert "[刑法:133-1]" in draft_prompt and "醉酒驾驶机动车的" in draft_prompt
 
 
-def test_garbage_element_json_is_recorded_not_fatal(active_kb: Services, scripted: Any) -> None:
-    scripted("{not json", "[1, 2]", "still not", "回答[刑法:133-1]")
-    out = build_graph().invoke({"question": QUESTION}, context=Context(model="fake", structured_retries=2))
+@pytest.mark.parametrize(
+    ("flags", "absent"),
+    [
+        ({"use_elements": False}, "extract_elements"),
+        ({"max_rounds": 0}, "review_draft"),
+        ({"audit": False}, "verify_article"),
+        ({"content_check": False}, None),
+    ],
+    ids=["no-elements", "no-manager", "no-audit", "no-content-check"],
+)
+def test_ablations(active_kb: Services, install: Any, flags: dict[str, Any], absent: str | None) -> None:
+    draft = "回答：构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"
+    model = install(by_schema={"text": [draft]})
+    out = _run(Context(model="fake", **flags))
+    nodes = _nodes(out)
+    if absent:
+        assert absent not in nodes
+    assert nodes[-1] == "check_content"
+    assert [b["article_id"] for b in out["legal_basis"]] == ["刑法:133-1"]
+    if flags.get("content_check") is False:
+        assert out["response"] == "构成危险驾驶罪[刑法:133-1]。"
+        assert not any("请把下面的答复草稿整理成最终答复" in str(c[-1].content) for c in model.calls)
+
+
+def test_follow_up_reuses_elements_and_evidence(active_kb: Services, install: Any) -> None:
+    first = ElementGraph.empty().model_copy(update={"key_facts": ["醉酒驾驶机动车"]})
+    second = ElementGraph.empty().model_copy(update={"key_facts": ["造成他人重伤"]})
+    model = install(by_schema={"ElementGraph": [first.model_dump_json(), second.model_dump_json()]})
+    graph = build_graph(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t1"}}
+    one = graph.invoke(ConsultInput(question=QUESTION), config, context=Context(model="fake", audit=False))
+    two = graph.invoke(ConsultInput(question="如果还撞伤了人呢？"), config, context=Context(model="fake", audit=False))
+    assert two["element_graph"]["key_facts"] == ["造成他人重伤", "醉酒驾驶机动车"]
+    first_ids = [e["article_id"] for e in one["evidence"]]
+    second_ids = [e["article_id"] for e in two["evidence"]]
+    assert set(first_ids) & set(second_ids)  # earlier evidence is kept beside the new hits
+    assert len(second_ids) <= Context().max_evidence
+    assert two["decisions"] == [{"round": 1, "decision": "Pass", "reason": ""}]  # the loop restarted
+    state = graph.get_state(config).values
+    assert [t["question"] for t in state["history"]] == [QUESTION, "如果还撞伤了人呢？"]
+    second_draft_prompt = next(
+        str(c[-1].content)
+        for c in model.calls
+        if "如果还撞伤了人呢" in str(c[-1].content) and "候选法条" in str(c[-1].content)
+    )
+    assert f"问：{QUESTION}" in second_draft_prompt and one["response"] in second_draft_prompt
+
+
+def test_garbage_element_json_is_recorded_not_fatal(active_kb: Services, install: Any) -> None:
+    install(by_schema={"ElementGraph": ["{not json", "[1, 2]", "still not"]})
+    out = _run(Context(model="fake", structured_retries=2, audit=False))
     graph = out["element_graph"]
     assert graph["entities"] == [] and graph["key_facts"] == []
     assert "after 3 attempts" in graph["errors"][0]
-    assert out["usage"]["llm_calls"] == 4
-    assert out["trace"][0]["detail"]["failed"] is True
-    assert [i["article_id"] for i in out["legal_basis"]] == ["刑法:133-1"]
+    assert out["trace"][1]["detail"]["failed"] is True
+    assert out["legal_basis"]
+
+
+def test_garbage_manager_json_passes_to_the_auditor(active_kb: Services, install: Any) -> None:
+    install(by_schema={"ManagerReply": ["nope", "{}", '{"decision": "Maybe"}']})
+    out = _run(Context(model="fake", audit=False))
+    (decision,) = out["decisions"]
+    assert decision["decision"] == "Pass" and "manager reply invalid" in decision["reason"]
 
 
 @pytest.mark.parametrize(("question", "message"), [("   ", "empty"), ("问" * 4001, "more than the limit of 4000")])
-def test_bad_questions_are_refused(active_kb: Services, question: str, message: str) -> None:
+def test_bad_questions_are_refused(active_kb: Services, install: Any, question: str, message: str) -> None:
+    install()
     with pytest.raises(InputError, match=message):
-        build_graph().invoke({"question": question}, context=Context(model="fake"))
+        _run(question=question)

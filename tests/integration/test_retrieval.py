@@ -39,14 +39,14 @@ def test_case_based_retrieval_ranks_the_articles_of_similar_cases(kb: Services) 
     from tools.charges import ChargeRepository
     from tools.corpus.cail import load_cases
     from tools.ingestion import ingest_cases
-    from tools.retrieval import articles_of_similar_cases
+    from tools.retrieval import articles_cited_by
     from tools.vectors import CASES
 
-    assert articles_of_similar_cases(kb.vectors, "盗窃", 5, 5) == []  # no cases ingested: nothing, no error
+    assert articles_cited_by(kb.vectors, CASES, "盗窃", 5, 5) == []  # no cases ingested: nothing, no error
     cases = load_cases(SHARED_DATA / "zh/cases/cail2018_sample_train.jsonl")[:80]
     ingest_cases(cases, kb.vectors, CaseRepository(kb.graph, ChargeRepository(kb.graph)), batch_size=40)
     try:
-        ranked = articles_of_similar_cases(kb.vectors, cases[0].fact, 10, 5)
+        ranked = articles_cited_by(kb.vectors, CASES, cases[0].fact, 10, 5)
         assert ranked[0] == cases[0].articles[0]
         assert len(ranked) == len(set(ranked)) <= 5
     finally:

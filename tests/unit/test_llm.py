@@ -63,4 +63,4 @@ def test_usage_reducer_sums_fields() -> None:
 def test_minimal_instance_validates_against_the_element_schema() -> None:
     instance = minimal_instance(ElementGraph.model_json_schema())
     assert ElementGraph.model_validate(instance) == ElementGraph.empty()
-    assert minimal_instance(Verdict.model_json_schema()) == {"applicable": False, "reason": ""}
+    assert minimal_instance(Verdict.model_json_schema()) == {"applicable": True, "reason": ""}

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from agents.cite import split_draft, strip_citation
+from agents.content_check import split_draft, strip_citation
 
 
 def test_the_answer_line_is_kept_and_the_citation_line_dropped() -> None:

@@ -1,0 +1,227 @@
+"""Auditor agent (LegalGraphRAG): verifies one candidate article against the facts, item by item.
+
+The article's diagnostic checklist is read from the graph (generated and stored on first demand), the
+model answers every item with a short reason and a boolean, and applicability follows from the true and
+false lists: all true applies and all false does not, by rule; a mixed list goes to the model's
+"checklist final" decision. An article whose checklist cannot be made or answered is kept and marked
+``unverified`` rather than pruned, so a flaky model never silently removes correct law.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+from langgraph.config import get_stream_writer
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field, create_model
+
+from app.context import Context
+from app.services import get_services
+from graphs.state import ArticleTask, AuditInput, CheckResult, ConsultState, Verdict, trace_event
+from prompts import render_prompt
+from tools.checklists import ChecklistRepository, ensure_checklist
+from tools.errors import StructuredOutputError
+from tools.interpretations import InterpretationRepository
+from tools.llm import Usage, add_usage, empty_usage, failed_usage, invoke_structured, load_chat_model
+from tools.statutes import Article, parse_citations
+
+INTERPRETATIONS_SHOWN = 3
+"""Interpretation titles shown beside the article: enough to signal how courts apply it, few tokens."""
+
+
+class ItemCheck(BaseModel):
+    """The model's answer to one checklist item; the reason comes first so it reasons before deciding."""
+
+    reason: str = Field(max_length=60)
+    holds: bool
+
+
+class Applicability(BaseModel):
+    """The checklist-final decision on a mixed list."""
+
+    reason: str = Field(max_length=80)
+    applicable: bool
+
+
+def answers_schema(count: int) -> type[BaseModel]:
+    """A schema that admits exactly ``count`` item answers, so constrained decoding cannot skip one."""
+    return create_model("ChecklistAnswers", answers=(list[ItemCheck], Field(min_length=count, max_length=count)))
+
+
+def _numbered(lines: list[str]) -> str:
+    return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, 1)) or "（无）"
+
+
+def decide_by_rule(checks: list[CheckResult]) -> bool | None:
+    """Applicability when the items agree (all true / all false); None when they are mixed."""
+    held = {c["holds"] for c in checks}
+    return None if len(held) != 1 else held.pop()
+
+
+def _unverified(article_id: str, why: str) -> Verdict:
+    return {"article_id": article_id, "applicable": True, "reason": why, "checks": [], "decided_by": "unverified"}
+
+
+def _verify(article: Article, facts: str, ctx: Context) -> tuple[Verdict, Usage]:
+    services = get_services()
+    spec = ctx.model_for("audit")
+    model = load_chat_model(spec, services.settings)
+    usage = empty_usage()
+    try:
+        checklist, used = ensure_checklist(
+            article.id,
+            services.statutes,
+            ChecklistRepository(services.graph),
+            model,
+            spec,
+            ctx.language,
+            retries=ctx.structured_retries,
+        )
+        usage = add_usage(usage, used)
+    except StructuredOutputError as exc:
+        return _unverified(article.id, f"no checklist could be generated: {exc}"), add_usage(usage, failed_usage(exc))
+    items = list(checklist.items)
+    interps = InterpretationRepository(services.graph).for_articles([article.id]).get(article.id, [])
+    prompt = render_prompt(
+        "verify_checklist",
+        ctx.language,
+        article_id=article.id,
+        heading=article.heading,
+        text=article.text,
+        interpretations="；".join(i["title"] for i in interps[:INTERPRETATIONS_SHOWN]) or "（无）",
+        facts=facts,
+        items=_numbered(items),
+        count=len(items),
+    )
+    try:
+        parsed, used = invoke_structured(
+            model, [HumanMessage(content=prompt)], answers_schema(len(items)), ctx.structured_retries
+        )
+    except StructuredOutputError as exc:
+        return _unverified(article.id, f"the checklist could not be answered: {exc}"), add_usage(
+            usage, failed_usage(exc)
+        )
+    usage = add_usage(usage, used)
+    checks: list[CheckResult] = [
+        {"item": item, "holds": answer.holds, "reason": answer.reason}
+        for item, answer in zip(items, parsed.answers, strict=True)  # type: ignore[attr-defined]
+    ]
+    ruled = decide_by_rule(checks)
+    if ruled is not None:
+        reason = "全部要件均满足" if ruled else "全部要件均不满足"
+        verdict: Verdict = {
+            "article_id": article.id,
+            "applicable": ruled,
+            "reason": reason,
+            "checks": checks,
+            "decided_by": "rule",
+        }
+        return verdict, usage
+    prompt = render_prompt(
+        "decide_applicability",
+        ctx.language,
+        article_id=article.id,
+        heading=article.heading,
+        true_items=_numbered([c["item"] for c in checks if c["holds"]]),
+        false_items=_numbered([c["item"] for c in checks if not c["holds"]]),
+    )
+    try:
+        final, used = invoke_structured(model, [HumanMessage(content=prompt)], Applicability, ctx.structured_retries)
+    except StructuredOutputError as exc:
+        # The items were answered; without a final call, a majority of satisfied items decides.
+        held = sum(c["holds"] for c in checks)
+        verdict = {
+            "article_id": article.id,
+            "applicable": held * 2 >= len(checks),
+            "reason": f"checklist-final call failed ({exc}); decided by the majority of items",
+            "checks": checks,
+            "decided_by": "rule",
+        }
+        return verdict, add_usage(usage, failed_usage(exc))
+    usage = add_usage(usage, used)
+    verdict = {
+        "article_id": article.id,
+        "applicable": final.applicable,
+        "reason": final.reason,
+        "checks": checks,
+        "decided_by": "model",
+    }
+    return verdict, usage
+
+
+def verify_article(task: ArticleTask, runtime: Runtime[Context]) -> dict[str, Any]:
+    """One ``Send`` branch of the audit: the verdict on ``task.article_id``."""
+    started = time.perf_counter()
+    article_id = task.article_id
+    get_stream_writer()({"stage": "audit", "article_id": article_id})
+    found = get_services().statutes.get_articles([article_id])
+    if not found:
+        verdict: Verdict = {
+            "article_id": article_id,
+            "applicable": False,
+            "reason": "the knowledge base holds no such article",
+            "checks": [],
+            "decided_by": "rule",
+        }
+        usage = empty_usage()
+    else:
+        verdict, usage = _verify(found[0], task.facts, runtime.context)
+    return {
+        "verdicts": [verdict],
+        "usage": usage,
+        "trace": [
+            trace_event(
+                "verify_article",
+                started,
+                article_id=article_id,
+                applicable=verdict["applicable"],
+                decided_by=verdict["decided_by"],
+            )
+        ],
+    }
+
+
+def audit_candidates(cited: list[str], evidence_ids: list[str], known: set[str], k: int) -> list[str]:
+    """What the auditor verifies: the existing articles the draft cites, else the best evidence; at most k."""
+    chosen = [a for a in dict.fromkeys(cited) if a in known]
+    return (chosen or list(dict.fromkeys(evidence_ids)))[:k]
+
+
+def consult_facts(question: str, element_graph: dict[str, Any]) -> str:
+    """The facts a consultation's checklists are answered against: the question, its key facts and claims."""
+    extra = [*element_graph.get("key_facts", []), *element_graph.get("user_claims", [])]
+    return "\n".join([question, *[f"- {x}" for x in extra if x]])
+
+
+def audit_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Run the audit subgraph over the draft's cited articles (or the best evidence when it cites none)."""
+    # Imported here: graphs.audit imports this module for verify_article.
+    from graphs.audit import graph as audit_graph
+
+    started = time.perf_counter()
+    ctx = runtime.context
+    if not ctx.audit:
+        return {"verdicts": [], "trace": [trace_event("audit_answer", started, skipped=True)]}
+    cited = parse_citations(state.draft)
+    found, _ = get_services().statutes.check_citations(cited)
+    ids = audit_candidates(cited, [e["article_id"] for e in state.evidence], {a.id for a in found}, ctx.audit_k)
+    out = audit_graph.invoke(
+        AuditInput(facts=consult_facts(state.question, state.element_graph), article_ids=ids), context=ctx
+    )
+    order = {a: i for i, a in enumerate(ids)}
+    verdicts = sorted(out["verdicts"], key=lambda v: order.get(v["article_id"], len(order)))
+    return {
+        "verdicts": verdicts,
+        "usage": out["usage"],
+        "trace": [
+            *out["trace"],
+            trace_event(
+                "audit_answer",
+                started,
+                candidates=ids,
+                pruned=[v["article_id"] for v in verdicts if not v["applicable"]],
+            ),
+        ],
+    }

@@ -1,0 +1,101 @@
+"""ContentCheck agent (JurisMA): the final answer in two parts, Response (回答) and Legal Basis (法律依据).
+
+The model only rewrites the draft's prose (dropping what rested on pruned articles); the Legal Basis is
+built by code from the audited article ids with text fetched verbatim from the knowledge graph, and any
+citation outside the audited set is removed from the response and reported.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+from app.context import Context
+from app.services import get_services
+from graphs.state import ConsultState, LegalBasisItem, trace_event
+from prompts import render_prompt
+from tools.llm import empty_usage, invoke_text, load_chat_model
+from tools.statutes import Article, parse_citations
+
+NONE = "（无）"
+
+
+def strip_citation(text: str, article_id: str) -> str:
+    """Remove bracketed occurrences of ``article_id`` (and the separator before them) from ``text``."""
+    law, _, key = article_id.partition(":")
+    pattern = rf"[、，,]?\s*[\[【]\s*《?(?:中华人民共和国)?{re.escape(law)}》?\s*[:：]\s*{re.escape(key)}\s*[\]】]"
+    return re.sub(pattern, "", text)
+
+
+_ANSWER_RE = re.compile(r"^\s*回答[:：]\s*", re.MULTILINE)
+_CITES_RE = re.compile(r"^\s*引用[:：].*$", re.MULTILINE | re.DOTALL)
+
+
+def split_draft(draft: str) -> str:
+    """The answer part of a draft in the prompt's two-line format (回答：… / 引用：…); other text unchanged.
+
+    The 引用 line only lists ids, which the Legal Basis shows with their text, so it is not repeated.
+    """
+    if not _ANSWER_RE.search(draft):
+        return draft.strip()
+    answer = _CITES_RE.sub("", _ANSWER_RE.sub("", draft, count=1))
+    return answer.strip()
+
+
+def legal_basis(articles: list[Article], cited_first: list[str]) -> list[LegalBasisItem]:
+    """Legal Basis entries, articles the response cites first (in citation order), then the rest."""
+    rank = {a: i for i, a in enumerate(cited_first)}
+    ordered = sorted(articles, key=lambda a: rank.get(a.id, len(rank)))
+    return [{"article_id": a.id, "law": a.law_full, "number": a.label, "text": a.text} for a in ordered]
+
+
+def _rewrite(state: ConsultState, ctx: Context, applicable: list[Article]) -> tuple[str, Any]:
+    pruned = [v for v in state.verdicts if not v["applicable"]]
+    prompt = render_prompt(
+        "check_content",
+        ctx.language,
+        question=state.question,
+        draft=split_draft(state.draft),
+        applicable="\n".join(f"[{a.id}] {a.heading}" for a in applicable) or NONE,
+        pruned="\n".join(f"[{v['article_id']}] {v['reason']}" for v in pruned) or NONE,
+    )
+    model = load_chat_model(ctx.model_for("draft"), get_services().settings)
+    system = SystemMessage(content=render_prompt("system", ctx.language))
+    text, usage = invoke_text(model, [system, HumanMessage(content=prompt)])
+    return split_draft(text), usage
+
+
+def check_content(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Write the final Response and build the Legal Basis from the audited applicable articles."""
+    started = time.perf_counter()
+    ctx = runtime.context
+    statutes = get_services().statutes
+    draft_cited = parse_citations(state.draft)
+    if ctx.audit:
+        allowed = [v["article_id"] for v in state.verdicts if v["applicable"]]
+    else:
+        allowed = [a.id for a in statutes.check_citations(draft_cited)[0]]
+    applicable = statutes.get_articles(allowed)
+    allowed_ids = {a.id for a in applicable}
+    if ctx.content_check:
+        response, usage = _rewrite(state, ctx, applicable)
+    else:
+        response, usage = split_draft(state.draft), empty_usage()
+    cited = parse_citations(response)
+    dropped = [a for a in dict.fromkeys([*draft_cited, *cited]) if a not in allowed_ids]
+    for article_id in dropped:
+        response = strip_citation(response, article_id)
+    return {
+        "response": response.strip(),
+        "legal_basis": legal_basis(applicable, cited),
+        "dropped_citations": dropped,
+        "history": [{"question": state.question, "response": response.strip()}],
+        "usage": usage,
+        "trace": [
+            trace_event("check_content", started, rounds=state.round, legal_basis=sorted(allowed_ids), dropped=dropped)
+        ],
+    }

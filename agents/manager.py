@@ -1,0 +1,70 @@
+"""Manager agent (JurisMA): reads the current draft and decides the next step of the drafting loop.
+
+The decision and its reason are recorded for every round; the graph's ``route_manager`` acts on the plan.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Literal
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field
+
+from agents.draft import format_evidence_headings
+from app.context import Context
+from app.settings import load_settings
+from graphs.state import ConsultState, ManagerDecision, trace_event
+from prompts import render_prompt
+from tools.errors import StructuredOutputError
+from tools.llm import failed_usage, invoke_structured, load_chat_model
+
+Decision = Literal["Pass", "FormatCheck", "LawSearch", "FormatCheck+LawSearch"]
+
+PLANS: dict[str, list[str]] = {
+    "Pass": [],
+    "FormatCheck": ["check_format"],
+    "LawSearch": ["search_law"],
+    "FormatCheck+LawSearch": ["check_format", "search_law"],
+}
+"""The graph steps each decision runs, in order, before the Draft agent revises."""
+
+
+class ManagerReply(BaseModel):
+    """The Manager's structured reply; the reason comes first so the model reasons before deciding."""
+
+    reason: str = Field(max_length=80)
+    decision: Decision
+
+
+def review_draft(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """One Manager round. A reply that never validates counts as Pass: the auditor still checks the law."""
+    started = time.perf_counter()
+    ctx = runtime.context
+    model = load_chat_model(ctx.model_for("manager"), load_settings())
+    round_no = state.round + 1
+    prompt = render_prompt(
+        "manage_draft",
+        ctx.language,
+        question=state.question,
+        evidence=format_evidence_headings(state.evidence),
+        draft=state.draft,
+        round=round_no,
+        max_rounds=ctx.max_rounds,
+    )
+    messages = [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
+    try:
+        reply, usage = invoke_structured(model, messages, ManagerReply, ctx.structured_retries)
+        decision, reason = reply.decision, reply.reason
+    except StructuredOutputError as exc:
+        decision, reason = "Pass", f"manager reply invalid, passing to the auditor: {exc}"
+        usage = failed_usage(exc)
+    record: ManagerDecision = {"round": round_no, "decision": decision, "reason": reason}
+    return {
+        "round": round_no,
+        "plan": PLANS[decision],
+        "decisions": [*state.decisions, record],
+        "usage": usage,
+        "trace": [trace_event("review_draft", started, **record)],
+    }

@@ -1,0 +1,32 @@
+"""Turn bookkeeping for threads: a new question starts a fresh drafting loop but keeps what earlier
+turns learned (element graph, evidence, history)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from agents.element import validate_question
+from app.context import Context
+from graphs.state import ConsultState, trace_event
+
+
+def start_turn(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Validate the question and clear the per-turn fields a previous turn of the thread left behind."""
+    started = time.perf_counter()
+    question = validate_question(state.question, runtime.context.max_question_chars)
+    return {
+        "question": question,
+        "draft": "",
+        "suggestions": [],
+        "plan": [],
+        "round": 0,
+        "decisions": [],
+        "verdicts": [],
+        "dropped_citations": [],
+        "response": "",
+        "legal_basis": [],
+        "trace": [trace_event("start_turn", started, turn=len(state.history) + 1)],
+    }

@@ -1,0 +1,37 @@
+"""The audit subgraph, shared by consult and judge: one ``verify_article`` branch per candidate (Send),
+verdicts collected by the state reducer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Send
+
+from agents.auditor import verify_article
+from app.context import Context
+from graphs.state import ArticleTask, AuditInput, AuditOutput, AuditState
+
+
+def route_articles(state: AuditState) -> list[Send] | str:
+    """Fan out: one verification per distinct candidate; nothing to verify ends the subgraph."""
+    ids = list(dict.fromkeys(state.article_ids))
+    if not ids:
+        return END
+    return [Send("verify_article", ArticleTask(facts=state.facts, article_id=article_id)) for article_id in ids]
+
+
+def build_graph(
+    checkpointer: Any = None, store: Any = None
+) -> CompiledStateGraph[AuditState, Context, AuditInput, AuditOutput]:
+    """Compile the audit subgraph."""
+    builder = StateGraph(AuditState, context_schema=Context, input_schema=AuditInput, output_schema=AuditOutput)
+    # The branch input is the Send payload, not the graph state; StateGraph's overloads do not model that.
+    builder.add_node("verify_article", verify_article, input_schema=ArticleTask)  # type: ignore[call-overload]
+    builder.add_conditional_edges(START, route_articles, ["verify_article", END])
+    builder.add_edge("verify_article", END)
+    return builder.compile(checkpointer=checkpointer, store=store, name="audit")
+
+
+graph = build_graph()

@@ -1,0 +1,142 @@
+"""The consult graph's routers and the pure helpers of its agents, on hand-made states (no stores)."""
+
+from __future__ import annotations
+
+import pytest
+from langgraph.runtime import Runtime
+
+from agents.auditor import answers_schema, audit_candidates, consult_facts, decide_by_rule
+from agents.element import MAX_KEPT, merge_elements
+from agents.format_check import format_problems
+from agents.law_search import build_query, merge_evidence
+from agents.manager import PLANS
+from app.context import Context
+from graphs.consult import route_after_draft, route_after_format, route_manager, route_start
+from graphs.state import CheckResult, ConsultState, EvidenceItem
+from tools.fake_llm import minimal_instance
+from tools.retrieval import route_collections
+from tools.vectors import CASES, INTERPRETATIONS, STATUTES
+
+
+def _state(**values: object) -> ConsultState:
+    return ConsultState(question="醉驾怎么处罚？", **values)  # type: ignore[arg-type]
+
+
+def _runtime(**values: object) -> Runtime[Context]:
+    return Runtime(context=Context(model="fake", **values))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("decision", "first"),
+    [
+        ("Pass", "audit_answer"),
+        ("FormatCheck", "check_format"),
+        ("LawSearch", "search_law"),
+        ("FormatCheck+LawSearch", "check_format"),
+    ],
+)
+def test_route_manager_follows_the_plan(decision: str, first: str) -> None:
+    assert route_manager(_state(plan=PLANS[decision])) == first
+
+
+def test_format_check_goes_on_to_law_search_only_when_planned() -> None:
+    assert route_after_format(_state(plan=PLANS["FormatCheck+LawSearch"])) == "search_law"
+    assert route_after_format(_state(plan=PLANS["FormatCheck"])) == "draft_answer"
+
+
+@pytest.mark.parametrize(
+    ("done", "max_rounds", "expected"),
+    [(0, 5, "review_draft"), (4, 5, "review_draft"), (5, 5, "audit_answer"), (0, 0, "audit_answer")],
+)
+def test_rounds_are_bounded(done: int, max_rounds: int, expected: str) -> None:
+    assert route_after_draft(_state(round=done), _runtime(max_rounds=max_rounds)) == expected
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        ({}, "extract_elements"),
+        ({"use_elements": False}, "search_law"),
+        ({"use_elements": False, "initial_search": False}, "draft_answer"),
+    ],
+)
+def test_route_start(flags: dict[str, bool], expected: str) -> None:
+    assert route_start(_state(), _runtime(**flags)) == expected
+
+
+def test_format_problems_are_found_by_code() -> None:
+    good = "回答：构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"
+    assert format_problems(good, {"刑法:133-1"}) == []
+    problems = format_problems("构成危险驾驶罪[刑法:999]。", {"刑法:133-1"})
+    assert problems[0].startswith("缺少以“回答：”") and problems[1].startswith("缺少以“引用：”")
+    assert "刑法:999" in problems[2]
+
+
+def _check(holds: bool) -> CheckResult:
+    return {"item": "x", "holds": holds, "reason": ""}
+
+
+def test_checklist_rule_decides_only_unanimous_lists() -> None:
+    assert decide_by_rule([_check(True), _check(True)]) is True
+    assert decide_by_rule([_check(False), _check(False)]) is False
+    assert decide_by_rule([_check(True), _check(False)]) is None
+
+
+def test_answers_schema_demands_one_answer_per_item() -> None:
+    schema = answers_schema(3).model_json_schema()
+    assert schema["properties"]["answers"]["minItems"] == schema["properties"]["answers"]["maxItems"] == 3
+    with pytest.raises(ValueError, match="at least 3"):
+        answers_schema(3).model_validate({"answers": [{"reason": "", "holds": True}]})
+
+
+def test_audit_candidates_prefer_existing_cited_articles() -> None:
+    known = {"刑法:133-1", "刑法:264"}
+    assert audit_candidates(["刑法:264", "刑法:999", "刑法:264"], ["刑法:1"], known, 5) == ["刑法:264"]
+    assert audit_candidates(["刑法:999"], ["刑法:1", "刑法:2", "刑法:3"], known, 2) == ["刑法:1", "刑法:2"]
+
+
+def test_consult_facts_include_key_facts_and_claims() -> None:
+    facts = consult_facts("问题", {"key_facts": ["醉酒驾驶"], "user_claims": ["没有撞人"], "entities": ["x"]})
+    assert facts == "问题\n- 醉酒驾驶\n- 没有撞人"
+
+
+def _evidence(article_id: str) -> EvidenceItem:
+    return {"article_id": article_id, "heading": "", "text": "", "score": 0.0, "sources": []}
+
+
+def test_merge_evidence_puts_new_hits_first_without_duplicates() -> None:
+    merged = merge_evidence([_evidence("a"), _evidence("b")], [_evidence("b"), _evidence("c"), _evidence("d")], 3)
+    assert [e["article_id"] for e in merged] == ["a", "b", "c"]
+
+
+def test_merge_elements_keeps_earlier_turns_bounded() -> None:
+    earlier = {"key_facts": ["醉驾", "夜间"], "entities": [{"name": "张三"}]}
+    new = {"key_facts": ["撞伤路人", "醉驾"], "entities": [{"name": "张三"}], "errors": ["e"]}
+    merged = merge_elements(earlier, new)
+    assert merged["key_facts"] == ["撞伤路人", "醉驾", "夜间"]
+    assert merged["entities"] == [{"name": "张三"}]
+    assert merged["errors"] == ["e"] and merged["legal_questions"] == []
+    many = merge_elements({"key_facts": [str(i) for i in range(20)]}, {"key_facts": ["new"]})
+    assert len(many["key_facts"]) == MAX_KEPT and many["key_facts"][0] == "new"
+
+
+def test_search_query_reads_the_answer_part_of_the_draft() -> None:
+    query = build_query("问题", {"key_facts": ["醉驾"]}, "回答：属于盗窃。\n引用：[刑法:264]")
+    assert query == "问题\n醉驾\n属于盗窃。"
+
+
+def test_domain_routing_of_collections() -> None:
+    counts = {INTERPRETATIONS: 10, CASES: 5}
+    assert route_collections("盗窃罪怎么判？", counts) == ([STATUTES, INTERPRETATIONS, CASES], {})
+    chosen, skipped = route_collections("离婚后孩子归谁抚养？", counts)
+    assert chosen == [STATUTES, INTERPRETATIONS] and skipped == {CASES: "not a criminal question"}
+    assert route_collections("盗窃", {}) == ([STATUTES], {INTERPRETATIONS: "empty", CASES: "empty"})
+
+
+def test_fake_model_picks_the_first_enum_value_and_answers_yes() -> None:
+    schema = {
+        "type": "object",
+        "required": ["d", "b"],
+        "properties": {"d": {"enum": ["Pass", "LawSearch"], "type": "string"}, "b": {"type": "boolean"}},
+    }
+    assert minimal_instance(schema) == {"d": "Pass", "b": True}
