@@ -17,9 +17,19 @@ from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, create_model
 
+from agents.researcher import fuse_research
 from app.context import Context
 from app.services import get_services
-from graphs.state import ArticleTask, AuditInput, CheckResult, ConsultState, Verdict, trace_event
+from graphs.state import (
+    ArticleTask,
+    AuditInput,
+    CaseRef,
+    CheckResult,
+    ConsultState,
+    JudgeState,
+    Verdict,
+    trace_event,
+)
 from prompts import render_prompt
 from tools.checklists import ChecklistRepository, ensure_checklist
 from tools.errors import StructuredOutputError
@@ -195,11 +205,18 @@ def consult_facts(question: str, element_graph: dict[str, Any]) -> str:
     return "\n".join([question, *[f"- {x}" for x in extra if x]])
 
 
-def audit_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Run the audit subgraph over the draft's cited articles (or the best evidence when it cites none)."""
+def run_audit(facts: str, ids: list[str], ctx: Context) -> dict[str, Any]:
+    """The audit subgraph over ``ids``; verdicts come back in the order of ``ids``."""
     # Imported here: graphs.audit imports this module for verify_article.
     from graphs.audit import graph as audit_graph
 
+    out = audit_graph.invoke(AuditInput(facts=facts, article_ids=ids), context=ctx)
+    order = {a: i for i, a in enumerate(ids)}
+    return {**out, "verdicts": sorted(out["verdicts"], key=lambda v: order.get(v["article_id"], len(order)))}
+
+
+def audit_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Run the audit subgraph over the draft's cited articles (or the best evidence when it cites none)."""
     started = time.perf_counter()
     ctx = runtime.context
     if not ctx.audit:
@@ -207,21 +224,47 @@ def audit_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, An
     cited = parse_citations(state.draft)
     found, _ = get_services().statutes.check_citations(cited)
     ids = audit_candidates(cited, [e["article_id"] for e in state.evidence], {a.id for a in found}, ctx.audit_k)
-    out = audit_graph.invoke(
-        AuditInput(facts=consult_facts(state.question, state.element_graph), article_ids=ids), context=ctx
-    )
-    order = {a: i for i, a in enumerate(ids)}
-    verdicts = sorted(out["verdicts"], key=lambda v: order.get(v["article_id"], len(order)))
+    out = run_audit(consult_facts(state.question, state.element_graph), ids, ctx)
     return {
-        "verdicts": verdicts,
+        "verdicts": out["verdicts"],
+        "usage": out["usage"],
+        "trace": [*out["trace"], trace_event("audit_answer", started, candidates=ids, pruned=_pruned(out["verdicts"]))],
+    }
+
+
+def _pruned(verdicts: list[Verdict]) -> list[str]:
+    return [v["article_id"] for v in verdicts if not v["applicable"]]
+
+
+def surviving_cases(cases: list[CaseRef], pruned: set[str]) -> list[str]:
+    """Precedents not resting only on pruned articles (a case citing none of them always survives)."""
+    return [c["case_id"] for c in cases if not c["articles"] or not set(c["articles"]) <= pruned]
+
+
+def audit_research(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Fuse the Researcher's strategies, audit the best candidates, prune what rests on failed articles."""
+    started = time.perf_counter()
+    ctx = runtime.context
+    fused = fuse_research(state.rankings, ctx, max(ctx.audit_k, ctx.top_k))
+    candidates = fused[: ctx.audit_k]
+    ranked_cases = sorted(state.cases.values(), key=lambda c: -c["score"])
+    update: dict[str, Any] = {"rankings": {"researcher": fused}}
+    if not ctx.audit:
+        update["kept_cases"] = [c["case_id"] for c in ranked_cases]
+        update["trace"] = [trace_event("audit_research", started, candidates=candidates, skipped=True)]
+        return update
+    out = run_audit(state.fact, candidates, ctx)
+    pruned = set(_pruned(out["verdicts"]))
+    applicable = {v["article_id"] for v in out["verdicts"] if v["applicable"]}
+    update |= {
+        "verdicts": out["verdicts"],
+        "kept_cases": surviving_cases(ranked_cases, pruned),
+        # A pre-judged charge survives while one of its defining articles was not pruned.
+        "prejudged": [g for g in state.prejudged if not g["articles"] or set(g["articles"]) - pruned],
         "usage": out["usage"],
         "trace": [
             *out["trace"],
-            trace_event(
-                "audit_answer",
-                started,
-                candidates=ids,
-                pruned=[v["article_id"] for v in verdicts if not v["applicable"]],
-            ),
+            trace_event("audit_research", started, candidates=candidates, applicable=sorted(applicable)),
         ],
     }
+    return update

@@ -301,8 +301,12 @@ def eval_cmd(
     task: Annotated[str | None, typer.Option(help="ljp, charge, consult or retrieval.")] = None,
     data: Annotated[Path | None, typer.Option(help="Task file (JSONL).")] = None,
     limit: Annotated[int | None, typer.Option(help="Only the first N items.")] = None,
-    systems: Annotated[str, typer.Option(help="Comma-separated: full,naive_rag,no_rag.")] = "full,naive_rag,no_rag",
-    model: Annotated[str | None, typer.Option(help="Chat model for every system.")] = None,
+    systems: Annotated[
+        str, typer.Option(help="Comma-separated: full, full-no-* ablations, naive_rag, no_rag.")
+    ] = "full,naive_rag,no_rag",
+    model: Annotated[
+        str | None, typer.Option(help="Chat model for every system; for retrieval, the Researcher's pre-judgment.")
+    ] = None,
     top_k: Annotated[int, typer.Option(help="Evidence articles per question.")] = 5,
     depth: Annotated[int, typer.Option(help="Ranking depth kept per retriever (retrieval task).")] = 10,
     out: Annotated[Path | None, typer.Option(help="Output dir; an existing one is resumed.")] = None,
@@ -337,7 +341,7 @@ def eval_cmd(
         context.model = model
     names = [name.strip() for name in systems.split(",") if name.strip()]
     if task == "retrieval":
-        runners = {"retrieval": retrieval_system(depth, context.candidates_per_retriever)}
+        runners = {"retrieval": retrieval_system(depth, context, model)}
     elif task == "consult":
         runners = {name: consult_system(name, context) for name in names}
     else:

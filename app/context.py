@@ -80,6 +80,38 @@ class Context:
         default=True,
         metadata={"description": "Let ContentCheck rewrite the final answer (off: the draft is the answer)."},
     )
+    feature_extractor: str = field(
+        default="lexical",
+        metadata={"description": "Judge: how the fact's four-dimension features are extracted: lexical or llm."},
+    )
+    strategy_k: int = field(
+        default=5,
+        metadata={"description": "Judge: cases (or articles) each retrieval strategy contributes."},
+    )
+    community_level: int = field(
+        default=1,
+        metadata={"description": "Judge: Leiden level used for community expansion (0 coarse, 1 fine)."},
+    )
+    charge_confidence: float = field(
+        default=0.5,
+        metadata={"description": "Judge: pre-judged charges below this confidence are ignored (the best one stays)."},
+    )
+    max_prejudged_charges: int = field(
+        default=3,
+        metadata={"description": "Judge: most charges the pre-judgment may anchor retrieval on."},
+    )
+    strategy_weights: dict[str, float] = field(
+        default_factory=lambda: {
+            "charge": 3.0,
+            "generative": 1.5,
+            "cases": 1.0,
+            "features": 0.5,
+            "community": 0.5,
+            "bm25": 0.5,
+            "dense": 0.5,
+        },
+        metadata={"description": "Judge: weight of each strategy's ranking in the Researcher's fusion (RRF)."},
+    )
     structured_retries: int = field(
         default=2,
         metadata={"description": "Extra attempts when the model's JSON does not validate."},

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 
 from tools.charges import ChargeRepository
 from tools.corpus.cail import Case
@@ -63,3 +63,67 @@ class CaseRepository:
 
     def delete_source(self, source: str) -> None:
         self.store.query(_DELETE_SOURCE, {"source": source})
+
+
+_GET = """
+UNWIND $ids AS case_id
+MATCH (c:Case {id: case_id})
+OPTIONAL MATCH (c)-[:CITES]->(a:Article)
+RETURN c.id AS id, c.fact AS fact, c.charges AS charges, c.term_months AS term_months,
+       c.life_imprisonment AS life, c.death_penalty AS death, collect(a.id) AS articles
+"""
+
+_PRECEDENTS = """
+UNWIND $charges AS name
+MATCH (c:Case)-[:CONVICTED_OF]->(:Charge {name: name})
+RETURN c.id AS id
+ORDER BY id
+LIMIT $limit
+"""
+
+
+@dataclass(frozen=True)
+class CaseSummary:
+    """A stored case as evidence: outcome and cited articles, with the fact shortened for prompts."""
+
+    id: str
+    fact: str
+    charges: tuple[str, ...]
+    articles: tuple[str, ...]
+    term_months: int
+    life_imprisonment: bool
+    death_penalty: bool
+
+    @property
+    def outcome(self) -> str:
+        """罪名 and sentence in one line, as the Adjudicator reads it."""
+        if self.death_penalty:
+            term = "死刑"
+        elif self.life_imprisonment:
+            term = "无期徒刑"
+        else:
+            term = f"有期徒刑{self.term_months}个月" if self.term_months else "免予刑事处罚或非监禁刑"
+        return f"罪名：{'、'.join(self.charges) or '未知'}；刑期：{term}"
+
+
+def get_cases(store: GraphStore, ids: Sequence[str]) -> list[CaseSummary]:
+    """The stored cases among ``ids``, in the order given."""
+    rows = {r["id"]: r for r in store.read(_GET, {"ids": list(ids)})} if ids else {}
+    return [
+        CaseSummary(
+            id=r["id"],
+            fact=str(r["fact"] or ""),
+            charges=tuple(r["charges"] or ()),
+            articles=tuple(sorted(r["articles"] or ())),
+            term_months=int(r["term_months"] or 0),
+            life_imprisonment=bool(r["life"]),
+            death_penalty=bool(r["death"]),
+        )
+        for case_id in ids
+        if (r := rows.get(case_id))
+    ]
+
+
+def precedents(store: GraphStore, charges: Sequence[str], limit: int) -> list[str]:
+    """Ids of cases convicted of any of ``charges`` (names in the graph), at most ``limit``."""
+    return [r["id"] for r in store.read(_PRECEDENTS, {"charges": list(charges), "limit": limit})] if charges else []

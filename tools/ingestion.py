@@ -14,13 +14,13 @@ from pathlib import Path
 from tools.cases import CaseRepository
 from tools.charges import ChargeRepository
 from tools.corpus.cail import Case
-from tools.corpus.charge_rules import CRIMINAL_LAW, ChargeRules
+from tools.corpus.charge_rules import ChargeRules
 from tools.corpus.interpretations import Interpretation
 from tools.corpus.laws_db import LawInfo, load_articles
 from tools.errors import InputError
 from tools.interpretations import InterpretationRepository
 from tools.ontology import FeatureExtractor, Features, OntologyRepository
-from tools.statutes import Article, StatuteRepository
+from tools.statutes import CRIMINAL_LAW, Article, StatuteRepository
 from tools.vectors import CASES, INTERPRETATIONS, STATUTES, ChromaVectors
 
 

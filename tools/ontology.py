@@ -125,20 +125,29 @@ def llm_extractor(model: BaseChatModel, language: str = "zh", retries: int = 2) 
     return extract, usages
 
 
-def feature_matrix(features: Sequence[Features]) -> np.ndarray:
-    """Rows: L2-normalised bag-of-features vectors (one column per dim:value)."""
+def feature_vocab(features: Sequence[Features]) -> dict[str, int]:
+    """Column of every dim:value occurring in ``features``, in order of first occurrence."""
     vocab: dict[str, int] = {}
     for f in features:
-        for dim in DIMENSIONS:
-            for value in f.get(dim, []):
-                vocab.setdefault(f"{dim}:{value}", len(vocab))
+        for dim, value in _pairs(f):
+            vocab.setdefault(_key(dim, value), len(vocab))
+    return vocab
+
+
+def vectorise(features: Sequence[Features], vocab: Mapping[str, int]) -> np.ndarray:
+    """Rows: L2-normalised bag-of-features vectors over ``vocab`` (features outside it are ignored)."""
     matrix = np.zeros((len(features), max(len(vocab), 1)), dtype=np.float32)
     for row, f in enumerate(features):
-        for dim in DIMENSIONS:
-            for value in f.get(dim, []):
-                matrix[row, vocab[f"{dim}:{value}"]] = 1.0
+        for dim, value in _pairs(f):
+            if (col := vocab.get(_key(dim, value))) is not None:
+                matrix[row, col] = 1.0
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     return np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
+
+
+def feature_matrix(features: Sequence[Features]) -> np.ndarray:
+    """Rows: L2-normalised bag-of-features vectors (one column per dim:value)."""
+    return vectorise(features, feature_vocab(features))
 
 
 def knn_edges(matrix: np.ndarray, k: int) -> list[tuple[int, int, float]]:
@@ -315,3 +324,65 @@ class OntologyRepository:
         text, usage = invoke_text(model, [HumanMessage(content=prompt)])
         self.store.query(_SAVE_SUMMARY, {"id": community_id, "summary": text.strip(), "model": model_name})
         return text.strip(), usage
+
+
+_MEMBERSHIP = """
+MATCH (c:Case)-[:IN]->(m:Community) WHERE m.level = $level
+RETURN m.id AS community, c.id AS case_id
+"""
+_FEATURE_EDGES = "MATCH (:Case)-[r:HAS_FEATURE]->(:Feature) RETURN count(r) AS n"
+
+
+class FeatureIndex:
+    """The Ontology graph in memory for queries: every case's feature vector and its community at one
+    level. Read once and reused while the graph's feature edges are unchanged."""
+
+    def __init__(self, ids: list[str], features: list[Features], membership: dict[str, str], stamp: int) -> None:
+        self.ids = ids
+        self.vocab = feature_vocab(features)
+        self.matrix = vectorise(features, self.vocab)
+        self.membership = membership
+        self.stamp = stamp
+
+    @classmethod
+    def load(cls, repo: OntologyRepository, level: int) -> FeatureIndex:
+        stored = repo.stored_features()
+        ids = sorted(stored)
+        membership = {r["case_id"]: r["community"] for r in repo.store.read(_MEMBERSHIP, {"level": level})}
+        return cls(ids, [stored[i] for i in ids], membership, feature_stamp(repo))
+
+    def similar(self, features: Features, n: int, within: str | None = None) -> list[tuple[str, float]]:
+        """The ``n`` cases most similar to ``features`` (cosine > 0), optionally only those of one community."""
+        if not self.ids:
+            return []
+        sims = self.matrix @ vectorise([features], self.vocab)[0]
+        order = np.argsort(-sims, kind="stable")
+        found: list[tuple[str, float]] = []
+        for i in order:
+            if sims[i] <= 0 or len(found) == n:
+                break
+            if within is None or self.membership.get(self.ids[i]) == within:
+                found.append((self.ids[i], round(float(sims[i]), 4)))
+        return found
+
+    def best_community(self, features: Features, n_neighbours: int) -> str | None:
+        """The community most of the query's nearest cases belong to (similarity-weighted vote)."""
+        votes: dict[str, float] = {}
+        for case_id, score in self.similar(features, n_neighbours):
+            if (community := self.membership.get(case_id)) is not None:
+                votes[community] = votes.get(community, 0.0) + score
+        return max(votes, key=lambda c: votes[c]) if votes else None
+
+
+def _pairs(features: Features) -> list[tuple[str, str]]:
+    return [(dim, v) for dim in DIMENSIONS for v in features.get(dim, [])]
+
+
+def _key(dim: str, value: str) -> str:
+    return f"{dim}:{value}"
+
+
+def feature_stamp(repo: OntologyRepository) -> int:
+    """A cheap change marker of the Ontology graph: its number of HAS_FEATURE edges."""
+    rows = repo.store.read(_FEATURE_EDGES)
+    return int(rows[0]["n"]) if rows else 0

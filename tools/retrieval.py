@@ -7,7 +7,7 @@ Ranked lists are merged by weighted reciprocal-rank fusion; articles the query n
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,6 +48,19 @@ def named_articles(query: str, known_laws: set[str]) -> list[str]:
             laws = sorted(known_laws)
         found.extend(make_article_id(law, number, suffix) for law in laws)
     return list(dict.fromkeys(found))
+
+
+def weighted_rrf(rankings: Mapping[str, Sequence[str]], weights: Mapping[str, float], k: int) -> list[Candidate]:
+    """The ``k`` best ids by weighted reciprocal-rank fusion (unlisted sources weigh 1); ids of the ``exact``
+    ranking (articles the query names) come first."""
+    fused: dict[str, Candidate] = {}
+    for source, ranked in rankings.items():
+        for rank, aid in enumerate(ranked):
+            cand = fused.setdefault(aid, Candidate(aid))
+            # 1.0 exceeds any fused RRF score of realistic weights, so named articles rank first.
+            cand.score += 1.0 if source == "exact" else weights.get(source, 1.0) / (RRF_K + rank + 1)
+            cand.sources.append(source)
+    return sorted(fused.values(), key=lambda c: -c.score)[:k]
 
 
 class HybridRetriever:
@@ -95,15 +108,7 @@ class HybridRetriever:
 
     def fuse(self, rankings: dict[str, list[str]], k: int) -> list[Candidate]:
         """Weighted reciprocal-rank fusion; articles the query names come first."""
-        weights = {"bm25": self.lexical_weight, "dense": self.dense_weight}
-        fused: dict[str, Candidate] = {}
-        for source, ranked in rankings.items():
-            for rank, aid in enumerate(ranked):
-                cand = fused.setdefault(aid, Candidate(aid))
-                # 1.0 exceeds any fused RRF score (< 2 / RRF_K), so named articles rank first.
-                cand.score += 1.0 if source == "exact" else weights.get(source, 1.0) / (RRF_K + rank + 1)
-                cand.sources.append(source)
-        return sorted(fused.values(), key=lambda c: -c.score)[:k]
+        return weighted_rrf(rankings, {"bm25": self.lexical_weight, "dense": self.dense_weight}, k)
 
     def retrieve(self, query: str, k: int, candidates_per_retriever: int = 20) -> list[Candidate]:
         """The ``k`` best articles for ``query``, fused from all retrievers."""

@@ -28,6 +28,9 @@ _DIGITS = {
     "九": 9,
 }
 _UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+CRIMINAL_LAW = "刑法"
+"""Short name of the Criminal Law: charges, CAIL/LawBench article numbers and the judge all refer to it."""
+
 CN_NUMERAL = "零〇一二两三四五六七八九十百千万"
 """Characters of Chinese numerals as article numbers use them."""
 ARTICLE_REF = rf"第([{CN_NUMERAL}\d]+)条(?:之([{CN_NUMERAL}\d]+))?"

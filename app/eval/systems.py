@@ -17,17 +17,25 @@ from pydantic import BaseModel, Field
 
 from agents.draft import format_evidence
 from agents.law_search import fetch_evidence
+from agents.researcher import (
+    anchor_prejudgment,
+    expand_community,
+    extract_features,
+    fuse_research,
+    prejudge,
+    search_semantic,
+)
 from app.context import Context
-from app.eval.tasks import CRIMINAL_LAW, query_of
+from app.eval.tasks import query_of
 from app.services import get_services
 from app.settings import load_settings
-from graphs.state import ConsultInput, EvidenceItem, TraceEvent
+from graphs.state import ConsultInput, EvidenceItem, JudgeInput, TraceEvent
 from prompts import render_prompt
 from tools.charges import ChargeRepository
 from tools.errors import InputError
-from tools.llm import invoke_structured, invoke_text, load_chat_model
+from tools.llm import empty_usage, invoke_structured, invoke_text, load_chat_model
 from tools.retrieval import Candidate, articles_cited_by
-from tools.statutes import make_article_id, parse_citations
+from tools.statutes import CRIMINAL_LAW, make_article_id, parse_citations
 from tools.vectors import CASES, STATUTES
 
 Prediction = dict[str, Any]
@@ -154,15 +162,39 @@ def _predict_judgment(task: str, fact: str, context: Context, evidence: list[Evi
     }
 
 
+def _full_judgment(fact: str, context: Context) -> Prediction:
+    from graphs.judge import graph
+
+    out = graph.invoke(JudgeInput(fact=fact), context=context)
+    return {
+        "charges": out["charges"],
+        "articles": out["articles"],
+        "term_months": out["term"]["months"],
+        "life_imprisonment": out["term"]["life"],
+        "death_penalty": out["term"]["death"],
+        "cited": out["articles"],
+        "evidence": [e["id"] for e in out["evidence"] if e["kind"] == "article"],
+        "dropped": out["dropped"],
+        "pruned": [v["article_id"] for v in out["verdicts"] if not v["applicable"]],
+        "usage": out["usage"],
+        "stages_ms": stage_totals(out["trace"]),
+    }
+
+
 def judgment_system(task: str, name: str, context: Context) -> System:
-    """A runner for the ljp or charge task. ``full`` is the judge graph, which is not built yet."""
+    """A runner for the ljp or charge task: ``full`` is the judge graph."""
     if name == "no_rag":
         return lambda item: _predict_judgment(task, item["fact"], context, None)
     if name == "naive_rag":
         return lambda item: _predict_judgment(task, item["fact"], context, _dense_evidence(item["fact"], context.top_k))
     if name == "full":
-        raise InputError(f"system 'full' for task {task} needs the judge graph, which is not built yet")
-    raise InputError(f"unknown system {name!r} for task {task}: choose from full, {', '.join(JUDGMENT_BASELINES)}")
+        return lambda item: _full_judgment(item["fact"], context)
+    if name == "full-no-audit":
+        ablated = replace(context, audit=False)
+        return lambda item: _full_judgment(item["fact"], ablated)
+    raise InputError(
+        f"unknown system {name!r} for task {task}: choose from full, full-no-audit, {', '.join(JUDGMENT_BASELINES)}"
+    )
 
 
 class JudgeScore(BaseModel):
@@ -187,23 +219,37 @@ def judge_answer(item: dict[str, Any], answer: str, model_spec: str, context: Co
     return {**values, "mean": sum(criteria) / len(criteria), "usage": usage}
 
 
-def retrieval_system(depth: int, candidates_per_retriever: int) -> System:
-    """Every retriever's ranking for an item, in one call (no model calls)."""
+def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -> System:
+    """Every retriever's ranking for an item, in one call. For ljp items the judge's Researcher strategies
+    run too; the only model call is its pre-judgment, made only when ``prejudge_model`` is given."""
     # One repository for the whole run: its alias index is read from the graph once, not per item.
     charges = ChargeRepository(get_services().graph)
+    research_ctx = replace(context, model=prejudge_model or context.model, judge_model="", feature_extractor="lexical")
 
     def run(item: dict[str, Any]) -> Prediction:
         services = get_services()
         query = query_of(item)
-        rankings = services.retriever.rankings(query, max(depth, candidates_per_retriever))
+        rankings = services.retriever.rankings(query, max(depth, context.candidates_per_retriever))
         fused = services.retriever.fuse(rankings, depth)
         out = {**{k: v[:depth] for k, v in rankings.items()}, "fused": [c.article_id for c in fused]}
         if services.vectors.count(CASES):
-            out["cases"] = articles_cited_by(services.vectors, CASES, query, candidates_per_retriever, depth)
+            out["cases"] = articles_cited_by(services.vectors, CASES, query, context.candidates_per_retriever, depth)
+        usage = empty_usage()
+        if item.get("fact"):
+            features, _ = extract_features(item["fact"], research_ctx, services)
+            research, _ = search_semantic(services, item["fact"], features, research_ctx)
+            research |= expand_community(services, features, research_ctx)[0]
+            if prejudge_model:
+                judgment, usage = prejudge(item["fact"], research_ctx, services)
+                research |= anchor_prejudgment(services, judgment, research_ctx, charges)[0]
+            for name in ("features", "community", "charge", "generative"):
+                if name in research:
+                    out[name] = research[name][:depth]
+            out["researcher"] = fuse_research(research, research_ctx, depth)
         if item.get("charges") and charges.has_charges():
             # The ceiling of charge-anchored retrieval: the gold charges mapped through DEFINES edges.
             by_charge = charges.articles_for(item["charges"])
             out["charge_oracle"] = list(dict.fromkeys(a for ids in by_charge.values() for a in ids))[:depth]
-        return {"rankings": out}
+        return {"rankings": out, "usage": usage}
 
     return run

@@ -11,7 +11,7 @@ from typing import Any
 
 from tools.corpus.jsonl import read_jsonl
 from tools.errors import CorpusError, InputError
-from tools.statutes import make_article_id, parse_citations
+from tools.statutes import CRIMINAL_LAW, make_article_id, parse_citations
 
 TASKS = ("ljp", "charge", "consult", "retrieval")
 _REQUIRED = {
@@ -19,8 +19,6 @@ _REQUIRED = {
     "charge": ("id", "fact", "charges"),
     "consult": ("id", "question", "answer"),
 }
-CRIMINAL_LAW = "刑法"
-"""CAIL/LawBench article numbers refer to the Criminal Law."""
 
 
 def item_kind(item: dict[str, Any]) -> str:

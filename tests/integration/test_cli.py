@@ -47,13 +47,15 @@ def test_ingest_is_idempotent_then_ask_answers_with_verbatim_basis(data_dir: Pat
     out = json.loads(asked.stdout)
     basis = {item["article_id"]: item["text"] for item in out["legal_basis"]}
     assert basis["刑法:133-1"] == laws_db_text("中华人民共和国刑法", "第一百三十三条之一")
-    assert out["usage"]["llm_calls"] == 2
+    # Elements, draft, Manager, then per cited article (two) a new checklist and its verification, ContentCheck.
+    assert out["usage"]["llm_calls"] == 8
+    assert [v["applicable"] for v in out["verdicts"]] == [True, True]
 
     pretty = _run("ask", "刑法第二百六十四条规定了什么？", data_dir=data_dir)
     assert pretty.returncode == 0, pretty.stderr
     assert "法律依据" in pretty.stdout and "[刑法:264]" in pretty.stdout
     assert laws_db_text("中华人民共和国刑法", "第二百六十四条")[:30] in pretty.stdout
-    assert "LLM calls 2" in pretty.stderr
+    assert "Manager round 1: Pass" in pretty.stderr and "LLM calls " in pretty.stderr
     # The embedded server this CLI started was stopped on exit.
     assert not (data_dir / "falkordb" / "pid").exists()
 

@@ -73,7 +73,9 @@ def test_consult_eval_compares_systems_and_resumes(data_dir: Path, tmp_path: Pat
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     metrics = summary["systems"]["full"]["metrics"]
     assert metrics["cited_in_kb_share"]["value"] == 1.0
-    assert metrics["llm_calls"]["value"] == 2.0
+    # Elements, draft, Manager, ContentCheck, and per audited article a verification (checklists are made once).
+    assert metrics["llm_calls"]["value"] >= 6.0
+    assert summary["systems"]["naive_rag"]["metrics"]["llm_calls"]["value"] == 1.0
     # The fake judge answers the smallest valid JudgeScore: every criterion 0, so nothing passes.
     assert metrics["judge_mean"]["value"] == 0.0 and metrics["judge_pass_rate"]["value"] == 0.0
     assert all(r["judge"]["usage"]["llm_calls"] == 1 for r in results)

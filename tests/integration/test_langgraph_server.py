@@ -106,4 +106,5 @@ def test_a_run_through_the_api_returns_a_verbatim_legal_basis(server: str) -> No
     basis = {item["article_id"]: item["text"] for item in out["legal_basis"]}
     assert basis["刑法:133-1"] == laws_db_text("中华人民共和国刑法", "第一百三十三条之一")
     assert out["response"]
-    assert "question" not in out and "evidence" not in out  # the narrow output schema
+    assert "question" not in out and "draft" not in out and "plan" not in out  # the narrow output schema
+    assert out["verdicts"] and out["decisions"][0]["decision"] == "Pass"

@@ -14,9 +14,8 @@ from pathlib import Path
 
 from tools.charges import charge_variants, normalise_charge
 from tools.errors import CorpusError
-from tools.statutes import ARTICLE_REF, article_ids_in
+from tools.statutes import ARTICLE_REF, CRIMINAL_LAW, article_ids_in
 
-CRIMINAL_LAW = "刑法"
 _BASE_GLOB = "*适用刑法分则规定的犯罪的罪名的意见*.md"
 _SUPPLEMENT_GLOB = "*确定罪名的补充规定*.md"
 _DATE_RE = re.compile(r"\((\d{4}-\d{2}-\d{2})\)")

@@ -1,0 +1,115 @@
+"""Adjudicator agent (LegalGraphRAG): charges, articles and sentence from the audited evidence.
+
+The evidence is numbered by code (audited articles with verbatim KB text, then surviving precedents with
+their outcome); the model reasons over it and cites it by [n]. Articles outside the evidence and charges
+no evidence supports are removed and reported, so every conclusion stays traceable.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field
+
+from app.context import Context
+from app.services import get_services
+from graphs.state import CaseRef, JudgeEvidence, JudgeState, trace_event
+from prompts import render_prompt
+from tools.charges import ChargeRepository, normalise_charge
+from tools.llm import invoke_structured, load_chat_model
+from tools.statutes import CRIMINAL_LAW, make_article_id
+
+MAX_TERM_MONTHS = 300
+"""Longest fixed term the schema admits: 25 years, the cap for combined punishment (Criminal Law art. 69)."""
+
+
+class Judgment(BaseModel):
+    """The Adjudicator's structured decision; reasoning first so the model reasons before deciding."""
+
+    reasoning: str = Field(max_length=200)
+    charges: list[Annotated[str, Field(max_length=20)]] = Field(min_length=1, max_length=3)
+    articles: list[Annotated[int, Field(ge=1, le=500)]] = Field(max_length=6)
+    term_months: int = Field(ge=0, le=MAX_TERM_MONTHS)
+    life_imprisonment: bool
+    death_penalty: bool
+
+
+def number_evidence(articles: list[tuple[str, str, str]], cases: list[CaseRef]) -> list[JudgeEvidence]:
+    """Evidence numbered from 1: articles (id, heading, verbatim text) first, then precedents."""
+    items: list[JudgeEvidence] = [
+        {"n": i, "kind": "article", "id": article_id, "text": f"{heading}：{text}"}
+        for i, (article_id, heading, text) in enumerate(articles, 1)
+    ]
+    items += [
+        {"n": len(items) + i, "kind": "case", "id": c["case_id"], "text": f"{c['fact']}…（{c['outcome']}）"}
+        for i, c in enumerate(cases, 1)
+    ]
+    return items
+
+
+def format_judge_evidence(evidence: list[JudgeEvidence]) -> str:
+    """Evidence as the Adjudicator reads it."""
+    label = {"article": "法条", "case": "判例"}
+    return "\n".join(f"[{e['n']}] {label[e['kind']]} {e['id']}　{e['text']}" for e in evidence) or "（无）"
+
+
+def supported_charges(
+    named: list[str], evidence_articles: set[str], cases: list[CaseRef], charges: ChargeRepository
+) -> tuple[list[str], list[str]]:
+    """(kept, dropped): a charge is kept when an evidence article defines it or an evidence case was
+    convicted of it. Without a charge index in the graph nothing can be checked and every charge is kept."""
+    if not charges.has_charges():
+        return list(dict.fromkeys(normalise_charge(n) for n in named)), []
+    case_charges = {name for c in cases for name in c["charges"]}
+    defined = charges.articles_for(named)
+    kept: list[str] = []
+    dropped: list[str] = []
+    for raw in named:
+        name = charges.resolve(raw)
+        if name and (name in case_charges or set(defined.get(raw, [])) & evidence_articles):
+            kept.append(name)
+        else:
+            dropped.append(f"charge:{raw}")
+    return list(dict.fromkeys(kept)), dropped
+
+
+def adjudicate(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Decide charges, articles and sentence from the numbered evidence."""
+    started = time.perf_counter()
+    ctx = runtime.context
+    services = get_services()
+    applicable = [v["article_id"] for v in state.verdicts if v["applicable"]] if ctx.audit else []
+    if not ctx.audit:
+        applicable = state.rankings.get("researcher", [])[: ctx.audit_k]
+    found = {a.id: a for a in services.statutes.get_articles(applicable)}
+    articles = [(a, found[a].heading, found[a].text) for a in applicable if a in found]
+    cases = [state.cases[c] for c in state.kept_cases if c in state.cases][: ctx.case_k]
+    evidence = number_evidence(articles, cases)
+    prompt = render_prompt("adjudicate", ctx.language, evidence=format_judge_evidence(evidence), fact=state.fact)
+    model = load_chat_model(ctx.model_for("judge"), services.settings)
+    messages = [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
+    judgment, usage = invoke_structured(model, messages, Judgment, ctx.structured_retries)
+    evidence_articles = {e["id"] for e in evidence if e["kind"] == "article"}
+    named = [make_article_id(CRIMINAL_LAW, n) for n in dict.fromkeys(judgment.articles)]
+    kept_articles = [a for a in named if a in evidence_articles]
+    charges, dropped_charges = supported_charges(
+        judgment.charges, evidence_articles, cases, ChargeRepository(services.graph)
+    )
+    dropped = [a for a in named if a not in evidence_articles] + dropped_charges
+    return {
+        "charges": charges,
+        "articles": kept_articles,
+        "term": {
+            "months": judgment.term_months,
+            "life": judgment.life_imprisonment,
+            "death": judgment.death_penalty,
+        },
+        "reasoning": judgment.reasoning,
+        "evidence": evidence,
+        "dropped": dropped,
+        "usage": usage,
+        "trace": [trace_event("adjudicate", started, evidence=len(evidence), dropped=dropped)],
+    }

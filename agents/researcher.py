@@ -1,0 +1,267 @@
+"""Researcher agent (LegalGraphRAG + AALawyer): candidate articles and precedents for a criminal fact.
+
+Strategies, run in parallel by the judge graph and one by one by the retrieval eval:
+- semantic: statute text (BM25, dense, named articles), cases by embedding (AALawyer's CCs-RAG) and
+  cases by four-dimension features;
+- community: the Leiden community of the fact's nearest cases, then its most similar members;
+- pre-judgment: the model names charges with confidences (anchored through (:Article)-[:DEFINES]->
+  (:Charge) and (:Case)-[:CONVICTED_OF]->(:Charge)) and article numbers (AALawyer's AC-RAG: the text is
+  fetched by id, never written by the model).
+The union is fused by weighted reciprocal-rank fusion.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Annotated, Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field
+
+from app.context import Context
+from app.services import Services, get_services
+from graphs.state import CaseRef, ChargeGuess, JudgeState, trace_event
+from prompts import render_prompt
+from tools.cases import get_cases, precedents
+from tools.charges import ChargeRepository
+from tools.errors import InputError, StructuredOutputError
+from tools.llm import Usage, failed_usage, invoke_structured, load_chat_model
+from tools.ontology import (
+    FeatureExtractor,
+    FeatureIndex,
+    Features,
+    OntologyRepository,
+    extract_lexical,
+    feature_stamp,
+    llm_extractor,
+)
+from tools.retrieval import weighted_rrf
+from tools.statutes import CRIMINAL_LAW, make_article_id
+from tools.vectors import CASES
+
+CASE_FACT_CHARS = 120
+"""Characters of a precedent's fact kept for prompts and output: enough to recognise the pattern."""
+
+
+class ChargeConfidence(BaseModel):
+    name: str = Field(max_length=20)
+    confidence: float = Field(ge=0, le=1)
+
+
+class Prejudgment(BaseModel):
+    """The model's pre-judgment: likely charges with confidences and likely Criminal Law article numbers."""
+
+    charges: list[ChargeConfidence] = Field(max_length=3)
+    articles: list[Annotated[int, Field(ge=1, le=500)]] = Field(max_length=5)
+
+
+def extract_features(fact: str, ctx: Context, services: Services) -> tuple[Features, Usage | None]:
+    """The fact's features with the Context's extractor (the same extractors ingestion uses)."""
+    if ctx.feature_extractor == "lexical":
+        extractor: FeatureExtractor = extract_lexical
+        usages: list[Usage] = []
+    elif ctx.feature_extractor == "llm":
+        extractor, usages = llm_extractor(load_chat_model(ctx.model_for("judge"), services.settings), ctx.language)
+    else:
+        raise InputError(f"unknown feature extractor {ctx.feature_extractor!r}: use lexical or llm")
+    features = extractor(fact)
+    return features, (usages[0] if usages else None)
+
+
+_index_lock = threading.Lock()
+_indexes: dict[tuple[int, int], FeatureIndex] = {}
+
+
+def feature_index(services: Services, level: int) -> FeatureIndex:
+    """The Ontology graph's in-memory index, reloaded when its feature edges changed."""
+    repo = OntologyRepository(services.graph)
+    key = (id(services.graph), level)
+    with _index_lock:
+        index = _indexes.get(key)
+        if index is None or index.stamp != feature_stamp(repo):
+            index = _indexes[key] = FeatureIndex.load(repo, level)
+        return index
+
+
+def case_refs(services: Services, scored: list[tuple[str, float]], strategy: str) -> list[CaseRef]:
+    """Precedents with their outcome, in the order found."""
+    scores = dict(scored)
+    return [
+        {
+            "case_id": c.id,
+            "score": scores[c.id],
+            "strategy": strategy,
+            "charges": list(c.charges),
+            "articles": list(c.articles),
+            "outcome": c.outcome,
+            "fact": c.fact[:CASE_FACT_CHARS],
+        }
+        for c in get_cases(services.graph, [case_id for case_id, _ in scored])
+    ]
+
+
+def articles_of(refs: list[CaseRef]) -> list[str]:
+    """Articles cited by precedents, ranked by the summed score of the cases citing them."""
+    scores: dict[str, float] = {}
+    for ref in refs:
+        for article_id in ref["articles"]:
+            scores[article_id] = scores.get(article_id, 0.0) + max(ref["score"], 1e-6)
+    return sorted(scores, key=lambda a: -scores[a])
+
+
+def search_semantic(
+    services: Services, fact: str, features: Features, ctx: Context
+) -> tuple[dict[str, list[str]], list[CaseRef]]:
+    """Statute text retrieval plus precedents by embedding and by features."""
+    rankings = services.retriever.rankings(fact, ctx.candidates_per_retriever)
+    refs: list[CaseRef] = []
+    if services.vectors.count(CASES):
+        hits = services.vectors.search(CASES, fact, ctx.strategy_k)
+        by_text = case_refs(services, [(h.id, round(max(h.score, 0.0), 4)) for h in hits], "cases")
+        by_features = case_refs(
+            services, feature_index(services, ctx.community_level).similar(features, ctx.strategy_k), "features"
+        )
+        rankings["cases"], rankings["features"] = articles_of(by_text), articles_of(by_features)
+        refs = by_text + by_features
+    return rankings, refs
+
+
+def expand_community(
+    services: Services, features: Features, ctx: Context
+) -> tuple[dict[str, list[str]], list[CaseRef], str | None]:
+    """The best community for the features, then its members most similar to them."""
+    index = feature_index(services, ctx.community_level)
+    community = index.best_community(features, ctx.candidates_per_retriever)
+    if community is None:
+        return {"community": []}, [], None
+    refs = case_refs(services, index.similar(features, ctx.strategy_k, within=community), "community")
+    return {"community": articles_of(refs)}, refs, community
+
+
+def prejudge(fact: str, ctx: Context, services: Services) -> tuple[Prejudgment, Usage]:
+    """The model's pre-judgment of charges and article numbers (one structured call)."""
+    model = load_chat_model(ctx.model_for("judge"), services.settings)
+    messages = [
+        SystemMessage(content=render_prompt("system", ctx.language)),
+        HumanMessage(content=render_prompt("prejudge_case", ctx.language, fact=fact)),
+    ]
+    return invoke_structured(model, messages, Prejudgment, ctx.structured_retries)
+
+
+def anchor_prejudgment(
+    services: Services, judgment: Prejudgment, ctx: Context, charges: ChargeRepository | None = None
+) -> tuple[dict[str, list[str]], list[ChargeGuess], list[CaseRef]]:
+    """Charge-anchored and generative rankings from a pre-judgment, and precedents of the anchored charges.
+
+    LegalGraphRAG's pre-judge rules: charges below the confidence threshold are ignored unless none
+    reaches it (then the most confident one stays), at most ``max_prejudged_charges``; names are resolved to
+    charges in force, unknown names are dropped.
+    """
+    charges = charges or ChargeRepository(services.graph)
+    ranked = sorted(judgment.charges, key=lambda c: -c.confidence)
+    kept = [c for c in ranked if c.confidence >= ctx.charge_confidence] or ranked[:1]
+    guesses: list[ChargeGuess] = []
+    for guess in kept[: ctx.max_prejudged_charges]:
+        name = charges.resolve(guess.name)
+        if name and name not in {g["name"] for g in guesses}:
+            guesses.append({"name": name, "confidence": guess.confidence, "articles": []})
+    defined = charges.articles_for([g["name"] for g in guesses])
+    for g in guesses:
+        g["articles"] = defined.get(g["name"], [])
+    named = [make_article_id(CRIMINAL_LAW, n) for n in dict.fromkeys(judgment.articles)]
+    found, _ = services.statutes.check_citations(named)
+    existing = {a.id for a in found}
+    precedent_ids = precedents(services.graph, [g["name"] for g in guesses], ctx.strategy_k)
+    refs = case_refs(services, [(case_id, 1.0) for case_id in precedent_ids], "charge")
+    rankings = {
+        "charge": list(dict.fromkeys(a for g in guesses for a in g["articles"])),
+        "generative": [a for a in named if a in existing],
+    }
+    return rankings, guesses, refs
+
+
+def fuse_research(rankings: dict[str, list[str]], ctx: Context, k: int) -> list[str]:
+    """The Researcher's fused candidate list (weighted RRF over every strategy's ranking)."""
+    return [c.article_id for c in weighted_rrf(rankings, ctx.strategy_weights, k)]
+
+
+def _refs_by_id(refs: list[CaseRef]) -> dict[str, CaseRef]:
+    found: dict[str, CaseRef] = {}
+    for ref in refs:
+        found.setdefault(ref["case_id"], ref)
+    return found
+
+
+def align_ontology(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """The fact's four-dimension features (same extractors as ingestion)."""
+    started = time.perf_counter()
+    fact = (state.fact or "").strip()
+    if not fact:
+        raise InputError("the fact description is empty")
+    if len(fact) > runtime.context.max_question_chars:
+        raise InputError(
+            f"the fact has {len(fact)} characters, more than the limit of {runtime.context.max_question_chars} "
+            "(JURIS_MAX_QUESTION_CHARS)"
+        )
+    features, usage = extract_features(fact, runtime.context, get_services())
+    update: dict[str, Any] = {
+        "fact": fact,
+        "features": features,
+        "trace": [trace_event("align_ontology", started, features=sum(len(v) for v in features.values()))],
+    }
+    if usage:
+        update["usage"] = usage
+    return update
+
+
+def research_semantic(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Strategy (i): semantic match over statute text and case features."""
+    started = time.perf_counter()
+    rankings, refs = search_semantic(get_services(), state.fact, state.features, runtime.context)
+    return {
+        "rankings": rankings,
+        "cases": _refs_by_id(refs),
+        "trace": [trace_event("research_semantic", started, cases=len(refs))],
+    }
+
+
+def research_community(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Strategy (ii): community expansion."""
+    started = time.perf_counter()
+    rankings, refs, community = expand_community(get_services(), state.features, runtime.context)
+    return {
+        "rankings": rankings,
+        "cases": _refs_by_id(refs),
+        "trace": [trace_event("research_community", started, community=community, cases=len(refs))],
+    }
+
+
+def research_charges(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Strategy (iii) and AALawyer's generative path: pre-judged charges and article numbers."""
+    started = time.perf_counter()
+    services = get_services()
+    try:
+        judgment, usage = prejudge(state.fact, runtime.context, services)
+    except StructuredOutputError as exc:
+        return {
+            "rankings": {"charge": [], "generative": []},
+            "usage": failed_usage(exc),
+            "trace": [trace_event("research_charges", started, failed=str(exc))],
+        }
+    rankings, guesses, refs = anchor_prejudgment(services, judgment, runtime.context)
+    return {
+        "rankings": rankings,
+        "prejudged": guesses,
+        "cases": _refs_by_id(refs),
+        "usage": usage,
+        "trace": [
+            trace_event(
+                "research_charges",
+                started,
+                charges=[g["name"] for g in guesses],
+                named_articles=list(judgment.articles),
+            )
+        ],
+    }

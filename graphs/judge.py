@@ -1,0 +1,43 @@
+"""The judge graph (LegalGraphRAG + AALawyer):
+
+align_ontology -> {research_semantic, research_community, research_charges} (in parallel) ->
+audit_research (fusion, then the audit subgraph) -> adjudicate.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from agents.adjudicator import adjudicate
+from agents.auditor import audit_research
+from agents.researcher import align_ontology, research_charges, research_community, research_semantic
+from app.context import Context
+from graphs.state import JudgeInput, JudgeOutput, JudgeState
+
+STRATEGIES = ("research_semantic", "research_community", "research_charges")
+
+
+def build_graph(
+    checkpointer: Any = None, store: Any = None
+) -> CompiledStateGraph[JudgeState, Context, JudgeInput, JudgeOutput]:
+    """Compile the judge graph."""
+    builder = StateGraph(JudgeState, context_schema=Context, input_schema=JudgeInput, output_schema=JudgeOutput)
+    builder.add_node("align_ontology", align_ontology)
+    builder.add_node("research_semantic", research_semantic)
+    builder.add_node("research_community", research_community)
+    builder.add_node("research_charges", research_charges)
+    builder.add_node("audit_research", audit_research)
+    builder.add_node("adjudicate", adjudicate)
+    builder.add_edge(START, "align_ontology")
+    for strategy in STRATEGIES:
+        builder.add_edge("align_ontology", strategy)
+    builder.add_edge(list(STRATEGIES), "audit_research")
+    builder.add_edge("audit_research", "adjudicate")
+    builder.add_edge("adjudicate", END)
+    return builder.compile(checkpointer=checkpointer, store=store, name="judge")
+
+
+graph = build_graph()
