@@ -237,8 +237,9 @@ def _pruned(verdicts: list[Verdict]) -> list[str]:
 
 
 def surviving_cases(cases: list[CaseRef], pruned: set[str]) -> list[str]:
-    """Precedents not resting only on pruned articles (a case citing none of them always survives)."""
-    return [c["case_id"] for c in cases if not c["articles"] or not set(c["articles"]) <= pruned]
+    """Precedents citing none of the pruned articles: a case applying an article the audit rejected for
+    these facts is a precedent for other facts."""
+    return [c["case_id"] for c in cases if not set(c["articles"]) & pruned]
 
 
 def audit_research(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -250,6 +251,7 @@ def audit_research(state: JudgeState, runtime: Runtime[Context]) -> dict[str, An
     ranked_cases = sorted(state.cases.values(), key=lambda c: -c["score"])
     update: dict[str, Any] = {"rankings": {"researcher": fused}}
     if not ctx.audit:
+        update["verdicts"] = []
         update["kept_cases"] = [c["case_id"] for c in ranked_cases]
         update["trace"] = [trace_event("audit_research", started, candidates=candidates, skipped=True)]
         return update

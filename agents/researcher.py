@@ -135,7 +135,7 @@ def expand_community(
     index = feature_index(services, ctx.community_level)
     community = index.best_community(features, ctx.candidates_per_retriever)
     if community is None:
-        return {"community": []}, [], None
+        return {}, [], None
     refs = case_refs(services, index.similar(features, ctx.strategy_k, within=community), "community")
     return {"community": articles_of(refs)}, refs, community
 

@@ -329,4 +329,4 @@ class JudgeState(JudgeInput, JudgeOutput):
     """Precedents found by any strategy, by case id."""
 
     kept_cases: list[str] = field(default_factory=list)
-    """Precedents that survive the audit (not resting only on pruned articles), best first."""
+    """Precedents that survive the audit (citing no pruned article), best first."""

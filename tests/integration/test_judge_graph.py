@@ -1,0 +1,182 @@
+"""The judge graph end to end with the fake model over the Criminal Law, its charges, 120 real CAIL cases
+and their Ontology graph: the three Researcher strategies, the audit's pruning, a traceable judgment."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from langchain_core.messages import BaseMessage
+from pydantic import Field
+
+from agents.researcher import Prejudgment, anchor_prejudgment
+from app.context import Context
+from app.services import Services
+from graphs.judge import build_graph
+from graphs.state import JudgeInput
+from tests.conftest import SHARED_DATA, laws_db_text
+from tools.cases import CaseRepository
+from tools.charges import ChargeRepository
+from tools.corpus.cail import load_cases
+from tools.corpus.charge_rules import load_charge_rules
+from tools.errors import InputError
+from tools.fake_llm import FakeChatModel
+from tools.ingestion import build_ontology, ingest_cases, ingest_charges
+from tools.ontology import OntologyRepository, extract_lexical
+from tools.vectors import CASES
+
+pytestmark = pytest.mark.integration
+
+FACT = (
+    "经审理查明：2016年3月28日20时许，被告人张某在某小区内趁无人之机，盗窃被害人李某停放的电动自行车一辆，"
+    "价值人民币2300元。案发后被告人张某主动投案，如实供述了犯罪事实，赃物已追回发还被害人。"
+)
+
+
+@pytest.fixture(scope="module")
+def judge_kb(kb: Services) -> Iterator[Services]:
+    """The session KB plus charges, 120 training cases and their Ontology graph (removed afterwards)."""
+    ingest_charges(
+        load_charge_rules(SHARED_DATA / "zh/interpretations/lawrefbook"), ChargeRepository(kb.graph), kb.statutes
+    )
+    cases = load_cases(SHARED_DATA / "zh/cases/cail2018_sample_train.jsonl")[:120]
+    ingest_cases(cases, kb.vectors, CaseRepository(kb.graph, ChargeRepository(kb.graph)), batch_size=60)
+    build_ontology(OntologyRepository(kb.graph), extract_lexical, k=5)
+    yield kb
+    kb.graph.query("MATCH (n) WHERE n:Case OR n:Feature OR n:Community DETACH DELETE n")
+    kb.vectors.reset(CASES)
+
+
+@pytest.fixture
+def active_judge_kb(judge_kb: Services) -> Iterator[Services]:
+    from app.services import set_services
+
+    set_services(judge_kb)
+    yield judge_kb
+    set_services(None)
+
+
+class RefutingFake(FakeChatModel):
+    """The fake model, with every checklist item false for the articles in ``refuted``."""
+
+    refuted: set[str] = Field(default_factory=set)
+
+    def _reply(self, messages: list[BaseMessage], **kwargs: Any) -> str:
+        schema = (kwargs.get("response_format") or {}).get("schema", {})
+        prompt = str(messages[-1].content)
+        if schema.get("title") == "ChecklistAnswers" and any(f"法条：[{a}]" in prompt for a in self.refuted):
+            count = schema["properties"]["answers"]["minItems"]
+            return json.dumps({"answers": [{"reason": "不满足", "holds": False}] * count})
+        return super()._reply(messages, **kwargs)
+
+
+@pytest.fixture
+def install(monkeypatch: pytest.MonkeyPatch) -> Callable[..., RefutingFake]:
+    def install(**kwargs: Any) -> RefutingFake:
+        model = RefutingFake(**kwargs)
+        monkeypatch.setattr("tools.llm._load", lambda spec, settings: model)
+        return model
+
+    return install
+
+
+PREJUDGMENT = json.dumps(
+    {"charges": [{"name": "盗窃", "confidence": 0.9}, {"name": "诈骗", "confidence": 0.2}], "articles": [264, 67, 499]}
+)
+
+
+def _judgment(charges: list[str], articles: list[int], months: int = 8) -> str:
+    return json.dumps(
+        {
+            "reasoning": "被告人秘密窃取他人财物，数额较大，构成盗窃罪[1]，有自首情节[2]。",
+            "charges": charges,
+            "articles": articles,
+            "term_months": months,
+            "life_imprisonment": False,
+            "death_penalty": False,
+        },
+        ensure_ascii=False,
+    )
+
+
+def test_judgment_is_traceable_to_audited_evidence(active_judge_kb: Services, install: Any) -> None:
+    install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃", "重婚"], [264, 67, 180])]})
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))
+    assert out["features"]["behaviour"] == ["盗窃"] and "自首" in out["features"]["defendant"]
+    # The confident charge anchors retrieval; 诈骗 (0.2) is below the threshold; 499 is no article.
+    assert [g["name"] for g in out["prejudged"]] == ["盗窃"]
+    assert out["rankings"]["charge"] == ["刑法:264"]
+    assert out["rankings"]["generative"] == ["刑法:264", "刑法:67"]
+    assert out["rankings"]["cases"] and out["rankings"]["features"] and out["rankings"]["community"]
+    assert out["rankings"]["researcher"][:2] == ["刑法:264", "刑法:67"]
+    assert [v["article_id"] for v in out["verdicts"]] == out["rankings"]["researcher"][:5]
+    assert out["charges"] == ["盗窃"]
+    assert out["articles"] == ["刑法:264", "刑法:67"]
+    assert out["term"] == {"months": 8, "life": False, "death": False}
+    assert "[1]" in out["reasoning"]
+    # 180 is not in the evidence and no evidence supports 重婚: both removed and reported.
+    assert out["dropped"] == ["刑法:180", "charge:重婚"]
+    articles = {e["id"]: e for e in out["evidence"] if e["kind"] == "article"}
+    assert articles["刑法:264"]["text"].endswith(laws_db_text("中华人民共和国刑法", "第二百六十四条"))
+    cases = [e for e in out["evidence"] if e["kind"] == "case"]
+    assert cases and all("罪名：" in e["text"] for e in cases)
+    assert [e["n"] for e in out["evidence"]] == list(range(1, len(out["evidence"]) + 1))
+    nodes = [e["node"] for e in out["trace"]]
+    assert nodes[0] == "align_ontology" and nodes[-2:] == ["audit_research", "adjudicate"]
+    assert set(nodes[1:4]) == {"research_semantic", "research_community", "research_charges"}
+    json.dumps(out, ensure_ascii=False)
+
+
+def test_pruned_article_takes_its_charge_and_cases_with_it(active_judge_kb: Services, install: Any) -> None:
+    model = install(
+        by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted={"刑法:264"}
+    )
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))
+    verdict = next(v for v in out["verdicts"] if v["article_id"] == "刑法:264")
+    assert not verdict["applicable"] and verdict["reason"] == "全部要件均不满足"
+    assert "刑法:264" not in {e["id"] for e in out["evidence"]}
+    assert out["prejudged"] == []  # 盗窃 rested only on article 264
+    evidence_cases = [e for e in out["evidence"] if e["kind"] == "case"]
+    assert all("盗窃" not in e["text"].rsplit("（", 1)[-1] for e in evidence_cases)
+    assert out["articles"] == [] and "刑法:264" in out["dropped"]
+    adjudicate_prompt = str(model.calls[-1][-1].content)
+    assert "[刑法:264]" not in adjudicate_prompt and "法条 刑法:264" not in adjudicate_prompt
+
+
+def test_charge_prejudgment_rules(judge_kb: Services) -> None:
+    ctx = Context(model="fake", charge_confidence=0.5, max_prejudged_charges=2)
+    low = Prejudgment.model_validate(
+        {"charges": [{"name": "诈骗", "confidence": 0.3}, {"name": "盗窃", "confidence": 0.4}], "articles": []}
+    )
+    rankings, guesses, refs = anchor_prejudgment(judge_kb, low, ctx)
+    assert [g["name"] for g in guesses] == ["盗窃"]  # none reaches 0.5: only the most confident stays
+    assert rankings == {"charge": ["刑法:264"], "generative": []}
+    assert refs and all("盗窃" in r["charges"] for r in refs)
+    many = Prejudgment.model_validate(
+        {
+            "charges": [
+                {"name": "抢劫", "confidence": 0.9},
+                {"name": "不存在的罪名", "confidence": 0.8},
+                {"name": "盗窃", "confidence": 0.7},
+            ],
+            "articles": [263, 263],
+        }
+    )
+    rankings, guesses, _ = anchor_prejudgment(judge_kb, many, ctx)
+    assert [g["name"] for g in guesses] == ["抢劫"]  # at most two considered; unknown names dropped
+    assert rankings["generative"] == ["刑法:263"]
+
+
+def test_without_audit_the_fused_candidates_are_the_evidence(active_judge_kb: Services, install: Any) -> None:
+    install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]})
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", audit=False))
+    assert out["verdicts"] == [] and "verify_article" not in [e["node"] for e in out["trace"]]
+    assert [e["id"] for e in out["evidence"] if e["kind"] == "article"] == out["rankings"]["researcher"][:5]
+
+
+def test_empty_fact_is_refused(active_judge_kb: Services, install: Any) -> None:
+    install()
+    with pytest.raises(InputError, match="empty"):
+        build_graph().invoke(JudgeInput(fact="  "), context=Context(model="fake"))
