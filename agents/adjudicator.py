@@ -61,6 +61,7 @@ def supported_charges(
 ) -> tuple[list[str], list[str]]:
     """(kept, dropped): a charge is kept when an evidence article defines it or an evidence case was
     convicted of it. Without a charge index in the graph nothing can be checked and every charge is kept."""
+    named = [n for n in named if n.strip()]
     if not charges.has_charges():
         return list(dict.fromkeys(normalise_charge(n) for n in named)), []
     case_charges = {name for c in cases for name in c["charges"]}

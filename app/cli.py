@@ -30,6 +30,8 @@ cli = typer.Typer(
 )
 model_cli = typer.Typer(no_args_is_help=True, help="Manage the embedded local model.")
 cli.add_typer(model_cli, name="model")
+kg_cli = typer.Typer(no_args_is_help=True, help="Inspect the knowledge graph.")
+cli.add_typer(kg_cli, name="kg")
 # Piped output is not cut to 80 columns: tables in logs and files stay readable.
 console = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, soft_wrap=True)
@@ -225,6 +227,99 @@ def communities(
     if summarise:
         services.graph.compact()
     console.print(table)
+
+
+@kg_cli.command("stats")
+def kg_stats(as_json: Annotated[bool, typer.Option("--json", help="Print {nodes, edges} as JSON.")] = False) -> None:
+    """Node counts per label and edge counts per type."""
+    from app.services import get_services
+    from tools.kg.inspect import graph_stats
+
+    stats = graph_stats(get_services().graph)
+    if as_json:
+        print(json.dumps(stats, ensure_ascii=False, indent=2))
+        return
+    for kind, counts in stats.items():
+        table = Table(kind[:-1] if kind == "nodes" else "edge type", "count", title=kind)
+        for name, n in counts.items():
+            table.add_row(name, str(n))
+        console.print(table)
+
+
+@kg_cli.command("show")
+def kg_show(article_id: Annotated[str, typer.Argument(help="Article id, e.g. 刑法:264.")]) -> None:
+    """An article with its charges, interpretations, checklist and the number of cases citing it."""
+    from app.services import get_services
+    from tools.kg.inspect import article_card
+
+    card = article_card(get_services().graph, article_id)
+    console.print(Panel(escape(str(card["text"])), title=f"{card['id']} 《{card['law']}》{card['label']}"))
+    console.print(f"Chapter: {escape(str(card['chapter'] or ''))}")
+    console.print(f"Charges: {escape('、'.join(card['charges']) or '（无）')}")
+    console.print(f"Cases citing it: {card['cases']}")
+    console.print(f"Interpretations ({len(card['interpretations'])}):")
+    for title in card["interpretations"]:
+        console.print(f"  - {escape(title)}")
+    model = f" (by {card['checklist_model']})" if card["checklist"] else ""
+    console.print(f"Checklist{model}:")
+    for i, item in enumerate(card["checklist"], 1):
+        console.print(f"  {i}. {escape(item)}")
+    if not card["checklist"]:
+        console.print("  （尚未生成: jurisgraph checklists）")
+
+
+def _print_judgment(out: dict[str, Any]) -> None:
+    term = out["term"]
+    sentence = "死刑" if term["death"] else "无期徒刑" if term["life"] else f"有期徒刑 {term['months']} 个月"
+    console.print(f"[bold]罪名 Charges:[/bold] {escape('、'.join(out['charges']) or '（无）')}")
+    console.print(f"[bold]适用法条 Articles:[/bold] {escape('、'.join(out['articles']) or '（无）')}")
+    console.print(f"[bold]刑期 Term:[/bold] {sentence}")
+    console.print(Panel(escape(out["reasoning"] or "（无）"), title="理由 Reasoning", title_align="left"))
+    console.print("[bold]证据 Evidence[/bold]")
+    for item in out["evidence"]:
+        console.print(f"  [cyan]\[{item['n']}][/cyan] {escape(item['id'])}　{escape(item['text'])}")
+    for verdict in out["verdicts"]:
+        if not verdict["applicable"]:
+            err.print(
+                f"[yellow]Pruned by the auditor:[/yellow] {escape(verdict['article_id'])}: {escape(verdict['reason'])}"
+            )
+    if out["dropped"]:
+        err.print(f"[yellow]Dropped (not supported by the evidence):[/yellow] {escape(', '.join(out['dropped']))}")
+    usage = out["usage"]
+    stages = ", ".join(f"{e['node']} {e['ms'] / 1000:.1f}s" for e in out["trace"])
+    err.print(
+        f"[dim]LLM calls {usage['llm_calls']}, tokens {usage['prompt_tokens']} prompt + "
+        f"{usage['completion_tokens']} completion; {stages}[/dim]"
+    )
+
+
+@cli.command()
+def judge(
+    fact: Annotated[str | None, typer.Option(help="The criminal fact description.")] = None,
+    file: Annotated[Path | None, typer.Option(help="A UTF-8 text file holding the fact description.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the whole output state as JSON.")] = False,
+    model: Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")] = None,
+    audit: Annotated[bool, typer.Option(help="Verify candidate articles against their checklists.")] = True,
+) -> None:
+    """Judge a criminal fact: charges, applicable articles and sentence, each traceable to numbered evidence."""
+    from graphs.judge import graph
+    from graphs.state import JudgeInput
+
+    if (fact is None) == (file is None):
+        raise InputError("give exactly one of --fact TEXT or --file FILE")
+    if file is not None:
+        if not file.is_file():
+            raise InputError(f"fact file not found: {file}")
+        fact = file.read_text(encoding="utf-8")
+    context = Context(audit=audit)
+    if model:
+        context.model = model
+    with err.status("judging…", spinner="dots") if err.is_terminal and not as_json else nullcontext():
+        out = graph.invoke(JudgeInput(fact=fact or ""), context=context)
+    if as_json:
+        print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
+    else:
+        _print_judgment(out)
 
 
 @cli.command("laws")

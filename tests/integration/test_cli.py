@@ -168,3 +168,35 @@ def test_cases_ingest_and_remove_by_source(data_dir: Path, tmp_path: Path) -> No
     assert "Removed source ten_cases: 10 cases" in removed.stdout
     missing = _run("remove", "--source", "ten_cases", data_dir=data_dir)
     assert missing.returncode == 2 and "no source named 'ten_cases'" in missing.stderr
+
+
+def test_kg_stats_and_show(data_dir: Path) -> None:
+    stats = _run("kg", "stats", "--json", data_dir=data_dir)
+    assert stats.returncode == 0, stats.stderr
+    counts = json.loads(stats.stdout)
+    assert counts["nodes"]["Article"] == 505 and counts["nodes"]["Law"] == 1
+    assert counts["edges"]["HAS_ARTICLE"] == 505
+    shown = _run("kg", "show", "刑法:264", data_dir=data_dir)
+    assert shown.returncode == 0, shown.stderr
+    assert laws_db_text("中华人民共和国刑法", "第二百六十四条")[:30] in shown.stdout
+    assert "Cases citing it: 0" in shown.stdout
+    missing = _run("kg", "show", "刑法:9999", data_dir=data_dir)
+    assert missing.returncode == 2 and "no article '刑法:9999'" in missing.stderr
+
+
+def test_judge_prints_a_traceable_judgment(data_dir: Path, tmp_path: Path) -> None:
+    fact = tmp_path / "fact.txt"
+    fact.write_text(
+        "被告人张某秘密窃取被害人李某的电动自行车一辆，价值人民币2300元。案发后张某主动投案。", encoding="utf-8"
+    )
+    judged = _run("judge", "--file", str(fact), "--json", data_dir=data_dir)
+    assert judged.returncode == 0, judged.stderr
+    out = json.loads(judged.stdout)
+    articles = [e for e in out["evidence"] if e["kind"] == "article"]
+    assert articles and all(e["id"].startswith("刑法:") for e in articles)
+    assert set(out["articles"]) <= {e["id"] for e in articles}
+    assert len(out["verdicts"]) == len(articles)  # the fake verifies every candidate as applicable
+    pretty = _run("judge", "--fact", fact.read_text(encoding="utf-8"), data_dir=data_dir)
+    assert pretty.returncode == 0 and "证据 Evidence" in pretty.stdout
+    neither = _run("judge", data_dir=data_dir)
+    assert neither.returncode == 2 and "exactly one of --fact" in neither.stderr
