@@ -45,3 +45,21 @@ def test_the_llm_extractor_validates_and_records_usage() -> None:
     extract, usages = llm_extractor(FakeChatModel(responses=[reply]))
     assert extract(_fact(0)) == {"defendant": ["自首"], "behaviour": ["推倒"], "victim": ["轻伤"], "mental_state": []}
     assert usages[0]["llm_calls"] == 1
+
+
+def test_feature_index_finds_similar_cases_and_their_community() -> None:
+    from tools.ontology import FeatureIndex
+
+    theft = {"behaviour": ["盗窃"], "defendant": ["自首"]}
+    index = FeatureIndex(
+        ["c1", "c2", "c3", "c4"],
+        [theft, {"behaviour": ["盗窃"]}, {"behaviour": ["诈骗"]}, {"behaviour": ["诈骗"], "defendant": ["自首"]}],
+        {"c1": "A", "c2": "A", "c3": "B", "c4": "B"},
+        stamp=0,
+    )
+    assert [c for c, _ in index.similar(theft, 4)] == ["c1", "c2", "c4"]  # c3 shares nothing
+    assert index.similar(theft, 4)[0][1] == 1.0
+    assert index.best_community(theft, 4) == "A"
+    assert [c for c, _ in index.similar(theft, 4, within="B")] == ["c4"]
+    assert index.similar({"behaviour": ["未知特征"]}, 3) == []
+    assert FeatureIndex([], [], {}, 0).best_community(theft, 3) is None
