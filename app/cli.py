@@ -300,6 +300,7 @@ def judge(
     as_json: Annotated[bool, typer.Option("--json", help="Print the whole output state as JSON.")] = False,
     model: Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")] = None,
     audit: Annotated[bool, typer.Option(help="Verify candidate articles against their checklists.")] = True,
+    settings: Annotated[list[str] | None, typer.Option("--set", help="Context setting key=value (repeatable).")] = None,
 ) -> None:
     """Judge a criminal fact: charges, applicable articles and sentence, each traceable to numbered evidence."""
     from graphs.judge import graph
@@ -311,7 +312,7 @@ def judge(
         if not file.is_file():
             raise InputError(f"fact file not found: {file}")
         fact = file.read_text(encoding="utf-8")
-    context = Context(audit=audit)
+    context = Context(audit=audit).with_overrides(settings or [])
     if model:
         context.model = model
     with err.status("judging…", spinner="dots") if err.is_terminal and not as_json else nullcontext():
@@ -373,13 +374,14 @@ def ask(
     as_json: Annotated[bool, typer.Option("--json", help="Print the whole output state as JSON.")] = False,
     model: Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")] = None,
     top_k: Annotated[int, typer.Option(help="Statute articles retrieved as evidence.")] = 5,
+    settings: Annotated[list[str] | None, typer.Option("--set", help="Context setting key=value (repeatable).")] = None,
 ) -> None:
     """Answer a legal question with a Legal Basis quoted verbatim from the knowledge base."""
     from agents.element import validate_question
     from graphs.consult import graph
     from graphs.state import ConsultInput
 
-    context = Context(top_k=top_k)
+    context = Context(top_k=top_k).with_overrides(settings or [])
     if model:
         context.model = model
     question = validate_question(question, context.max_question_chars)
@@ -410,6 +412,9 @@ def eval_cmd(
     compare: Annotated[
         tuple[Path, Path] | None, typer.Option(help="Diff two summary.json files (A B) and exit.")
     ] = None,
+    settings: Annotated[
+        list[str] | None, typer.Option("--set", help="Context setting key=value for every system (repeatable).")
+    ] = None,
 ) -> None:
     """Measure systems on a task file: results.jsonl, summary.json (95% bootstrap CIs) and report.md."""
     from app.eval.plots import write_plots
@@ -431,7 +436,7 @@ def eval_cmd(
     if not task or not data:
         raise InputError("eval needs --task and --data (or --compare A B)")
     items = load_items(task, data, limit)
-    context = Context(top_k=top_k)
+    context = Context(top_k=top_k).with_overrides(settings or [])
     if model:
         context.model = model
     names = [name.strip() for name in systems.split(",") if name.strip()]
@@ -466,7 +471,9 @@ def eval_cmd(
 
         results = run_systems(task, items, runners, out_dir / "results.jsonl", annotate, on_result)
     summary = summarise(task, results, judge_threshold=judge_threshold)
-    summary.update({"data": str(data), "model": context.model, "judge_model": judge_model, "limit": limit})
+    summary.update(
+        {"data": str(data), "model": context.model, "judge_model": judge_model, "limit": limit, "settings": settings}
+    )
     write_outputs(summary, out_dir)
     write_plots(summary, results, out_dir)
     console.print((out_dir / "report.md").read_text(encoding="utf-8"))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal
+
+from tools.errors import InputError
 
 Role = Literal["draft", "manager", "audit", "judge"]
 
@@ -129,3 +132,25 @@ class Context:
         """The model spec of an agent role: its own setting, else ``model``."""
         own: str = getattr(self, f"{role}_model")
         return own.strip() or self.model
+
+    def with_overrides(self, pairs: list[str]) -> Context:
+        """A copy with ``key=value`` settings applied (values parsed as JSON where they are JSON, so
+        ``audit=false``, ``audit_k=3`` and ``strategy_weights={"charge": 2}`` all work)."""
+        known = {f.name for f in fields(self)}
+        changes: dict[str, Any] = {}
+        for pair in pairs:
+            key, sep, raw = pair.partition("=")
+            key = key.strip()
+            if not sep or key not in known:
+                raise InputError(f"bad setting {pair!r}: use key=value with key one of {', '.join(sorted(known))}")
+            try:
+                value: object = json.loads(raw)
+            except json.JSONDecodeError:
+                value = raw
+            expected = type(getattr(self, key))
+            if expected is float and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)
+            if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+                raise InputError(f"bad setting {pair!r}: {key} needs a {expected.__name__}")
+            changes[key] = value
+        return replace(self, **changes)

@@ -13,6 +13,7 @@ from agents.manager import PLANS
 from app.context import Context
 from graphs.consult import route_after_draft, route_after_format, route_manager, route_start
 from graphs.state import CheckResult, ConsultState, EvidenceItem
+from tools.errors import InputError
 from tools.fake_llm import minimal_instance
 from tools.retrieval import route_collections
 from tools.vectors import CASES, INTERPRETATIONS, STATUTES
@@ -140,3 +141,13 @@ def test_fake_model_picks_the_first_enum_value_and_answers_yes() -> None:
         "properties": {"d": {"enum": ["Pass", "LawSearch"], "type": "string"}, "b": {"type": "boolean"}},
     }
     assert minimal_instance(schema) == {"d": "Pass", "b": True}
+
+
+def test_context_overrides_are_typed() -> None:
+    ctx = Context(model="fake").with_overrides(["audit=false", "audit_k=3", "charge_confidence=1", "draft_model=x:y"])
+    assert (ctx.audit, ctx.audit_k, ctx.charge_confidence, ctx.draft_model) == (False, 3, 1.0, "x:y")
+    assert ctx.with_overrides(['strategy_weights={"charge": 2}']).strategy_weights == {"charge": 2}
+    with pytest.raises(InputError, match="audit_k needs a int"):
+        ctx.with_overrides(["audit_k=many"])
+    with pytest.raises(InputError, match="key one of"):
+        ctx.with_overrides(["nope=1"])
