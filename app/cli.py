@@ -95,6 +95,8 @@ def ingest(
                 out = chunk
                 continue
             stage = chunk["stage"]
+            if chunk.get("event") == "done":
+                continue
             if stage not in bars:
                 bars[stage] = progress.add_task(stage, total=None)
             if "total" in chunk:
@@ -315,8 +317,7 @@ def judge(
     context = Context(audit=audit).with_overrides(settings or [])
     if model:
         context.model = model
-    with err.status("judging…", spinner="dots") if err.is_terminal and not as_json else nullcontext():
-        out = graph.invoke(JudgeInput(fact=fact or ""), context=context)
+    out = _run_with_status(graph, JudgeInput(fact=fact or ""), context, live=err.is_terminal and not as_json)
     if as_json:
         print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
     else:
@@ -334,6 +335,24 @@ def list_laws_cmd(
     for law in list_laws(db):
         table.add_row(law.short, law.full_name, law.department, str(law.article_count))
     console.print(table)
+
+
+def _run_with_status(graph: Any, request: Any, context: Context, live: bool) -> dict[str, Any]:
+    """Run a graph, showing its stages as they finish (custom stream) when ``live``; returns the output."""
+    out: dict[str, Any] = {}
+    with err.status("starting…", spinner="dots") if live else nullcontext() as status:
+        for namespace, mode, chunk in graph.stream(
+            request, context=context, stream_mode=["custom", "values"], subgraphs=True
+        ):
+            if mode == "values":
+                if not namespace:
+                    out = chunk
+            elif status is not None:
+                detail = chunk.get("detail", {})
+                extra = detail.get("decision") or chunk.get("article_id") or detail.get("article_id") or ""
+                what = f"{chunk['stage']} {extra}".strip()
+                status.update(f"{escape(what)} done" if chunk.get("event") == "done" else f"{escape(what)}…")
+    return out
 
 
 def _print_answer(out: dict[str, Any]) -> None:
@@ -385,8 +404,7 @@ def ask(
     if model:
         context.model = model
     question = validate_question(question, context.max_question_chars)
-    with err.status("thinking…", spinner="dots") if err.is_terminal and not as_json else nullcontext():
-        out = graph.invoke(ConsultInput(question=question), context=context)
+    out = _run_with_status(graph, ConsultInput(question=question), context, live=err.is_terminal and not as_json)
     if as_json:
         print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
     else:

@@ -28,16 +28,16 @@ def route_start(state: IngestState) -> Literal["reset_stores", "load_statutes"]:
     return "reset_stores" if state.reset else "load_statutes"
 
 
-def route_after_statutes(state: IngestState) -> Literal["link_charges", "load_cases", "__end__"]:
+def route_after_statutes(state: IngestState) -> Literal["link_charges", "load_cases", "build_ontology", "__end__"]:
     if state.interpretations:
         return "link_charges"
-    return "load_cases" if state.cases else "__end__"
+    return route_after_interpretations(state)
 
 
 def route_after_interpretations(state: IngestState) -> Literal["load_cases", "build_ontology", "__end__"]:
     if state.cases:
         return "load_cases"
-    return "build_ontology" if state.ontology else "__end__"
+    return route_after_cases(state)
 
 
 def route_after_cases(state: IngestState) -> Literal["build_ontology", "__end__"]:

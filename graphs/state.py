@@ -7,6 +7,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypedDict
 
+from langgraph.config import get_stream_writer
+
 from tools.llm import Usage, add_usage, empty_usage
 
 
@@ -38,8 +40,16 @@ class TraceEvent(TypedDict):
 
 
 def trace_event(node: str, started: float, **detail: Any) -> TraceEvent:
-    """A trace entry for ``node`` that began at ``started`` (time.perf_counter())."""
-    return {"node": node, "ms": round((time.perf_counter() - started) * 1000, 1), "detail": detail}
+    """A trace entry for ``node`` that began at ``started`` (time.perf_counter()); inside a graph run it is
+    also sent to LangGraph's custom stream as ``{"stage": node, "event": "done", "ms", "detail"}``, so the CLI
+    and Studio show progress while a slow local model works."""
+    event: TraceEvent = {"node": node, "ms": round((time.perf_counter() - started) * 1000, 1), "detail": detail}
+    try:
+        writer = get_stream_writer()
+    except RuntimeError:  # called outside a graph run (tests, scripts)
+        return event
+    writer({"stage": node, "event": "done", "ms": event["ms"], "detail": detail})
+    return event
 
 
 class CheckResult(TypedDict):

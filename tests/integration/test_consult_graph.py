@@ -286,3 +286,18 @@ def test_bad_questions_are_refused(active_kb: Services, install: Any, question: 
     install()
     with pytest.raises(InputError, match=message):
         _run(question=question)
+
+
+def test_progress_events_stream_while_the_graph_runs(active_kb: Services, install: Any) -> None:
+    install(by_schema={"ManagerReply": _manager("LawSearch", "Pass")})
+    stream = build_graph().stream(
+        ConsultInput(question=QUESTION), context=Context(model="fake"), stream_mode="custom", subgraphs=True
+    )
+    events = [(namespace, event) for namespace, event in stream]
+    top = [e for ns, e in events if not ns]
+    done = [e["stage"] for e in top if e.get("event") == "done"]
+    assert done[:4] == FIRST_DRAFT_NODES and done[-1] == "check_content"
+    assert [e["detail"]["decision"] for e in top if e["stage"] == "review_draft"] == ["LawSearch", "Pass"]
+    # The audit subgraph's branches announce each article they verify, under the subgraph's namespace.
+    audited = [e["article_id"] for ns, e in events if ns and e["stage"] == "audit"]
+    assert audited and all(ns[0].startswith("audit_answer") for ns, e in events if ns)
