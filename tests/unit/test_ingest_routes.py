@@ -1,0 +1,28 @@
+"""The ingest graph's routing: each optional stage runs exactly when asked for."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphs.ingest import route_after_cases, route_after_interpretations, route_after_statutes, route_start
+from graphs.state import IngestState
+
+
+@pytest.mark.parametrize(
+    ("request_", "after_statutes"),
+    [
+        ({}, "__end__"),
+        ({"interpretations": "dir"}, "link_charges"),
+        ({"cases": ["a.jsonl"], "ontology": "lexical"}, "load_cases"),
+        ({"ontology": "lexical"}, "build_ontology"),  # over the cases already stored
+    ],
+)
+def test_stages_after_statutes(request_: dict[str, object], after_statutes: str) -> None:
+    assert route_after_statutes(IngestState(**request_)) == after_statutes  # type: ignore[arg-type]
+
+
+def test_later_routes() -> None:
+    assert route_start(IngestState(reset=True)) == "reset_stores"
+    assert route_after_interpretations(IngestState(cases=["a"])) == "load_cases"
+    assert route_after_interpretations(IngestState(ontology="llm")) == "build_ontology"
+    assert route_after_cases(IngestState()) == "__end__"
