@@ -147,16 +147,26 @@ def _print_ingest_reports(reports: dict[str, Any], elapsed: float) -> None:
 
 
 @cli.command()
-def remove(source: Annotated[str, typer.Option(help="Case source to delete (the file name without .jsonl).")]) -> None:
-    """Delete one source's cases, their edges and vectors, and nothing else."""
+def remove(
+    source: Annotated[
+        str, typer.Option(help="Source to delete: a case file name without .jsonl, or an interpretation file name.")
+    ],
+) -> None:
+    """Delete one source's nodes, edges and vectors, and nothing else."""
     from app.services import get_services
     from tools.cases import CaseRepository
     from tools.charges import ChargeRepository
     from tools.ingestion import remove_source
+    from tools.interpretations import InterpretationRepository
 
     services = get_services()
-    count = remove_source(source, services.vectors, CaseRepository(services.graph, ChargeRepository(services.graph)))
-    console.print(f"Removed source {source}: {count} cases with their edges and vectors.")
+    kind, count = remove_source(
+        source,
+        services.vectors,
+        CaseRepository(services.graph, ChargeRepository(services.graph)),
+        InterpretationRepository(services.graph),
+    )
+    console.print(f"Removed source {source}: {count} {kind} with their edges and vectors.")
 
 
 @cli.command()

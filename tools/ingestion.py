@@ -179,15 +179,26 @@ def build_ontology(
     return {"extracted": len(todo), **counts}
 
 
-def remove_source(source: str, vectors: ChromaVectors, cases: CaseRepository) -> int:
-    """Delete a case source's nodes, edges and vectors (nothing else); returns the cases removed."""
-    count = cases.sources().get(source, 0)
-    if count == 0:
-        raise InputError(f"no source named {source!r}; sources: {', '.join(sorted(cases.sources())) or 'none'}")
-    vectors.delete_where(CASES, "source", source)
-    cases.delete_source(source)
-    cases.store.compact()
-    return count
+def remove_source(
+    source: str, vectors: ChromaVectors, cases: CaseRepository, interpretations: InterpretationRepository
+) -> tuple[str, int]:
+    """Delete one source's nodes, edges and vectors and nothing else: a case file (its name without .jsonl)
+    or an interpretation file (its file name). Returns what was removed and how many."""
+    if count := cases.sources().get(source, 0):
+        vectors.delete_where(CASES, "source", source)
+        cases.delete_source(source)
+        cases.store.compact()
+        return "cases", count
+    if ids := interpretations.ids_of_source(source):
+        # Chunks first: a kill in between leaves nodes whose hash makes the next ingest rewrite them.
+        for interp_id in ids:
+            vectors.delete_where(INTERPRETATIONS, "interpretation", interp_id)
+        interpretations.delete(ids)
+        interpretations.store.compact()
+        return "interpretations", len(ids)
+    known = sorted(cases.sources()) + interpretations.sources()
+    shown = ", ".join(known[:20]) + (f" … ({len(known)} in all)" if len(known) > 20 else "")
+    raise InputError(f"no source named {source!r}; sources: {shown or 'none'}")
 
 
 def document_text(article: Article) -> str:

@@ -33,6 +33,11 @@ ORDER BY article_id, id
 """
 
 
+_OF_SOURCE = "MATCH (i:Interpretation) WHERE i.source = $source RETURN i.id AS id ORDER BY id"
+_SOURCES = "MATCH (i:Interpretation) RETURN DISTINCT i.source AS source"
+_DELETE = "UNWIND $ids AS id MATCH (i:Interpretation {id: id}) DETACH DELETE i"
+
+
 class InterpretationRepository:
     """Interpretation reads and writes on any :class:`GraphStore`."""
 
@@ -65,3 +70,15 @@ class InterpretationRepository:
         for row in self.store.read(_FOR_ARTICLES, {"ids": list(article_ids)}) if article_ids else []:
             found.setdefault(row["article_id"], []).append({"id": row["id"], "title": row["title"]})
         return found
+
+    def ids_of_source(self, source: str) -> list[str]:
+        """Interpretations ingested from the file named ``source``."""
+        return [r["id"] for r in self.store.read(_OF_SOURCE, {"source": source})]
+
+    def sources(self) -> list[str]:
+        return sorted(r["source"] for r in self.store.read(_SOURCES))
+
+    def delete(self, ids: Sequence[str]) -> None:
+        """Delete the interpretation nodes and their INTERPRETS edges (articles stay)."""
+        if ids:
+            self.store.query(_DELETE, {"ids": list(ids)})

@@ -14,6 +14,7 @@ from tools.corpus.cail import load_cases
 from tools.corpus.charge_rules import load_charge_rules
 from tools.errors import CorpusError, InputError
 from tools.ingestion import ingest_cases, ingest_charges, remove_source
+from tools.interpretations import InterpretationRepository
 from tools.vectors import CASES
 
 pytestmark = pytest.mark.integration
@@ -57,12 +58,13 @@ def test_cases_link_to_articles_and_charges_and_are_removable_by_source(
     assert rows == [{"articles": ["刑法:234"], "charges": ["故意伤害"]}]
     assert kb.vectors.count(CASES) == 60
 
-    assert remove_source("batch_a", kb.vectors, repo) == 40
+    interps = InterpretationRepository(kb.graph)
+    assert remove_source("batch_a", kb.vectors, repo, interps) == ("cases", 40)
     assert repo.sources() == {"batch_b": 20}
     assert kb.vectors.count(CASES) == 20
     assert kb.statutes.counts()["刑法"] == 505  # nothing else touched
     with pytest.raises(InputError, match="no source named 'batch_a'"):
-        remove_source("batch_a", kb.vectors, repo)
+        remove_source("batch_a", kb.vectors, repo, interps)
 
 
 def test_malformed_case_files_are_corpus_errors(tmp_path: Path) -> None:

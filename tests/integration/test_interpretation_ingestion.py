@@ -7,6 +7,7 @@ import pytest
 from app.services import Services
 from tests.conftest import SHARED_DATA
 from tools.corpus.interpretations import parse_interpretation
+from tools.errors import InputError
 from tools.ingestion import ingest_interpretations
 from tools.interpretations import InterpretationRepository
 from tools.vectors import INTERPRETATIONS
@@ -73,3 +74,21 @@ def test_a_killed_ingestion_is_redone_on_the_next_run(kb_clean: Services, interp
     report = ingest_interpretations(interps, kb_clean.vectors, repo, batch_size=4)
     assert report.added == 2
     assert kb_clean.vectors.count(INTERPRETATIONS) == sum(len(i.chunks) for i in interps)
+
+
+def test_an_interpretation_file_is_removed_by_source(kb_clean: Services, interps: list) -> None:
+    from tools.cases import CaseRepository
+    from tools.charges import ChargeRepository
+    from tools.ingestion import remove_source
+
+    repo = InterpretationRepository(kb_clean.graph)
+    ingest_interpretations(interps, kb_clean.vectors, repo, batch_size=8)
+    cases = CaseRepository(kb_clean.graph, ChargeRepository(kb_clean.graph))
+    kind, count = remove_source(interps[1].source, kb_clean.vectors, cases, repo)
+    assert (kind, count) == ("interpretations", 1)
+    assert kb_clean.vectors.count(INTERPRETATIONS) == len(interps[0].chunks)  # the other file's chunks stay
+    assert repo.hashes() == {interps[0].id: interps[0].content_hash}
+    assert "刑法:264" not in repo.for_articles(["刑法:264"])
+    assert kb_clean.statutes.counts()["刑法"] == 505
+    with pytest.raises(InputError, match="no source named"):
+        remove_source(interps[1].source, kb_clean.vectors, cases, repo)
