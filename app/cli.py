@@ -241,6 +241,23 @@ def communities(
     console.print(table)
 
 
+@cli.command()
+def threads(as_json: Annotated[bool, typer.Option("--json", help="Print the threads as JSON.")] = False) -> None:
+    """List the conversation threads `ask --thread` keeps, most recent first."""
+    from app.threads import list_threads, open_checkpointer
+    from graphs.consult import build_graph
+
+    with open_checkpointer(load_settings()) as saver:
+        found = list_threads(saver, build_graph(checkpointer=saver))
+    if as_json:
+        print(json.dumps(found, ensure_ascii=False, indent=2))
+        return
+    table = Table("thread", "updated", "turns", "last question")
+    for t in found:
+        table.add_row(escape(t["thread_id"]), t["updated"], str(t["turns"]), escape(t["last_question"]))
+    console.print(table)
+
+
 @kg_cli.command("stats")
 def kg_stats(as_json: Annotated[bool, typer.Option("--json", help="Print {nodes, edges} as JSON.")] = False) -> None:
     """Node counts per label and edge counts per type."""
@@ -347,12 +364,14 @@ def list_laws_cmd(
     console.print(table)
 
 
-def _run_with_status(graph: Any, request: Any, context: Context, live: bool) -> dict[str, Any]:
+def _run_with_status(
+    graph: Any, request: Any, context: Context, live: bool, config: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Run a graph, showing its stages as they finish (custom stream) when ``live``; returns the output."""
     out: dict[str, Any] = {}
     with err.status("starting…", spinner="dots") if live else nullcontext() as status:
         for namespace, mode, chunk in graph.stream(
-            request, context=context, stream_mode=["custom", "values"], subgraphs=True
+            request, config, context=context, stream_mode=["custom", "values"], subgraphs=True
         ):
             if mode == "values":
                 if not namespace:
@@ -404,17 +423,29 @@ def ask(
     model: Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")] = None,
     top_k: Annotated[int, typer.Option(help="Statute articles retrieved as evidence.")] = 5,
     settings: Annotated[list[str] | None, typer.Option("--set", help="Context setting key=value (repeatable).")] = None,
+    thread: Annotated[
+        str | None, typer.Option(help="Continue (or start) this conversation thread; kept in the data dir.")
+    ] = None,
 ) -> None:
     """Answer a legal question with a Legal Basis quoted verbatim from the knowledge base."""
     from agents.element import validate_question
-    from graphs.consult import graph
+    from app.threads import open_checkpointer
+    from graphs.consult import build_graph
     from graphs.state import ConsultInput
 
     context = Context(top_k=top_k).with_overrides(settings or [])
     if model:
         context.model = model
     question = validate_question(question, context.max_question_chars)
-    out = _run_with_status(graph, ConsultInput(question=question), context, live=err.is_terminal and not as_json)
+    live = err.is_terminal and not as_json
+    if thread is None:
+        out = _run_with_status(build_graph(), ConsultInput(question=question), context, live)
+    else:
+        with open_checkpointer(load_settings()) as saver:
+            config = {"configurable": {"thread_id": thread}}
+            out = _run_with_status(
+                build_graph(checkpointer=saver), ConsultInput(question=question), context, live, config
+            )
     if as_json:
         print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
     else:

@@ -90,6 +90,11 @@ class Settings:
     def cache_dir(self) -> Path:
         return self.data_dir / "cache"
 
+    @property
+    def threads_file(self) -> Path:
+        """SQLite checkpoints of the CLI's conversation threads."""
+        return self.data_dir / "threads.sqlite"
+
 
 def load_settings() -> Settings:
     """Read settings from the current environment (call again after changing it)."""

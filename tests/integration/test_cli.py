@@ -200,3 +200,16 @@ def test_judge_prints_a_traceable_judgment(data_dir: Path, tmp_path: Path) -> No
     assert pretty.returncode == 0 and "证据 Evidence" in pretty.stdout
     neither = _run("judge", data_dir=data_dir)
     assert neither.returncode == 2 and "exactly one of --fact" in neither.stderr
+
+
+def test_threads_continue_across_processes(data_dir: Path) -> None:
+    first = _run("ask", "--thread", "t-1", "--json", "醉酒驾驶机动车会受到什么处罚？", data_dir=data_dir)
+    assert first.returncode == 0, first.stderr
+    second = _run("ask", "--thread", "t-1", "--json", "如果还撞伤了人呢？", data_dir=data_dir)
+    assert second.returncode == 0, second.stderr
+    earlier = {e["article_id"] for e in json.loads(first.stdout)["evidence"]}
+    assert earlier & {e["article_id"] for e in json.loads(second.stdout)["evidence"]}  # evidence carried over
+    listed = _run("threads", "--json", data_dir=data_dir)
+    assert listed.returncode == 0, listed.stderr
+    (thread,) = [t for t in json.loads(listed.stdout) if t["thread_id"] == "t-1"]
+    assert thread["turns"] == 2 and thread["last_question"] == "如果还撞伤了人呢？"
