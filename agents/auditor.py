@@ -15,6 +15,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
+from langgraph.types import interrupt
 from pydantic import BaseModel, Field, create_model
 
 from agents.researcher import fuse_research
@@ -23,6 +24,7 @@ from app.services import get_services
 from graphs.state import (
     ArticleTask,
     AuditInput,
+    AuditState,
     CaseRef,
     CheckResult,
     ConsultState,
@@ -32,7 +34,7 @@ from graphs.state import (
 )
 from prompts import render_prompt
 from tools.checklists import ChecklistRepository, ensure_checklist
-from tools.errors import StructuredOutputError
+from tools.errors import InputError, StructuredOutputError
 from tools.interpretations import InterpretationRepository
 from tools.llm import Usage, add_usage, empty_usage, failed_usage, invoke_structured, load_chat_model
 from tools.statutes import Article, parse_citations
@@ -179,7 +181,7 @@ def verify_article(task: ArticleTask, runtime: Runtime[Context]) -> dict[str, An
     else:
         verdict, usage = _verify(found[0], task.facts, runtime.context)
     return {
-        "verdicts": [verdict],
+        "found": [verdict],
         "usage": usage,
         "trace": [
             trace_event(
@@ -205,14 +207,49 @@ def consult_facts(question: str, element_graph: dict[str, Any]) -> str:
     return "\n".join([question, *[f"- {x}" for x in extra if x]])
 
 
+def is_borderline(verdict: Verdict) -> bool:
+    """A verdict a person should see: its checklist items disagree, so the model's final call decided it."""
+    return bool(verdict["checks"]) and decide_by_rule(verdict["checks"]) is None
+
+
+def review_verdicts(state: AuditState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Order the verdicts as the candidates were; with ``human_review``, interrupt once with every borderline
+    verdict and apply the reviewer's answer: ``{}`` (or anything falsy) accepts them all, and
+    ``{article_id: {"applicable": bool, "reason": str}}`` overrides the named ones."""
+    started = time.perf_counter()
+    order = {a: i for i, a in enumerate(state.article_ids)}
+    verdicts = sorted(state.found, key=lambda v: order.get(v["article_id"], len(order)))
+    borderline = [v for v in verdicts if is_borderline(v)]
+    overridden: list[str] = []
+    if runtime.context.human_review and borderline:
+        answer = interrupt({"kind": "review_verdicts", "facts": state.facts, "verdicts": borderline})
+        for verdict in verdicts:
+            change = (answer or {}).get(verdict["article_id"]) if isinstance(answer, dict) else None
+            if change is None:
+                continue
+            if not isinstance(change, dict) or not isinstance(change.get("applicable"), bool):
+                raise InputError(f"review of {verdict['article_id']}: expected {{'applicable': bool, 'reason': str}}")
+            verdict["applicable"] = change["applicable"]
+            verdict["reason"] = str(change.get("reason") or "人工复核")
+            verdict["decided_by"] = "reviewer"
+            overridden.append(verdict["article_id"])
+    return {
+        "verdicts": verdicts,
+        "trace": [
+            trace_event(
+                "review_verdicts", started, borderline=[v["article_id"] for v in borderline], overridden=overridden
+            )
+        ],
+    }
+
+
 def run_audit(facts: str, ids: list[str], ctx: Context) -> dict[str, Any]:
-    """The audit subgraph over ``ids``; verdicts come back in the order of ``ids``."""
+    """The audit subgraph over ``ids``; verdicts come back in the order of ``ids``. Its interrupt (human
+    review) propagates to the caller's graph, which resumes it with ``Command(resume=...)``."""
     # Imported here: graphs.audit imports this module for verify_article.
     from graphs.audit import graph as audit_graph
 
-    out = audit_graph.invoke(AuditInput(facts=facts, article_ids=ids), context=ctx)
-    order = {a: i for i, a in enumerate(ids)}
-    return {**out, "verdicts": sorted(out["verdicts"], key=lambda v: order.get(v["article_id"], len(order)))}
+    return dict(audit_graph.invoke(AuditInput(facts=facts, article_ids=ids), context=ctx))
 
 
 def audit_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:

@@ -75,6 +75,13 @@ class Context:
         default=True,
         metadata={"description": "Verify cited articles against their checklists and prune inapplicable ones."},
     )
+    human_review: bool = field(
+        default=False,
+        metadata={
+            "description": "Interrupt for a person to accept or override borderline verdicts (mixed checklist "
+            "items); needs a checkpointer."
+        },
+    )
     audit_k: int = field(
         default=5,
         metadata={"description": "Most articles the auditor verifies per answer."},

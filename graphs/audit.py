@@ -1,5 +1,5 @@
 """The audit subgraph, shared by consult and judge: one ``verify_article`` branch per candidate (Send),
-verdicts collected by the state reducer."""
+verdicts collected by the state reducer, then ``review_verdicts`` (ordering, and the optional human review)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,16 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Send
 
-from agents.auditor import verify_article
+from agents.auditor import review_verdicts, verify_article
 from app.context import Context
 from graphs.state import ArticleTask, AuditInput, AuditOutput, AuditState
 
 
 def route_articles(state: AuditState) -> list[Send] | str:
-    """Fan out: one verification per distinct candidate; nothing to verify ends the subgraph."""
+    """Fan out: one verification per distinct candidate; with nothing to verify, go straight to review."""
     ids = list(dict.fromkeys(state.article_ids))
     if not ids:
-        return END
+        return "review_verdicts"
     return [Send("verify_article", ArticleTask(facts=state.facts, article_id=article_id)) for article_id in ids]
 
 
@@ -29,8 +29,10 @@ def build_graph(
     builder = StateGraph(AuditState, context_schema=Context, input_schema=AuditInput, output_schema=AuditOutput)
     # The branch input is the Send payload, not the graph state; StateGraph's overloads do not model that.
     builder.add_node("verify_article", verify_article, input_schema=ArticleTask)  # type: ignore[call-overload]
-    builder.add_conditional_edges(START, route_articles, ["verify_article", END])
-    builder.add_edge("verify_article", END)
+    builder.add_node("review_verdicts", review_verdicts)
+    builder.add_conditional_edges(START, route_articles, ["verify_article", "review_verdicts"])
+    builder.add_edge("verify_article", "review_verdicts")
+    builder.add_edge("review_verdicts", END)
     return builder.compile(checkpointer=checkpointer, store=store, name="audit")
 
 

@@ -164,8 +164,8 @@ class AuditInput:
 class AuditOutput:
     """The auditor's verdicts."""
 
-    verdicts: Annotated[list[Verdict], operator.add] = field(default_factory=list)
-    """One verdict per candidate article; parallel branches add theirs (order is not meaningful)."""
+    verdicts: list[Verdict] = field(default_factory=list)
+    """One verdict per candidate article, in the candidates' order, after any human review."""
 
     usage: Annotated[Usage, add_usage] = field(default_factory=empty_usage)
     """LLM calls and tokens of checklist generation and verification."""
@@ -177,6 +177,9 @@ class AuditOutput:
 @dataclass(kw_only=True)
 class AuditState(AuditInput, AuditOutput):
     """Working state of the audit subgraph."""
+
+    found: Annotated[list[Verdict], operator.add] = field(default_factory=list)
+    """Verdicts as the parallel ``verify_article`` branches add them (in no particular order)."""
 
 
 @dataclass(kw_only=True)

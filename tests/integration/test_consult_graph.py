@@ -88,7 +88,7 @@ def test_answer_has_audited_legal_basis_with_verbatim_text(active_kb: Services, 
     assert out["decisions"] == [{"round": 1, "decision": "Pass", "reason": ""}]
     nodes = _nodes(out)
     assert nodes[:6] == [*FIRST_DRAFT_NODES, "review_draft", "verify_article"]
-    assert nodes[-3:] == ["verify_article", "audit_answer", "check_content"]
+    assert nodes[-4:] == ["verify_article", "review_verdicts", "audit_answer", "check_content"]
     # extract, draft, manager, 2 checklists (generated once, then stored), 2 verifications, content check.
     assert out["usage"]["llm_calls"] in (6, 8)
     assert ChecklistRepository(active_kb.graph).get("刑法:133-1") is not None
@@ -301,3 +301,46 @@ def test_progress_events_stream_while_the_graph_runs(active_kb: Services, instal
     # The audit subgraph's branches announce each article they verify, under the subgraph's namespace.
     audited = [e["article_id"] for ns, e in events if ns and e["stage"] == "audit"]
     assert audited and all(ns[0].startswith("audit_answer") for ns, e in events if ns)
+
+
+def test_human_review_interrupts_on_borderline_verdicts_and_resumes(active_kb: Services, install: Any) -> None:
+    from langgraph.types import Command
+
+    checklists = ChecklistRepository(active_kb.graph)
+    for article_id in ("刑法:133-1", "刑法:266"):
+        checklists.save(Checklist(article_id, ("行为人是否实施了该行为？", "是否达到追诉标准？"), "fake", "test"))
+    draft = "回答：构成危险驾驶罪[刑法:133-1]，或诈骗[刑法:266]。\n引用：[刑法:133-1]、[刑法:266]"
+    install(
+        by_schema={"text": [draft], "Applicability": [json.dumps({"reason": "要件不全", "applicable": False})]},
+        mixed={"刑法:266"},
+    )
+    graph = build_graph(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "review"}}
+    context = Context(model="fake", human_review=True)
+    paused = graph.invoke(ConsultInput(question=QUESTION), config, context=context)
+    (pending,) = paused["__interrupt__"]
+    assert pending.value["kind"] == "review_verdicts"
+    assert [v["article_id"] for v in pending.value["verdicts"]] == ["刑法:266"]  # only the borderline one
+    assert pending.value["verdicts"][0]["applicable"] is False
+    out = graph.invoke(
+        Command(resume={"刑法:266": {"applicable": True, "reason": "复核：虚构事实骗取财物"}}), config, context=context
+    )
+    verdicts = {v["article_id"]: v for v in out["verdicts"]}
+    assert verdicts["刑法:266"]["decided_by"] == "reviewer" and verdicts["刑法:266"]["applicable"]
+    assert verdicts["刑法:133-1"]["decided_by"] == "rule"
+    assert [b["article_id"] for b in out["legal_basis"]] == ["刑法:133-1", "刑法:266"]
+
+
+def test_without_human_review_borderline_verdicts_stand(active_kb: Services, install: Any) -> None:
+    ChecklistRepository(active_kb.graph).save(Checklist("刑法:266", ("是否虚构事实？", "是否数额较大？"), "fake", "t"))
+    install(
+        by_schema={
+            "text": ["回答：诈骗[刑法:266]。\n引用：[刑法:266]"],
+            "Applicability": [json.dumps({"reason": "要件不全", "applicable": False})],
+        },
+        mixed={"刑法:266"},
+    )
+    out = build_graph(checkpointer=InMemorySaver()).invoke(
+        ConsultInput(question=QUESTION), {"configurable": {"thread_id": "x"}}, context=Context(model="fake")
+    )
+    assert "__interrupt__" not in out and out["legal_basis"] == []
