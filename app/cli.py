@@ -306,7 +306,7 @@ def _print_judgment(out: dict[str, Any]) -> None:
     console.print(Panel(escape(out["reasoning"] or "（无）"), title="理由 Reasoning", title_align="left"))
     console.print("[bold]证据 Evidence[/bold]")
     for item in out["evidence"]:
-        console.print(f"  [cyan]\[{item['n']}][/cyan] {escape(item['id'])}　{escape(item['text'])}")
+        console.print(f"  [cyan]\\[{item['n']}][/cyan] {escape(item['id'])}　{escape(item['text'])}")
     for verdict in out["verdicts"]:
         if not verdict["applicable"]:
             err.print(
@@ -330,9 +330,12 @@ def judge(
     model: Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")] = None,
     audit: Annotated[bool, typer.Option(help="Verify candidate articles against their checklists.")] = True,
     settings: Annotated[list[str] | None, typer.Option("--set", help="Context setting key=value (repeatable).")] = None,
+    review: Annotated[bool, typer.Option(help="Ask me to accept or override borderline audit verdicts.")] = False,
 ) -> None:
     """Judge a criminal fact: charges, applicable articles and sentence, each traceable to numbered evidence."""
-    from graphs.judge import graph
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from graphs.judge import build_graph
     from graphs.state import JudgeInput
 
     if (fact is None) == (file is None):
@@ -341,10 +344,17 @@ def judge(
         if not file.is_file():
             raise InputError(f"fact file not found: {file}")
         fact = file.read_text(encoding="utf-8")
-    context = Context(audit=audit).with_overrides(settings or [])
+    context = Context(audit=audit, human_review=review).with_overrides(settings or [])
     if model:
         context.model = model
-    out = _run_with_status(graph, JudgeInput(fact=fact or ""), context, live=err.is_terminal and not as_json)
+    live = err.is_terminal and not as_json
+    if review:
+        config = {"configurable": {"thread_id": "judge"}}
+        out = _run_reviewed(
+            build_graph(checkpointer=InMemorySaver()), JudgeInput(fact=fact or ""), context, live, config
+        )
+    else:
+        out = _run_with_status(build_graph(), JudgeInput(fact=fact or ""), context, live)
     if as_json:
         print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
     else:
@@ -381,6 +391,35 @@ def _run_with_status(
                 extra = detail.get("decision") or chunk.get("article_id") or detail.get("article_id") or ""
                 what = f"{chunk['stage']} {extra}".strip()
                 status.update(f"{escape(what)} done" if chunk.get("event") == "done" else f"{escape(what)}…")
+    return out
+
+
+def _review(verdicts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Ask the person at the terminal to accept or override each borderline verdict."""
+    answers: dict[str, Any] = {}
+    for verdict in verdicts:
+        err.print(
+            f"[bold]Review {escape(verdict['article_id'])}[/bold]: the model proposes "
+            f"{'APPLICABLE' if verdict['applicable'] else 'NOT applicable'} ({escape(verdict['reason'])})"
+        )
+        for check in verdict["checks"]:
+            mark = "[green]✓[/green]" if check["holds"] else "[red]✗[/red]"
+            err.print(f"  {mark} {escape(check['item'])} — {escape(check['reason'])}")
+        if typer.confirm("Accept this verdict?", default=True, err=True):
+            continue
+        reason = typer.prompt("Your reason", default="人工复核", err=True)
+        answers[verdict["article_id"]] = {"applicable": not verdict["applicable"], "reason": reason}
+    return answers
+
+
+def _run_reviewed(graph: Any, request: Any, context: Context, live: bool, config: dict[str, Any]) -> dict[str, Any]:
+    """Run a graph with a checkpointer, answering its review interrupts at the terminal until it finishes."""
+    from langgraph.types import Command
+
+    out = _run_with_status(graph, request, context, live, config)
+    while pending := graph.get_state(config).interrupts:
+        resume = {item.id: _review(item.value["verdicts"]) for item in pending}
+        out = _run_with_status(graph, Command(resume=resume), context, live, config)
     return out
 
 
@@ -426,6 +465,7 @@ def ask(
     thread: Annotated[
         str | None, typer.Option(help="Continue (or start) this conversation thread; kept in the data dir.")
     ] = None,
+    review: Annotated[bool, typer.Option(help="Ask me to accept or override borderline audit verdicts.")] = False,
 ) -> None:
     """Answer a legal question with a Legal Basis quoted verbatim from the knowledge base."""
     from agents.element import validate_question

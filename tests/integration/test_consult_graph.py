@@ -344,3 +344,32 @@ def test_without_human_review_borderline_verdicts_stand(active_kb: Services, ins
         ConsultInput(question=QUESTION), {"configurable": {"thread_id": "x"}}, context=Context(model="fake")
     )
     assert "__interrupt__" not in out and out["legal_basis"] == []
+
+
+def test_cli_review_loop_overrides_at_the_terminal(
+    active_kb: Services, install: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app import cli
+
+    ChecklistRepository(active_kb.graph).save(Checklist("刑法:266", ("是否虚构事实？", "是否数额较大？"), "fake", "t"))
+    install(
+        by_schema={
+            "text": ["回答：诈骗[刑法:266]。\n引用：[刑法:266]"],
+            "Applicability": [json.dumps({"reason": "要件不全", "applicable": False})],
+        },
+        mixed={"刑法:266"},
+    )
+    asked: list[str] = []
+    monkeypatch.setattr(cli.typer, "confirm", lambda text, **kw: asked.append(text) or False)
+    monkeypatch.setattr(cli.typer, "prompt", lambda text, **kw: "复核认为适用")
+    out = cli._run_reviewed(
+        build_graph(checkpointer=InMemorySaver()),
+        ConsultInput(question=QUESTION),
+        Context(model="fake", human_review=True),
+        live=False,
+        config={"configurable": {"thread_id": "cli-review"}},
+    )
+    assert asked == ["Accept this verdict?"]
+    (verdict,) = out["verdicts"]
+    assert verdict["decided_by"] == "reviewer" and verdict["applicable"] and verdict["reason"] == "复核认为适用"
+    assert [b["article_id"] for b in out["legal_basis"]] == ["刑法:266"]
