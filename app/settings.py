@@ -68,6 +68,12 @@ class Settings:
     )
     """GGUF file for the ``local`` provider. Default: the assembled Qwen2.5 model under ``data_dir/models``."""
 
+    fake_script: Path | None = field(
+        default_factory=lambda: Path(p) if (p := os.environ.get("JURIS_FAKE_SCRIPT", "").strip()) else None
+    )
+    """JSON file of scripted replies for the ``fake`` model ({"schema title" or "text": [reply, …]}), so a
+    server under test can be steered into specific paths (a borderline verdict, a human review)."""
+
     llama_threads: int = field(default_factory=lambda: _env_int("JURIS_THREADS", os.cpu_count() or 2))
     llama_context: int = field(default_factory=lambda: _env_int("JURIS_N_CTX", 8192))
 

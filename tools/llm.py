@@ -65,7 +65,13 @@ def _load(spec: str, settings: Settings) -> BaseChatModel:
     if spec == "fake":
         from tools.fake_llm import FakeChatModel
 
-        return FakeChatModel()
+        if settings.fake_script is None:
+            return FakeChatModel()
+        try:
+            script = json.loads(settings.fake_script.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ModelUnavailableError(f"cannot read the fake model's script {settings.fake_script}: {exc}") from exc
+        return FakeChatModel(by_schema=script)
     if ":" not in spec:
         raise ModelUnavailableError(f"unknown model {spec!r}: use local, fake, or provider:model")
     from langchain.chat_models import init_chat_model

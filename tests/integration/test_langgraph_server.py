@@ -37,10 +37,43 @@ def _http(method: str, url: str, body: dict[str, Any] | None = None, timeout: fl
         return json.loads(response.read() or b"null")
 
 
+# Scripted replies steering the judge run of test_judge_interrupts_for_review_and_resumes (which runs first
+# of the model-calling tests) into a borderline verdict; later runs get the fake's rule-based replies.
+JUDGE_SCRIPT = {
+    "Prejudgment": [json.dumps({"charges": [{"name": "盗窃", "confidence": 0.9}], "articles": [264]})],
+    "ChecklistSchema": [json.dumps({"items": ["是否秘密窃取他人财物？", "是否数额较大？"]}, ensure_ascii=False)],
+    "ChecklistAnswers": [
+        json.dumps({"answers": [{"reason": "是", "holds": True}, {"reason": "未说明", "holds": False}]})
+    ],
+    "Applicability": [json.dumps({"reason": "数额不明", "applicable": False}, ensure_ascii=False)],
+    "Judgment": [
+        json.dumps(
+            {
+                "reasoning": "秘密窃取他人财物[1]。",
+                "charges": ["盗窃"],
+                "articles": [264],
+                "term_months": 6,
+                "life_imprisonment": False,
+                "death_penalty": False,
+            },
+            ensure_ascii=False,
+        )
+    ],
+}
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data_dir = tmp_path_factory.mktemp("server")
-    env = {**os.environ, "JURIS_DATA_DIR": str(data_dir), "JURIS_MODEL": "fake", "JURIS_EMBEDDINGS": "hash"}
+    script = data_dir / "fake_script.json"
+    script.write_text(json.dumps(JUDGE_SCRIPT, ensure_ascii=False), encoding="utf-8")
+    env = {
+        **os.environ,
+        "JURIS_DATA_DIR": str(data_dir),
+        "JURIS_MODEL": "fake",
+        "JURIS_EMBEDDINGS": "hash",
+        "JURIS_FAKE_SCRIPT": str(script),
+    }
     ingest = subprocess.run([str(BIN / "jurisgraph"), "ingest"], env=env, capture_output=True, text=True, timeout=300)
     assert ingest.returncode == 0, ingest.stderr
     port = _free_port()
@@ -83,7 +116,27 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def test_server_lists_the_graphs(server: str) -> None:
     assistants = _http("POST", f"{server}/assistants/search", {"limit": 10})
-    assert sorted(a["graph_id"] for a in assistants) == ["consult", "ingest"]
+    assert sorted(a["graph_id"] for a in assistants) == ["consult", "ingest", "judge"]
+
+
+def test_judge_interrupts_for_review_and_resumes(server: str) -> None:
+    thread = _http("POST", f"{server}/threads", {})["thread_id"]
+    context = {"model": "fake", "human_review": True, "audit_k": 1}
+    fact = "被告人张某秘密窃取被害人李某的电动自行车一辆，价值人民币2300元。"
+    run = {"assistant_id": "judge", "input": {"fact": fact}, "context": context}
+    first = _http("POST", f"{server}/threads/{thread}/runs/wait", run, timeout=120)
+    (pending,) = first["__interrupt__"]  # the auditor paused the run with its borderline verdict
+    assert "adjudicate" not in [e["node"] for e in first["trace"]]
+    (verdict,) = pending["value"]["verdicts"]
+    assert pending["value"]["kind"] == "review_verdicts" and verdict["applicable"] is False
+    article = verdict["article_id"]
+    resume = {"assistant_id": "judge", "command": {"resume": {article: {"applicable": True, "reason": "复核适用"}}}}
+    resume["context"] = context
+    out = _http("POST", f"{server}/threads/{thread}/runs/wait", resume, timeout=120)
+    (final,) = out["verdicts"]
+    assert (final["article_id"], final["decided_by"], final["applicable"]) == (article, "reviewer", True)
+    assert out["charges"] == ["盗窃"] and out["term"]["months"] == 6
+    assert article in [e["id"] for e in out["evidence"]]
 
 
 def test_the_ingest_graph_runs_through_the_api(server: str) -> None:
