@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel
@@ -64,3 +67,24 @@ def test_minimal_instance_validates_against_the_element_schema() -> None:
     instance = minimal_instance(ElementGraph.model_json_schema())
     assert ElementGraph.model_validate(instance) == ElementGraph.empty()
     assert minimal_instance(Verdict.model_json_schema()) == {"applicable": True, "reason": ""}
+
+
+def test_fake_script_steers_the_fake_model_and_bad_scripts_are_clear_errors(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from app.settings import Settings
+    from tools.errors import ModelUnavailableError
+    from tools.llm import _load
+
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"text": ["scripted"]}), encoding="utf-8")
+    settings = replace(Settings(), fake_script=script)
+    _load.cache_clear()
+    model = _load("fake", settings)
+    assert model.invoke("hi").content == "scripted"
+    assert model.invoke("hi").content != "scripted"  # the script is used once, then the rules answer
+    script.write_text("{broken", encoding="utf-8")
+    _load.cache_clear()
+    with pytest.raises(ModelUnavailableError, match="fake model's script"):
+        _load("fake", settings)
+    _load.cache_clear()
