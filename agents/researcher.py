@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from typing import Annotated, Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -140,12 +141,27 @@ def expand_community(
     return {"community": articles_of(refs)}, refs, community
 
 
+def precedent_charges(services: Services, fact: str, k: int) -> list[tuple[str, int]]:
+    """Charges of the ``k`` cases most similar to ``fact`` by embedding, most frequent first."""
+    if not services.vectors.count(CASES):
+        return []
+    counts = Counter(
+        name
+        for hit in services.vectors.search(CASES, fact, k)
+        for name in str(hit.metadata.get("charges", "")).split(",")
+        if name
+    )
+    return counts.most_common()
+
+
 def prejudge(fact: str, ctx: Context, services: Services) -> tuple[Prejudgment, Usage]:
-    """The model's pre-judgment of charges and article numbers (one structured call)."""
+    """The model's pre-judgment of charges and article numbers (one structured call), shown the charges
+    of similar precedents as hints: a small model names the right charge far more often with them."""
     model = load_chat_model(ctx.model_for("judge"), services.settings)
+    hints = "、".join(f"{name}({n})" for name, n in precedent_charges(services, fact, ctx.strategy_k)) or "（无）"
     messages = [
         SystemMessage(content=render_prompt("system", ctx.language)),
-        HumanMessage(content=render_prompt("prejudge_case", ctx.language, fact=fact)),
+        HumanMessage(content=render_prompt("prejudge_case", ctx.language, fact=fact, hints=hints)),
     ]
     return invoke_structured(model, messages, Prejudgment, ctx.structured_retries)
 
