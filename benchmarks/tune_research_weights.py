@@ -1,0 +1,71 @@
+"""Re-fuse the Researcher's recorded rankings under other strategy weights (a benchmark, not a test).
+
+    python benchmarks/tune_research_weights.py eval-runs/RUN/results.jsonl [--k 5] [--split 0.5]
+
+Reads a `jurisgraph eval --task retrieval` results file (every strategy's ranking is recorded per item),
+grid-searches the weights on the first part of the items and reports recall@k of the best setting on the
+rest, beside the current defaults, so a weight change is justified by held-out numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+from app.context import Context
+from tools.retrieval import weighted_rrf
+
+STRATEGIES = ("charge", "generative", "cases", "features", "community", "bm25", "dense")
+GRID = (0.0, 0.5, 1.0, 3.0)
+
+
+def recall(items: list[dict[str, Any]], weights: dict[str, float], k: int) -> float:
+    scores = []
+    for item in items:
+        gold = set(item["gold"]["articles"])
+        rankings = {name: item["prediction"]["rankings"].get(name, []) for name in STRATEGIES}
+        fused = [c.article_id for c in weighted_rrf(rankings, weights, k)]
+        scores.append(len(gold & set(fused)) / len(gold) if gold else 0.0)
+    return statistics.mean(scores) if scores else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("results", type=Path)
+    parser.add_argument("--k", type=int, default=5)
+    parser.add_argument("--split", type=float, default=0.5, help="share of items used for the grid search")
+    args = parser.parse_args()
+    items = [json.loads(line) for line in args.results.read_text(encoding="utf-8").splitlines() if line.strip()]
+    items = [i for i in items if i.get("ok")]
+    cut = int(len(items) * args.split)
+    tune, held = items[:cut], items[cut:]
+    default = Context(model="fake").strategy_weights
+    # The defaults win ties: a new setting must be strictly better on the tuning items.
+    best, best_score = default, recall(tune, default, args.k)
+    for combo in itertools.product(GRID, repeat=len(STRATEGIES)):
+        weights = dict(zip(STRATEGIES, combo, strict=True))
+        if any(combo) and (score := recall(tune, weights, args.k)) > best_score:
+            best, best_score = weights, score
+    print(
+        json.dumps(
+            {
+                "items": {"tune": len(tune), "held_out": len(held)},
+                "default": {
+                    "weights": default,
+                    "tune": recall(tune, default, args.k),
+                    "held_out": recall(held, default, args.k),
+                },
+                "best": {"weights": best, "tune": recall(tune, best, args.k), "held_out": recall(held, best, args.k)},
+            },
+            ensure_ascii=False,
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
