@@ -155,13 +155,16 @@ def precedent_charges(services: Services, fact: str, k: int) -> list[tuple[str, 
 
 
 def prejudge(fact: str, ctx: Context, services: Services) -> tuple[Prejudgment, Usage]:
-    """The model's pre-judgment of charges and article numbers (one structured call), shown the charges
-    of similar precedents as hints: a small model names the right charge far more often with them."""
+    """The model's pre-judgment of charges and article numbers (one structured call); with
+    ``prejudge_hints`` it also sees the charges of similar precedents."""
     model = load_chat_model(ctx.model_for("judge"), services.settings)
-    hints = "、".join(f"{name}({n})" for name, n in precedent_charges(services, fact, ctx.strategy_k)) or "（无）"
+    block = ""
+    if ctx.prejudge_hints and (found := precedent_charges(services, fact, ctx.strategy_k)):
+        block = render_prompt("prejudge_hints", ctx.language, hints="、".join(f"{name}({n})" for name, n in found))
+        block = f"\n{block}\n"
     messages = [
         SystemMessage(content=render_prompt("system", ctx.language)),
-        HumanMessage(content=render_prompt("prejudge_case", ctx.language, fact=fact, hints=hints)),
+        HumanMessage(content=render_prompt("prejudge_case", ctx.language, fact=fact, hints_block=block)),
     ]
     return invoke_structured(model, messages, Prejudgment, ctx.structured_retries)
 

@@ -102,10 +102,8 @@ def _judgment(charges: list[str], articles: list[int], months: int = 8) -> str:
 
 
 def test_judgment_is_traceable_to_audited_evidence(active_judge_kb: Services, install: Any) -> None:
-    model = install(
-        by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃", "重婚"], [264, 67, 180])]}
-    )
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))
+    model = install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃", "重婚"], [264, 67, 180])]})
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", prejudge_hints=True))
     prejudge_prompt = next(str(c[-1].content) for c in model.calls if "作出预判" in str(c[-1].content))
     assert "类似判例的罪名" in prejudge_prompt and "盗窃(" in prejudge_prompt  # precedents' charges as hints
     assert out["features"]["behaviour"] == ["盗窃"] and "自首" in out["features"]["defendant"]
