@@ -28,7 +28,7 @@ def build_graph(
     """Compile the audit subgraph."""
     builder = StateGraph(AuditState, context_schema=Context, input_schema=AuditInput, output_schema=AuditOutput)
     # The branch input is the Send payload, not the graph state; StateGraph's overloads do not model that.
-    builder.add_node("verify_article", verify_article, input_schema=ArticleTask)  # type: ignore[call-overload]
+    builder.add_node("verify_article", verify_article, input_schema=ArticleTask)  # type: ignore[arg-type]
     builder.add_node("review_verdicts", review_verdicts)
     builder.add_conditional_edges(START, route_articles, ["verify_article", "review_verdicts"])
     builder.add_edge("verify_article", "review_verdicts")
