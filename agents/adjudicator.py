@@ -31,7 +31,9 @@ class Judgment(BaseModel):
 
     reasoning: str = Field(max_length=200)
     charges: list[Annotated[str, Field(max_length=20)]] = Field(min_length=1, max_length=3)
-    articles: list[Annotated[int, Field(ge=1, le=500)]] = Field(max_length=6)
+    articles: list[Annotated[int, Field(ge=1, le=500)]] = Field(
+        max_length=6, description="Evidence numbers [n] of the applicable articles"
+    )
     term_months: int = Field(ge=0, le=MAX_TERM_MONTHS)
     life_imprisonment: bool
     death_penalty: bool
@@ -48,6 +50,20 @@ def number_evidence(articles: list[tuple[str, str, str]], cases: list[CaseRef]) 
         for i, c in enumerate(cases, 1)
     ]
     return items
+
+
+def resolve_articles(numbers: list[int], evidence: list[JudgeEvidence]) -> tuple[list[str], list[str]]:
+    """(kept, dropped) article ids for the numbers the Adjudicator gave: evidence numbers of article items
+    (what the prompt asks for), or, failing that, Criminal Law article numbers present in the evidence
+    (what small models sometimes write instead). Anything else is dropped."""
+    by_n = {e["n"]: e["id"] for e in evidence if e["kind"] == "article"}
+    present = set(by_n.values())
+    kept: list[str] = []
+    dropped: list[str] = []
+    for number in dict.fromkeys(numbers):
+        article_id = by_n.get(number) or make_article_id(CRIMINAL_LAW, number)
+        (kept if article_id in present else dropped).append(article_id)
+    return list(dict.fromkeys(kept)), dropped
 
 
 def format_judge_evidence(evidence: list[JudgeEvidence]) -> str:
@@ -94,12 +110,11 @@ def adjudicate(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
     messages = [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
     judgment, usage = invoke_structured(model, messages, Judgment, ctx.structured_retries)
     evidence_articles = {e["id"] for e in evidence if e["kind"] == "article"}
-    named = [make_article_id(CRIMINAL_LAW, n) for n in dict.fromkeys(judgment.articles)]
-    kept_articles = [a for a in named if a in evidence_articles]
+    kept_articles, dropped_articles = resolve_articles(judgment.articles, evidence)
     charges, dropped_charges = supported_charges(
         judgment.charges, evidence_articles, cases, ChargeRepository(services.graph)
     )
-    dropped = [a for a in named if a not in evidence_articles] + dropped_charges
+    dropped = dropped_articles + dropped_charges
     return {
         "charges": charges,
         "articles": kept_articles,

@@ -44,3 +44,13 @@ def test_fusion_weights_follow_the_context() -> None:
     assert fuse_research(rankings, Context(model="fake"), 2) == ["刑法:264", "刑法:263"]
     bm25_heavy = Context(model="fake", strategy_weights={"charge": 0.0, "bm25": 5.0})
     assert fuse_research(rankings, bm25_heavy, 2) == ["刑法:263", "刑法:264"]
+
+
+def test_adjudicator_numbers_map_to_evidence_articles() -> None:
+    from agents.adjudicator import resolve_articles
+
+    evidence = number_evidence([("刑法:264", "", ""), ("刑法:67", "", "")], [_case("c1", ["刑法:264"])])
+    # Evidence numbers (as asked), an article number present in the evidence, a case number, an unknown one.
+    kept, dropped = resolve_articles([1, 67, 3, 180], evidence)
+    assert kept == ["刑法:264", "刑法:67"]
+    assert dropped == ["刑法:3", "刑法:180"]
