@@ -15,7 +15,7 @@ from typing import Annotated
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from prompts import load_prompt, render_prompt
 from tools.errors import InputError
@@ -30,6 +30,14 @@ class ChecklistSchema(BaseModel):
     """What the model returns: ordered yes/no questions."""
 
     items: list[Annotated[str, Field(min_length=2, max_length=80)]] = Field(min_length=1, max_length=8)
+
+    @field_validator("items")
+    @classmethod
+    def _no_placeholders(cls, items: list[str]) -> list[str]:
+        # A small model copies a template's ellipsis ("主体是否……？"): such an item cannot be verified.
+        if any("…" in item or "..." in item for item in items):
+            raise ValueError("items must state each element concretely, without ellipses (……)")
+        return items
 
 
 @dataclass(frozen=True)

@@ -88,3 +88,11 @@ def test_fake_script_steers_the_fake_model_and_bad_scripts_are_clear_errors(tmp_
     with pytest.raises(ModelUnavailableError, match="fake model's script"):
         _load("fake", settings)
     _load.cache_clear()
+
+
+def test_checklists_with_copied_ellipses_are_rejected() -> None:
+    from tools.checklists import ChecklistSchema
+
+    assert ChecklistSchema.model_validate({"items": ["行为人是否秘密窃取他人财物？"]}).items
+    with pytest.raises(ValueError, match="without ellipses"):
+        ChecklistSchema.model_validate({"items": ["盗窃公私财物的主体是否……？"]})
