@@ -297,6 +297,16 @@ def kg_show(article_id: Annotated[str, typer.Argument(help="Article id, e.g. 刑
         console.print("  （尚未生成: jurisgraph checklists）")
 
 
+def _print_usage(out: dict[str, Any]) -> None:
+    """LLM calls, tokens and time per stage of a run, on stderr."""
+    usage = out["usage"]
+    stages = ", ".join(f"{e['node']} {e['ms'] / 1000:.1f}s" for e in out["trace"])
+    err.print(
+        f"[dim]LLM calls {usage['llm_calls']}, tokens {usage['prompt_tokens']} prompt + "
+        f"{usage['completion_tokens']} completion; {stages}[/dim]"
+    )
+
+
 def _print_judgment(out: dict[str, Any]) -> None:
     term = out["term"]
     sentence = "死刑" if term["death"] else "无期徒刑" if term["life"] else f"有期徒刑 {term['months']} 个月"
@@ -314,12 +324,7 @@ def _print_judgment(out: dict[str, Any]) -> None:
             )
     if out["dropped"]:
         err.print(f"[yellow]Dropped (not supported by the evidence):[/yellow] {escape(', '.join(out['dropped']))}")
-    usage = out["usage"]
-    stages = ", ".join(f"{e['node']} {e['ms'] / 1000:.1f}s" for e in out["trace"])
-    err.print(
-        f"[dim]LLM calls {usage['llm_calls']}, tokens {usage['prompt_tokens']} prompt + "
-        f"{usage['completion_tokens']} completion; {stages}[/dim]"
-    )
+    _print_usage(out)
 
 
 @cli.command()
@@ -447,12 +452,7 @@ def _print_answer(out: dict[str, Any]) -> None:
         err.print(
             f"[dim]Manager round {decision['round']}: {decision['decision']} ({escape(decision['reason'])})[/dim]"
         )
-    usage = out["usage"]
-    stages = ", ".join(f"{e['node']} {e['ms'] / 1000:.1f}s" for e in out["trace"])
-    err.print(
-        f"[dim]LLM calls {usage['llm_calls']}, tokens {usage['prompt_tokens']} prompt + "
-        f"{usage['completion_tokens']} completion; {stages}[/dim]"
-    )
+    _print_usage(out)
 
 
 @cli.command()
