@@ -98,8 +98,9 @@ def adjudicate(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
     started = time.perf_counter()
     ctx = runtime.context
     services = get_services()
-    applicable = [v["article_id"] for v in state.verdicts if v["applicable"]] if ctx.audit else []
-    if not ctx.audit:
+    if ctx.audit:
+        applicable = [v["article_id"] for v in state.verdicts if v["applicable"]]
+    else:
         applicable = state.rankings.get("researcher", [])[: ctx.audit_k]
     found = {a.id: a for a in services.statutes.get_articles(applicable)}
     articles = [(a, found[a].heading, found[a].text) for a in applicable if a in found]

@@ -59,14 +59,15 @@ class ElementGraph(BaseModel):
         return cls(entities=[], events=[], relationships=[], user_claims=[], key_facts=[], legal_questions=[])
 
 
-def validate_question(question: str, max_chars: int) -> str:
-    """The stripped question; empty or over-long questions are an InputError naming the limit."""
+def validate_question(question: str, max_chars: int, what: str = "question") -> str:
+    """The stripped text; empty or over-long input (a question, or a fact description) is an InputError
+    naming ``what`` and the limit."""
     text = (question or "").strip()
     if not text:
-        raise InputError("the question is empty")
+        raise InputError(f"the {what} is empty")
     if len(text) > max_chars:
         raise InputError(
-            f"the question has {len(text)} characters, more than the limit of {max_chars} "
+            f"the {what} has {len(text)} characters, more than the limit of {max_chars} "
             "(JURIS_MAX_QUESTION_CHARS); shorten it or raise the limit"
         )
     return text

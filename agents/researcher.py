@@ -21,6 +21,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
+from agents.element import validate_question
 from app.context import Context
 from app.services import Services, get_services
 from graphs.state import CaseRef, ChargeGuess, JudgeState, trace_event
@@ -38,7 +39,7 @@ from tools.ontology import (
     feature_stamp,
     llm_extractor,
 )
-from tools.retrieval import weighted_rrf
+from tools.retrieval import rank_cited, weighted_rrf
 from tools.statutes import CRIMINAL_LAW, make_article_id
 from tools.vectors import CASES
 
@@ -104,12 +105,9 @@ def case_refs(services: Services, scored: list[tuple[str, float]], strategy: str
 
 
 def articles_of(refs: list[CaseRef]) -> list[str]:
-    """Articles cited by precedents, ranked by the summed score of the cases citing them."""
-    scores: dict[str, float] = {}
-    for ref in refs:
-        for article_id in ref["articles"]:
-            scores[article_id] = scores.get(article_id, 0.0) + max(ref["score"], 1e-6)
-    return sorted(scores, key=lambda a: -scores[a])
+    """Articles cited by precedents, ranked by the summed score of the cases citing them (a precedent found
+    without a similarity score still counts a little)."""
+    return rank_cited(((ref["articles"], ref["score"]) for ref in refs), floor=1e-6)
 
 
 def search_semantic(
@@ -216,14 +214,7 @@ def _refs_by_id(refs: list[CaseRef]) -> dict[str, CaseRef]:
 def align_ontology(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
     """The fact's four-dimension features (same extractors as ingestion)."""
     started = time.perf_counter()
-    fact = (state.fact or "").strip()
-    if not fact:
-        raise InputError("the fact description is empty")
-    if len(fact) > runtime.context.max_question_chars:
-        raise InputError(
-            f"the fact has {len(fact)} characters, more than the limit of {runtime.context.max_question_chars} "
-            "(JURIS_MAX_QUESTION_CHARS)"
-        )
+    fact = validate_question(state.fact, runtime.context.max_question_chars, what="fact description")
     features, usage = extract_features(fact, runtime.context, get_services())
     update: dict[str, Any] = {
         "fact": fact,

@@ -7,7 +7,7 @@ Ranked lists are merged by weighted reciprocal-rank fusion; articles the query n
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -138,14 +138,20 @@ def route_collections(query: str, counts: Mapping[str, int]) -> tuple[list[str],
     return chosen, skipped
 
 
+def rank_cited(citing: Iterable[tuple[Iterable[str], float]], floor: float = 0.0) -> list[str]:
+    """Article ids ranked by the summed score (at least ``floor`` each) of the items citing them."""
+    scores: dict[str, float] = {}
+    for article_ids, score in citing:
+        for article_id in article_ids:
+            if article_id:
+                scores[article_id] = scores.get(article_id, 0.0) + max(score, floor)
+    return sorted(scores, key=lambda a: -scores[a])
+
+
 def articles_cited_by(vectors: ChromaVectors, collection: str, query: str, n_hits: int, depth: int) -> list[str]:
     """Collection-based retrieval: the articles cited by the chunks most similar to ``query`` (for cases,
     AALawyer's CCs-RAG), ranked by the summed similarity of the chunks citing them."""
     if vectors.count(collection) == 0:
         return []
-    scores: dict[str, float] = {}
-    for hit in vectors.search(collection, query, n_hits):
-        for article_id in str(hit.metadata.get(CITED_FIELD[collection], "")).split(","):
-            if article_id:
-                scores[article_id] = scores.get(article_id, 0.0) + max(hit.score, 0.0)
-    return sorted(scores, key=lambda a: -scores[a])[:depth]
+    hits = vectors.search(collection, query, n_hits)
+    return rank_cited((str(h.metadata.get(CITED_FIELD[collection], "")).split(","), h.score) for h in hits)[:depth]
