@@ -6,6 +6,7 @@ charge {id, fact, charges}, consult {id, question, answer}. ``retrieval`` accept
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,7 @@ def gold_articles(item: dict[str, Any]) -> list[str]:
     """Gold article ids: Criminal Law numbers for ljp items, the 法律依据 citations for consult items."""
     if "articles" in item:
         return [make_article_id(CRIMINAL_LAW, int(n)) for n in item["articles"]]
-    answer = str(item.get("answer", ""))
+    # Some reference answers were scraped with HTML entities (&lt;…&gt;) left in law names.
+    answer = html.unescape(str(item.get("answer", "")))
     basis = answer.split("法律依据", 1)[1] if "法律依据" in answer else answer
     return parse_citations(basis)

@@ -15,6 +15,7 @@ from app.eval.metrics import (
     set_counts,
     term_log_score,
 )
+from app.eval.tasks import gold_articles
 from tools.charges import charge_variants, normalise_charge
 
 
@@ -74,3 +75,9 @@ def test_bootstrap_interval_brackets_the_mean_and_is_reproducible() -> None:
     low, high = bootstrap_ci(values, lambda xs: sum(xs) / len(xs))  # type: ignore[arg-type]
     assert low < 0.5 < high and low > 0.3 and high < 0.7
     assert bootstrap_ci(values, lambda xs: sum(xs) / len(xs)) == (low, high)  # type: ignore[arg-type]
+
+
+def test_gold_articles_of_consult_answers_unescape_html_entities() -> None:
+    item = {"answer": "回答:……法律依据:《实施&lt;中华人民共和国社会保险法&gt;若干规定》第八条 ……"}
+    assert gold_articles(item) == ["实施<中华人民共和国社会保险法>若干规定:8"]
+    assert gold_articles({"articles": [264]}) == ["刑法:264"]
