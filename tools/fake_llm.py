@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import Field
 
 _EVIDENCE_ID_RE = re.compile(r"\[([^\[\]\s:]+:[0-9][0-9-]*)\]")
+_STREAM_CHUNK = 4
+"""Characters per streamed chunk: several chunks per reply, like a real model's tokens."""
 
 
 def minimal_instance(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
@@ -91,3 +94,19 @@ class FakeChatModel(BaseChatModel):
     ) -> ChatResult:
         self.calls.append(list(messages))
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=self._reply(messages, **kwargs)))])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        self.calls.append(list(messages))
+        reply = self._reply(messages, **kwargs)
+        for start in range(0, len(reply), _STREAM_CHUNK):
+            piece = reply[start : start + _STREAM_CHUNK]
+            chunk = ChatGenerationChunk(message=AIMessageChunk(content=piece))
+            if run_manager:
+                run_manager.on_llm_new_token(piece, chunk=chunk)
+            yield chunk

@@ -12,11 +12,12 @@ import json
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, TypedDict, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel, ValidationError
+from typing_extensions import TypedDict
 
 from prompts import render_prompt
 from tools.errors import ModelUnavailableError, StructuredOutputError

@@ -109,11 +109,22 @@ class LocalLlamaChat(BaseChatModel):
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
         with self._lock:
+            text, finish = "", None
             for part in self._llama.create_chat_completion(**self._request(messages, stop, **kwargs), stream=True):
-                delta = part["choices"][0].get("delta", {}).get("content") or ""
+                choice = part["choices"][0]
+                finish = choice.get("finish_reason") or finish
+                delta = choice.get("delta", {}).get("content") or ""
                 if not delta:
                     continue
+                text += delta
                 chunk = ChatGenerationChunk(message=AIMessageChunk(content=delta))
                 if run_manager:
                     run_manager.on_llm_new_token(delta, chunk=chunk)
                 yield chunk
+            # llama.cpp reports no usage when streaming, and parts are not tokens (a Chinese character split
+            # over tokens comes as one part). Every generated token but a length-cut last one has been
+            # evaluated, so the context holds prompt + reply; the reply's count is its re-tokenised length.
+            total = self._llama.n_tokens + (1 if finish == "length" else 0)
+            completion = len(self._llama.tokenize(text.encode(), add_bos=False, special=False)) if text else 0
+            usage = {"input_tokens": total - completion, "output_tokens": completion, "total_tokens": total}
+            yield ChatGenerationChunk(message=AIMessageChunk(content="", usage_metadata=usage))  # type: ignore[arg-type]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -12,21 +11,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import laws_db_text
+from tests.conftest import run_cli as _run
+from tests.servers import free_port
 
 pytestmark = pytest.mark.integration
-
-
-def _run(*args: str, data_dir: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    exe = Path(sys.executable).with_name("jurisgraph")
-    assert exe.is_file(), "the jurisgraph entry point is not installed"
-    full_env = {
-        **os.environ,
-        "JURIS_DATA_DIR": str(data_dir),
-        "JURIS_MODEL": "fake",
-        "JURIS_EMBEDDINGS": "hash",
-        **env,
-    }
-    return subprocess.run([str(exe), *args], capture_output=True, text=True, env=full_env, timeout=300)
 
 
 @pytest.fixture(scope="module")
@@ -90,9 +78,7 @@ def test_missing_model_file_fails_with_exit_code_4(data_dir: Path, tmp_path: Pat
 
 
 def test_unreachable_graph_store_fails_with_exit_code_3(tmp_path: Path) -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        closed_port = sock.getsockname()[1]
+    closed_port = free_port()
     result = _run(
         "ask",
         "盗窃罪怎么判？",

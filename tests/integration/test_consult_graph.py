@@ -15,7 +15,7 @@ from pydantic import Field
 from agents.element import ElementGraph
 from app.context import Context
 from app.services import Services
-from graphs.consult import build_graph
+from graphs.consult import ANSWER_NODE, build_graph
 from graphs.state import ConsultInput
 from tests.conftest import laws_db_text
 from tools.checklists import Checklist, ChecklistRepository
@@ -301,6 +301,24 @@ def test_progress_events_stream_while_the_graph_runs(active_kb: Services, instal
     # The audit subgraph's branches announce each article they verify, under the subgraph's namespace.
     audited = [e["article_id"] for ns, e in events if ns and e["stage"] == "audit"]
     assert audited and all(ns[0].startswith("audit_answer") for ns, e in events if ns)
+
+
+def test_final_answer_streams_token_by_token(active_kb: Services, install: Any) -> None:
+    rewrite = "回答：醉酒驾驶机动车的，构成危险驾驶罪[刑法:133-1]，处拘役，并处罚金。"
+    install(by_schema={"text": ["回答：构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]", rewrite]})
+    out: dict[str, Any] = {}
+    answer_tokens: list[str] = []
+    for mode, chunk in build_graph().stream(
+        ConsultInput(question=QUESTION), context=Context(model="fake"), stream_mode=["messages", "values"]
+    ):
+        if mode == "values":
+            out = chunk
+        elif chunk[1]["langgraph_node"] == ANSWER_NODE:
+            answer_tokens.append(chunk[0].content)
+    assert len(answer_tokens) > 5  # the answer arrives in pieces while it is written, not at the end
+    assert "".join(answer_tokens) == rewrite
+    assert out["response"] == rewrite.removeprefix("回答：")
+    assert [item["article_id"] for item in out["legal_basis"]] == ["刑法:133-1"]
 
 
 def test_human_review_interrupts_on_borderline_verdicts_and_resumes(active_kb: Services, install: Any) -> None:

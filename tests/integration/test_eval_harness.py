@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import SHARED_DATA
+from tests.conftest import SHARED_DATA, run_cli
 
 pytestmark = pytest.mark.integration
 CONSULT = SHARED_DATA / "zh" / "eval" / "consult_dev.jsonl"
@@ -19,9 +17,7 @@ LJP = SHARED_DATA / "zh" / "eval" / "ljp_dev.jsonl"
 
 
 def _run(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
-    exe = Path(sys.executable).with_name("jurisgraph")
-    env = {**os.environ, "JURIS_DATA_DIR": str(data_dir), "JURIS_MODEL": "fake", "JURIS_EMBEDDINGS": "hash"}
-    return subprocess.run([str(exe), *args], capture_output=True, text=True, env=env, timeout=600)
+    return run_cli(*args, data_dir=data_dir, timeout=600)
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,17 +16,14 @@ from typing import Any
 
 import pytest
 
+from agents.content_check import strip_citation
+from graphs.consult import ANSWER_NODE
 from tests.conftest import laws_db_text
+from tests.servers import free_port
 
 pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _http(method: str, url: str, body: dict[str, Any] | None = None, timeout: float = 10) -> Any:
@@ -76,7 +72,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     }
     ingest = subprocess.run([str(BIN / "jurisgraph"), "ingest"], env=env, capture_output=True, text=True, timeout=300)
     assert ingest.returncode == 0, ingest.stderr
-    port = _free_port()
+    port = free_port()
     exe = str(BIN / "langgraph")
     log = (data_dir / "server.log").open("w")
     proc = subprocess.Popen(
@@ -161,3 +157,42 @@ def test_a_run_through_the_api_returns_a_verbatim_legal_basis(server: str) -> No
     assert out["response"]
     assert "question" not in out and "draft" not in out and "plan" not in out  # the narrow output schema
     assert out["verdicts"] and out["decisions"][0]["decision"] == "Pass"
+
+
+def test_the_final_answer_streams_token_by_token_through_the_api(server: str) -> None:
+    run = {
+        "assistant_id": "consult",
+        "input": {"question": "醉酒驾驶机动车会受到什么处罚？"},
+        "context": {"model": "fake"},
+        "stream_mode": ["messages-tuple", "values"],
+    }
+    request = urllib.request.Request(
+        f"{server}/runs/stream", data=json.dumps(run).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=120) as response:
+        body = response.read().decode().replace("\r\n", "\n")
+    events = []  # (event name, data) pairs of the server-sent event stream
+    for block in body.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "event" in fields and "data" in fields:
+            events.append((fields["event"], json.loads(fields["data"])))
+    tokens = [d[0]["content"] for e, d in events if e == "messages" and d[1].get("langgraph_node") == ANSWER_NODE]
+    final = next(d for e, d in reversed(events) if e == "values")
+    assert len(tokens) > 3
+    written = "".join(tokens)
+    for article_id in final["dropped_citations"]:  # what the streamed text cited beyond the audited articles
+        written = strip_citation(written, article_id)
+    assert final["response"] and final["response"] == written.strip()
+
+
+def test_studio_forms_come_from_the_input_and_context_schemas(server: str) -> None:
+    assistants = {a["graph_id"]: a["assistant_id"] for a in _http("POST", f"{server}/assistants/search", {})}
+    consult = _http("GET", f"{server}/assistants/{assistants['consult']}/schemas")
+    assert set(consult["input_schema"]["properties"]) == {"question"}
+    assert {"response", "legal_basis", "verdicts"} <= set(consult["output_schema"]["properties"])
+    context = consult["context_schema"]["properties"]
+    for field in ("draft_model", "manager_model", "audit_model", "top_k", "max_rounds", "audit", "human_review"):
+        assert field in context and context[field].get("description"), field  # Studio shows it with help text
+    judge = _http("GET", f"{server}/assistants/{assistants['judge']}/schemas")
+    assert set(judge["input_schema"]["properties"]) == {"fact"}
+    assert {"judge_model", "audit_k", "strategy_k"} <= set(judge["context_schema"]["properties"])

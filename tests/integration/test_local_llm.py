@@ -48,11 +48,25 @@ def test_text_generation_reports_provider_token_counts(chat: LocalLlamaChat) -> 
     assert 0 < usage["completion_tokens"] <= 16
 
 
-def test_streaming_yields_tokens(chat: LocalLlamaChat) -> None:
-    pieces = [
-        c.content for c in chat.model_copy(update={"max_tokens": 8}).stream([HumanMessage(content="Count: 1, 2,")])
-    ]
-    assert len(pieces) >= 2
+@pytest.mark.parametrize(
+    ("prompt", "max_tokens"),
+    [("请用中文回答：醉酒驾驶怎么处罚？", 40), ("Say only: yes", 200)],
+    ids=["chinese-cut-at-length", "stops-by-itself"],
+)
+def test_streaming_yields_the_same_reply_and_usage_as_a_plain_call(
+    chat: LocalLlamaChat, prompt: str, max_tokens: int
+) -> None:
+    model = chat.model_copy(update={"max_tokens": max_tokens})
+    messages = [HumanMessage(content=prompt)]
+    plain = model.invoke(messages)
+    chunks = list(model.stream(messages))
+    assert len([c for c in chunks if c.content]) >= 2
+    streamed = chunks[0]
+    for chunk in chunks[1:]:
+        streamed += chunk
+    assert streamed.content == plain.content
+    # llama.cpp gives no usage when streaming; the adapter's own count must equal the plain call's.
+    assert streamed.usage_metadata == plain.usage_metadata
 
 
 def test_missing_model_file_names_the_fix(tmp_path: Path) -> None:
