@@ -209,6 +209,112 @@ def checklists(
         err.print(f"[yellow]failed[/yellow] {escape(line)}")
 
 
+DATA_LAWS = "个人信息保护法,数据安全法,网络安全法,保守国家秘密法"
+
+
+def _print_index_report(report: dict[str, Any]) -> None:
+    table = Table("", "value")
+    calls = report["calls"]
+    rows = [
+        ("laws", "、".join(report["laws"])),
+        ("chunks (cached)", f"{report['chunks']} ({report['cached_chunks']})"),
+        (
+            "model calls",
+            f"{sum(calls.values())} (extract {calls['extract']}, summarise {calls['summarise']}, "
+            f"report {calls['report']})",
+        ),
+        ("prompt / completion tokens", f"{report['prompt_tokens']:,} / {report['completion_tokens']:,}"),
+    ]
+    if not report["estimated"]:
+        rows += [
+            ("entities / relations", f"{report['entities']} / {report['relations']}"),
+            ("relations dropped (unknown ends)", str(report["dropped_relations"])),
+            ("communities (reports cached)", f"{report['communities']} ({report['cached_reports']})"),
+            ("seconds", f"{report['seconds']:.1f}"),
+        ]
+    for name, value in rows:
+        table.add_row(name, escape(value))
+    console.print(table)
+    for line in report["failed_chunks"]:
+        err.print(f"[yellow]extraction failed, retried next run:[/yellow] {escape(line)}")
+
+
+@cli.command()
+def index(
+    laws: Annotated[str, typer.Option(help="Comma-separated law short names (ingested first).")] = DATA_LAWS,
+    dry_run: Annotated[bool, typer.Option(help="Only estimate the model calls and tokens, then stop.")] = False,
+    model: Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")] = None,
+    chunk_tokens: Annotated[int, typer.Option(help="Token budget per chunk.")] = 600,
+    max_cluster_size: Annotated[int, typer.Option(help="Split communities larger than this.")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the run's report as JSON.")] = False,
+) -> None:
+    """Law GraphRAG index of whole statutes: entities, relations, hierarchical communities and their reports
+    (cached: a re-run is free, a new law costs only its own chunks)."""
+    from app.services import get_services
+    from tools.entity_index import EntityIndexer, IndexConfig, ResultCache, estimate
+    from tools.llm import load_chat_model
+
+    services = get_services()
+    names = [law.strip() for law in laws.split(",") if law.strip()]
+    if not names:
+        raise InputError("no law names given")
+    config = IndexConfig(chunk_tokens=chunk_tokens, max_cluster_size=max_cluster_size)
+    cache = ResultCache(services.settings.cache_dir / "entity-index")
+    before = estimate(services.statutes, names, config, cache)
+    if dry_run or not as_json:
+        err.print("[bold]Estimate[/bold] (extraction; summaries and reports add about one call per community):")
+        _print_index_report(before.as_dict())
+    if dry_run:
+        return
+    chat = load_chat_model(model or Context().model, services.settings)
+    with _progress() as progress:
+        tasks: dict[str, Any] = {}
+
+        def show(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = progress.add_task(stage, total=total)
+            progress.update(tasks[stage], completed=done, total=total)
+
+        report = EntityIndexer(services.statutes, services.vectors, chat, config, cache, show).run(names)
+    if as_json:
+        console.print_json(json.dumps(report.as_dict(), ensure_ascii=False))
+        return
+    err.print("[bold]Run[/bold]:")
+    _print_index_report(report.as_dict())
+
+
+@cli.command()
+def search(
+    question: Annotated[str, typer.Argument(help="A question over the indexed statutes.")],
+    mode: Annotated[str, typer.Option(help="global (community reports, map-reduce) or local (entities).")] = "global",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the whole output as JSON.")] = False,
+    model: Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")] = None,
+    settings: Annotated[list[str] | None, typer.Option("--set", help="Context setting key=value (repeatable).")] = None,
+) -> None:
+    """Answer a query-focused question over whole statutes (Law GraphRAG global or local search)."""
+    from graphs.global_search import build_graph
+    from graphs.state import GlobalSearchInput
+
+    if mode not in ("global", "local"):
+        raise InputError(f"--mode must be global or local, got {mode!r}")
+    context = Context().with_overrides(settings or [])
+    if model:
+        context.model = model
+    live = not as_json and err.is_terminal
+    out = _run_with_status(build_graph(), GlobalSearchInput(question=question, mode=mode), context, live)  # type: ignore[arg-type]
+    if as_json:
+        console.print_json(json.dumps(out, ensure_ascii=False, default=str))
+        return
+    console.print(Panel(escape(out["answer"] or "（无回答）"), title=f"回答 Answer ({mode})", title_align="left"))
+    _print_basis(out["legal_basis"])
+    if out["dropped_citations"]:
+        err.print(
+            "[yellow]Dropped citations (not in the context shown to the model):[/yellow] "
+            + escape(", ".join(out["dropped_citations"]))
+        )
+    _print_usage(out)
+
+
 @cli.command()
 def communities(
     level: Annotated[int, typer.Option(help="0 (coarse) or 1 (fine).")] = 0,
@@ -441,16 +547,20 @@ def _run_reviewed(graph: Any, request: Any, context: Context, live: bool, config
     return out
 
 
-def _print_answer(out: dict[str, Any]) -> None:
-    console.print(Panel(escape(out["response"] or "（无回答）"), title="回答 Response", title_align="left"))
+def _print_basis(items: list[dict[str, Any]]) -> None:
     console.print("[bold]法律依据 Legal Basis[/bold]")
-    if not out["legal_basis"]:
+    if not items:
         console.print("  （回答未引用知识库中的法条）")
-    for item in out["legal_basis"]:
+    for item in items:
         console.print(
             f"  [cyan]\\[{escape(item['article_id'])}][/cyan] 《{escape(item['law'])}》{escape(item['number'])}"
         )
         console.print(f"    {escape(item['text'])}")
+
+
+def _print_answer(out: dict[str, Any]) -> None:
+    console.print(Panel(escape(out["response"] or "（无回答）"), title="回答 Response", title_align="left"))
+    _print_basis(out["legal_basis"])
     pruned = [v for v in out.get("verdicts", []) if not v["applicable"]]
     for verdict in pruned:
         err.print(

@@ -137,6 +137,26 @@ class Context:
         default_factory=lambda: int(os.environ.get("JURIS_MAX_QUESTION_CHARS", "").strip() or 4000),
         metadata={"description": "Longest question accepted; longer ones are refused, never truncated."},
     )
+    search_level: int = field(
+        default=0,
+        metadata={"description": "Statute-community level global and local search read (0: broadest)."},
+    )
+    map_tokens: int = field(
+        default=1500,
+        metadata={"description": "Global search: community-report tokens per map call."},
+    )
+    reduce_tokens: int = field(
+        default=1500,
+        metadata={"description": "Global search: tokens of rated points the final answer is written from."},
+    )
+    local_tokens: int = field(
+        default=2500,
+        metadata={"description": "Local search: context tokens (a quarter reports, half articles, the rest graph)."},
+    )
+    local_entities: int = field(
+        default=8,
+        metadata={"description": "Local search: entities matched to the question by embedding."},
+    )
     language: str = field(
         default="zh",
         metadata={"description": "Prompt language (prompts/<language>/)."},

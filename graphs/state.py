@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 import time
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from langgraph.config import get_stream_writer
 
@@ -346,3 +346,70 @@ class JudgeState(JudgeInput, JudgeOutput):
 
     kept_cases: list[str] = field(default_factory=list)
     """Precedents that survive the audit (citing no pruned article), best first."""
+
+
+class SearchPoint(TypedDict):
+    """One point a map step found in a batch of community reports, rated 0-100 for the question."""
+
+    description: str
+    score: int
+
+
+@dataclass(kw_only=True)
+class GlobalSearchInput:
+    """A query-focused question over the indexed statute collection."""
+
+    question: str
+    """The question, e.g. 数据出境需要满足哪些条件？"""
+
+    mode: Literal["global", "local"] = "global"
+    """``global``: map-reduce over community reports; ``local``: entities, their communities, articles and
+    relations."""
+
+
+@dataclass(kw_only=True)
+class GlobalSearchOutput:
+    """The answer with a Legal Basis quoted verbatim from the knowledge base."""
+
+    answer: str = ""
+    """The answer prose; citations outside the context it was given are removed."""
+
+    legal_basis: list[LegalBasisItem] = field(default_factory=list)
+    """Every article the answer cites, with its verbatim text."""
+
+    dropped_citations: list[str] = field(default_factory=list)
+    """Ids the model cited that were not in its context or not in the knowledge base."""
+
+    points: Annotated[list[SearchPoint], operator.add] = field(default_factory=list)
+    """Global mode: the map steps' rated points (the reduce step reads the best of them)."""
+
+    sources: list[str] = field(default_factory=list)
+    """Community ids (and in local mode entity ids) the answer was built from."""
+
+    usage: Annotated[Usage, add_usage] = field(default_factory=empty_usage)
+    """Model calls and tokens of the run."""
+
+    trace: Annotated[list[TraceEvent], operator.add] = field(default_factory=list)
+    """One entry per node run, with timings and details."""
+
+
+@dataclass(kw_only=True)
+class GlobalSearchState(GlobalSearchInput, GlobalSearchOutput):
+    """Working state of the global_search graph."""
+
+    context: str = ""
+    """Local mode: the packed context the answer is written from."""
+
+    batches: list[str] = field(default_factory=list)
+    """Global mode: community reports packed into map-sized batches."""
+
+    allowed: Annotated[list[str], operator.add] = field(default_factory=list)
+    """Article ids present in what the model was shown: the only ones the answer may cite."""
+
+
+@dataclass(frozen=True)
+class ReportBatch:
+    """What one map_reports branch receives."""
+
+    question: str
+    batch: str

@@ -63,8 +63,8 @@ def active_kb(kb: Services) -> Iterator[Services]:
 
 
 @pytest.fixture
-def fresh_services(kb_settings: Settings, tmp_path: Path) -> Iterator[Services]:
-    """Empty stores of their own (own Chroma dir, own graph) on the session's FalkorDB server."""
+def fresh_services(kb: Services, kb_settings: Settings, tmp_path: Path) -> Iterator[Services]:
+    """Empty stores of their own (own Chroma dir, own graph) on the session's FalkorDB server (``kb`` starts it)."""
     settings = replace(kb_settings, data_dir=tmp_path, graph_name=f"t_{tmp_path.name}")
     # Reuse the session server rather than starting one per test.
     settings.falkordb_dir.mkdir(parents=True, exist_ok=True)

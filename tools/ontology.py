@@ -20,6 +20,7 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
 from prompts import render_prompt
+from tools.communities import leiden
 from tools.errors import InputError
 from tools.kg.port import GraphStore
 from tools.llm import Usage, invoke_structured, invoke_text
@@ -161,19 +162,6 @@ def knn_edges(matrix: np.ndarray, k: int) -> list[tuple[int, int, float]]:
     return [
         (i, int(j), round(float(sims[i, j]), 4)) for i in range(len(matrix)) for j in neighbours[i] if sims[i, j] > 0
     ]
-
-
-def leiden(n: int, edges: Sequence[tuple[int, int, float]], resolution: float, seed: int = 0) -> list[int]:
-    """Community of each node by Leiden (RB configuration, weighted, deterministic seed)."""
-    import igraph
-    import leidenalg
-
-    graph = igraph.Graph(n=n, edges=[(i, j) for i, j, _ in edges], directed=False)
-    graph.es["weight"] = [w for _, _, w in edges]
-    partition = leidenalg.find_partition(
-        graph, leidenalg.RBConfigurationVertexPartition, weights="weight", resolution_parameter=resolution, seed=seed
-    )
-    return list(partition.membership)
 
 
 def top_features(features: Sequence[Features], limit: int = 8) -> list[str]:

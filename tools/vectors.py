@@ -1,4 +1,5 @@
-"""Domain-partitioned vector collections in Chroma (``statutes`` now; ``interpretations``, ``cases`` later).
+"""Domain-partitioned vector collections in Chroma: statutes, interpretations, cases, and the Law GraphRAG
+index's entities and community reports.
 
 Vectors are always computed by our own embedding provider and passed in explicitly, so Chroma never
 loads its default embedding model (which would try to download weights). Each collection records the
@@ -22,6 +23,10 @@ if TYPE_CHECKING:
 STATUTES = "statutes"
 INTERPRETATIONS = "interpretations"
 CASES = "cases"
+ENTITIES = "entities"
+"""Statute entities of the Law GraphRAG index (name and description): local search's entry points."""
+COMMUNITY_REPORTS = "community_reports"
+"""Reports of the statute entity communities: global search and the law-search router read them."""
 Metadata = Mapping[str, str | int | float | bool]
 
 

@@ -112,7 +112,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def test_server_lists_the_graphs(server: str) -> None:
     assistants = _http("POST", f"{server}/assistants/search", {"limit": 10})
-    assert sorted(a["graph_id"] for a in assistants) == ["consult", "ingest", "judge"]
+    assert sorted(a["graph_id"] for a in assistants) == ["consult", "global_search", "ingest", "judge"]
 
 
 def test_judge_interrupts_for_review_and_resumes(server: str) -> None:

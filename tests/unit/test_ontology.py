@@ -5,8 +5,9 @@ import json
 import numpy as np
 
 from tests.conftest import SHARED_DATA
+from tools.communities import leiden
 from tools.fake_llm import FakeChatModel
-from tools.ontology import extract_lexical, feature_matrix, knn_edges, leiden, llm_extractor, top_features
+from tools.ontology import extract_lexical, feature_matrix, knn_edges, llm_extractor, top_features
 
 
 def _fact(i: int) -> str:

@@ -1,0 +1,305 @@
+"""Law GraphRAG indexing: extract entities and relations from statute chunks with the model, merge them,
+summarise multi-description entities, find hierarchical Leiden communities and write their reports.
+
+Every model result is cached on disk by the hash of what it was computed from (chunk text, descriptions,
+packed report context), so a re-run costs nothing, adding a law costs only its chunks, and an interrupted
+run resumes where it stopped. ``estimate`` gives the cost of a run before making it (``--dry-run``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel
+
+from prompts import render_prompt
+from tools.checklists import articles_of_laws
+from tools.communities import hierarchical_leiden
+from tools.entity_graph import (
+    ENTITY_TYPES,
+    Chunk,
+    CommunityReport,
+    EntityGraphRepository,
+    Extraction,
+    MergedGraph,
+    StoredCommunity,
+    chunk_articles,
+    merge_extractions,
+    pack_community_context,
+    report_text,
+)
+from tools.errors import InputError, StructuredOutputError
+from tools.llm import Usage, failed_usage, invoke_structured, invoke_text
+from tools.statutes import StatuteRepository, parse_citations
+from tools.tokens import count_tokens, truncate_tokens
+from tools.vectors import COMMUNITY_REPORTS, ENTITIES, ChromaVectors
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class IndexConfig:
+    """Knobs of an indexing run (the CLI exposes them)."""
+
+    chunk_tokens: int = 600
+    """Token budget of a chunk (GraphRAG's default is 300-1200; statutes are dense, so 600)."""
+    max_cluster_size: int = 10
+    """Communities larger than this are split again by Leiden, one level down."""
+    max_levels: int = 2
+    report_tokens: int = 1800
+    """Token budget of a community report's context (entities, relations, sub-community reports)."""
+    summary_tokens: int = 120
+    """Merged descriptions longer than this are summarised by the model into one."""
+    output_estimate: int = 350
+    """Completion tokens assumed per extraction call when estimating a run."""
+    retries: int = 2
+    language: str = "zh"
+
+
+@dataclass
+class IndexReport:
+    """What a run did (or, for an estimate, would do) and what it cost."""
+
+    laws: list[str]
+    chunks: int = 0
+    cached_chunks: int = 0
+    failed_chunks: list[str] = field(default_factory=list)
+    entities: int = 0
+    relations: int = 0
+    dropped_relations: int = 0
+    communities: int = 0
+    cached_reports: int = 0
+    calls: dict[str, int] = field(default_factory=lambda: {"extract": 0, "summarise": 0, "report": 0})
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    estimated: bool = False
+
+    def charge(self, kind: str, usage: Usage) -> None:
+        self.calls[kind] += int(usage.get("llm_calls", 0))
+        self.prompt_tokens += int(usage.get("prompt_tokens", 0))
+        self.completion_tokens += int(usage.get("completion_tokens", 0))
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class ResultCache:
+    """Model results as JSON files under ``root/<kind>/<key>.json``; a file is written whole or not at all."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def get(self, kind: str, key: str) -> Any:
+        path = self.root / kind / f"{key}.json"
+        if not path.is_file():
+            return None
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:
+            return None  # a torn file from a killed run: recompute it
+
+    def put(self, kind: str, key: str, value: Any) -> None:
+        folder = self.root / kind
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f"{key}.json.tmp"
+        tmp.write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
+        tmp.replace(folder / f"{key}.json")
+
+
+def _hash(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:20]
+
+
+def law_chunks(statutes: StatuteRepository, laws: Sequence[str], chunk_tokens: int) -> list[Chunk]:
+    """The chunks of every given law, each law chunked on its own, in article order."""
+    chunks: list[Chunk] = []
+    for law in laws:
+        ids = articles_of_laws(statutes, [law])
+        if not ids:
+            raise InputError(f"law {law!r} is not ingested: run `jurisgraph ingest --laws {law}` first")
+        chunks += chunk_articles(statutes.get_articles(ids), chunk_tokens)
+    return chunks
+
+
+def _extraction_prompt(chunk: Chunk, language: str) -> str:
+    return render_prompt("extract_entities", language, types="、".join(ENTITY_TYPES), chunk=chunk.text)
+
+
+def estimate(statutes: StatuteRepository, laws: Sequence[str], config: IndexConfig, cache: ResultCache) -> IndexReport:
+    """The extraction cost of indexing ``laws`` now: chunks not yet cached, their prompt tokens, and an
+    assumed reply length. Summaries and reports depend on what extraction finds (about one call per
+    community, reported after a run)."""
+    report = IndexReport(laws=list(laws), estimated=True)
+    for chunk in law_chunks(statutes, laws, config.chunk_tokens):
+        report.chunks += 1
+        if cache.get("chunks", chunk.id) is not None:
+            report.cached_chunks += 1
+            continue
+        report.calls["extract"] += 1
+        report.prompt_tokens += count_tokens(_extraction_prompt(chunk, config.language))
+        report.completion_tokens += config.output_estimate
+    return report
+
+
+class EntityIndexer:
+    """One indexing run over a set of laws."""
+
+    def __init__(
+        self,
+        statutes: StatuteRepository,
+        vectors: ChromaVectors,
+        model: BaseChatModel,
+        config: IndexConfig,
+        cache: ResultCache,
+        progress: Callable[[str, int, int], None] = lambda stage, done, total: None,
+    ) -> None:
+        self.statutes = statutes
+        self.vectors = vectors
+        self.model = model
+        self.config = config
+        self.cache = cache
+        self.progress = progress
+        self.system = SystemMessage(content=render_prompt("system", config.language))
+
+    def run(self, laws: Sequence[str]) -> IndexReport:
+        started = time.perf_counter()
+        report = IndexReport(laws=list(laws))
+        chunks = law_chunks(self.statutes, laws, self.config.chunk_tokens)
+        report.chunks = len(chunks)
+        extractions = []
+        for done, chunk in enumerate(chunks, 1):
+            extraction = self._extract(chunk, report)
+            if extraction is not None:
+                extractions.append((chunk, extraction))
+            self.progress("extract", done, len(chunks))
+        graph = merge_extractions(extractions)
+        report.entities, report.relations = len(graph.entities), len(graph.relations)
+        report.dropped_relations = graph.dropped_relations
+        self._summarise(graph, report)
+        communities = self._communities(graph, report)
+        repo = EntityGraphRepository(self.statutes.store)
+        repo.replace(graph, communities)
+        self._embed(graph, communities)
+        report.communities = len(communities)
+        report.seconds = round(time.perf_counter() - started, 1)
+        return report
+
+    def _structured(self, prompt: str, schema: type[ModelT]) -> tuple[ModelT, Usage]:
+        return invoke_structured(self.model, [self.system, HumanMessage(content=prompt)], schema, self.config.retries)
+
+    def _extract(self, chunk: Chunk, report: IndexReport) -> Extraction | None:
+        cached = self.cache.get("chunks", chunk.id)
+        if cached is not None:
+            report.cached_chunks += 1
+            return Extraction.model_validate(cached)
+        try:
+            extraction, usage = self._structured(_extraction_prompt(chunk, self.config.language), Extraction)
+        except StructuredOutputError as exc:
+            # Not cached, so the next run retries this chunk; the rest of the index is still built.
+            report.charge("extract", failed_usage(exc))
+            report.failed_chunks.append(f"{chunk.article_ids[0]}…{chunk.article_ids[-1]}: {exc}")
+            return None
+        report.charge("extract", usage)
+        self.cache.put("chunks", chunk.id, extraction.model_dump())
+        return extraction
+
+    def _summarise(self, graph: MergedGraph, report: IndexReport) -> None:
+        pending = [
+            e
+            for e in graph.entities.values()
+            if len(e.descriptions) > 1 and count_tokens(e.description) > self.config.summary_tokens
+        ]
+        for done, entity in enumerate(pending, 1):
+            key = _hash(entity.name, *entity.descriptions)
+            cached = self.cache.get("summaries", key)
+            if cached is None:
+                prompt = render_prompt(
+                    "summarise_entity",
+                    self.config.language,
+                    entity=entity.name,
+                    descriptions="\n".join(f"- {d}" for d in entity.descriptions),
+                )
+                text, usage = invoke_text(self.model, [self.system, HumanMessage(content=prompt)])
+                report.charge("summarise", usage)
+                cached = truncate_tokens(text.strip(), self.config.summary_tokens * 2)
+                self.cache.put("summaries", key, cached)
+            entity.description = str(cached)
+            self.progress("summarise", done, len(pending))
+
+    def _communities(self, graph: MergedGraph, report: IndexReport) -> list[StoredCommunity]:
+        keys = sorted(graph.entities)
+        index = {k: i for i, k in enumerate(keys)}
+        edges = [(index[r.source], index[r.target], r.weight) for r in graph.relations.values()]
+        clusters = hierarchical_leiden(len(keys), edges, self.config.max_cluster_size, self.config.max_levels)
+        # Bottom-up, so a parent can stand on its children's reports when its own elements do not fit.
+        texts: dict[int, str] = {}
+        stored: dict[int, StoredCommunity] = {}
+        order = sorted(range(len(clusters)), key=lambda i: -clusters[i].level)
+        for done, i in enumerate(order, 1):
+            cluster = clusters[i]
+            members = [keys[m] for m in cluster.members]
+            children = sorted(cluster.children, key=lambda c: -len(clusters[c].members))
+            context, _ = pack_community_context(
+                members, graph, self.config.report_tokens, [texts[c] for c in children if c in texts]
+            )
+            community_report = self._report(context, report)
+            if community_report is not None:
+                texts[i] = report_text(community_report)
+                member_articles = {a for k in members for a in graph.entities[k].article_ids}
+                cited = [a for a in parse_citations(texts[i]) if a in member_articles]
+                stored[i] = StoredCommunity(
+                    id=f"L{cluster.level}-{i}",
+                    level=cluster.level,
+                    parent=None if cluster.parent is None else f"L{clusters[cluster.parent].level}-{cluster.parent}",
+                    members=members,
+                    report=community_report,
+                    articles=cited or sorted(member_articles)[:5],
+                )
+            self.progress("report", done, len(order))
+        return [stored[i] for i in sorted(stored)]
+
+    def _report(self, context: str, report: IndexReport) -> CommunityReport | None:
+        key = _hash(self.config.language, context)
+        cached = self.cache.get("reports", key)
+        if cached is not None:
+            report.cached_reports += 1
+            return CommunityReport.model_validate(cached)
+        prompt = render_prompt("write_community_report", self.config.language, context=context)
+        try:
+            community_report, usage = self._structured(prompt, CommunityReport)
+        except StructuredOutputError as exc:
+            report.charge("report", failed_usage(exc))
+            return None
+        report.charge("report", usage)
+        self.cache.put("reports", key, community_report.model_dump())
+        return community_report
+
+    def _embed(self, graph: MergedGraph, communities: Sequence[StoredCommunity]) -> None:
+        """Entity descriptions (local search's entry points) and reports (global search, routing)."""
+        self.vectors.reset(ENTITIES)
+        self.vectors.reset(COMMUNITY_REPORTS)
+        entities = list(graph.entities.values())
+        for start in range(0, len(entities), 64):
+            batch = entities[start : start + 64]
+            self.vectors.upsert(
+                ENTITIES,
+                [e.key for e in batch],
+                [f"{e.name}：{e.description}" for e in batch],
+                [{"name": e.name, "type": e.type} for e in batch],
+            )
+        if communities:
+            self.vectors.upsert(
+                COMMUNITY_REPORTS,
+                [c.id for c in communities],
+                [report_text(c.report) for c in communities],
+                [{"level": c.level, "rating": c.report.rating, "articles": ",".join(c.articles)} for c in communities],
+            )
