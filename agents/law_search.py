@@ -1,21 +1,43 @@
-"""LawSearch agent: domain-routed hybrid retrieval (BM25 + dense statutes, interpretations and cases
-through the articles they cite, exact article numbers), fused into verbatim statute evidence."""
+"""LawSearch agent: domain-routed hybrid retrieval (BM25 + dense statutes; interpretations, cases and
+statute-community reports through the articles they cite; KG traversal from named charges and entities;
+exact article numbers), fused with configurable weights into verbatim statute evidence."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
+from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field
 
 from agents.content_check import split_draft
 from app.context import Context
-from app.services import get_services
+from app.services import Services, get_services
 from graphs.state import ConsultState, EvidenceItem, trace_event
-from tools.retrieval import Candidate, articles_cited_by, route_collections
+from prompts import render_prompt
+from tools.errors import StructuredOutputError
+from tools.llm import Usage, empty_usage, failed_usage, invoke_structured, load_chat_model
+from tools.retrieval import (
+    OPTIONAL_SOURCES,
+    Candidate,
+    articles_cited_by,
+    kg_linked_articles,
+    route_collections,
+    select_collections,
+    weighted_rrf,
+)
 from tools.statutes import StatuteRepository
-from tools.vectors import CASES, INTERPRETATIONS, STATUTES
+from tools.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES
+
+
+class SourceRoute(BaseModel):
+    """The router's reply: the question's legal domain and the collections worth reading besides statutes."""
+
+    domain: Literal["刑事", "民事", "劳动与社会保障", "行政", "诉讼程序", "数据与网络", "其他"]
+    sources: list[Literal["interpretations", "cases", "community_reports"]] = Field(max_length=3)
+    reason: str = Field(max_length=120)
 
 
 def build_query(question: str, element_graph: dict[str, Any], draft: str = "") -> str:
@@ -49,6 +71,41 @@ def merge_evidence(new: list[EvidenceItem], earlier: list[EvidenceItem], limit: 
     return [*new, *[e for e in earlier if e["article_id"] not in seen]][:limit]
 
 
+def route_sources(
+    query: str, services: Services, ctx: Context
+) -> tuple[list[str], dict[str, str], dict[str, Any], Usage]:
+    """Domain routing (the hybrid-RAG router): the collections to search, why the others are skipped, and
+    the decision for the trace. The model decides with ``router="llm"``; keywords decide otherwise or when
+    its reply never validates."""
+    counts = {c: services.vectors.count(c) for c in OPTIONAL_SOURCES}
+    if ctx.router == "llm" and any(counts.values()):
+        model = load_chat_model(ctx.model_for("manager"), services.settings)
+        prompt = render_prompt("route_sources", ctx.language, question=query)
+        try:
+            route, usage = invoke_structured(model, [HumanMessage(content=prompt)], SourceRoute, ctx.structured_retries)
+        except StructuredOutputError as exc:
+            chosen, skipped = route_collections(query, counts)
+            return chosen, skipped, {"router": "rules", "fallback": str(exc)}, failed_usage(exc)
+        chosen, skipped = select_collections(route.sources, counts, f"router: not for {route.domain}")
+        return chosen, skipped, {"router": "llm", "domain": route.domain, "reason": route.reason}, usage
+    chosen, skipped = route_collections(query, counts)
+    return chosen, skipped, {"router": "rules"}, empty_usage()
+
+
+def source_rankings(query: str, collections: Sequence[str], services: Services, ctx: Context) -> dict[str, list[str]]:
+    """Each source's ranked article ids: statute BM25, dense and exact; the articles cited by the hits of
+    each routed collection; and the KG traversal from the charges and statute entities the query names."""
+    rankings = services.retriever.rankings(query, ctx.candidates_per_retriever)
+    hits_per_collection = {INTERPRETATIONS: ctx.interpretation_k, CASES: ctx.case_k, COMMUNITY_REPORTS: ctx.top_k}
+    for collection in collections:
+        if collection != STATUTES:
+            rankings[collection] = articles_cited_by(
+                services.vectors, collection, query, hits_per_collection[collection], ctx.candidates_per_retriever
+            )
+    rankings["kg"] = kg_linked_articles(services.graph, query, ctx.candidates_per_retriever)
+    return rankings
+
+
 def search_law(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Retrieve the top-k articles for the question (and the draft, in later rounds) and add them to the
     evidence; article text comes verbatim from the knowledge graph."""
@@ -56,24 +113,21 @@ def search_law(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]
     services = get_services()
     ctx = runtime.context
     query = build_query(state.question, state.element_graph, state.draft)
-    counts = {c: services.vectors.count(c) for c in (INTERPRETATIONS, CASES)}
-    collections, skipped = route_collections(query, counts)
-    rankings = services.retriever.rankings(query, ctx.candidates_per_retriever)
-    hits_per_collection = {INTERPRETATIONS: ctx.interpretation_k, CASES: ctx.case_k}
-    for collection in collections:
-        if collection != STATUTES:
-            rankings[collection] = articles_cited_by(
-                services.vectors, collection, query, hits_per_collection[collection], ctx.candidates_per_retriever
-            )
-    evidence, missing = fetch_evidence(services.statutes, services.retriever.fuse(rankings, ctx.top_k))
+    collections, skipped, decision, usage = route_sources(query, services, ctx)
+    rankings = source_rankings(query, collections, services, ctx)
+    fused = weighted_rrf(rankings, ctx.source_weights, ctx.top_k)
+    evidence, missing = fetch_evidence(services.statutes, fused)
     return {
         "evidence": merge_evidence(evidence, state.evidence, ctx.max_evidence),
+        "usage": usage,
         "trace": [
             trace_event(
                 "search_law",
                 started,
+                route=decision,
                 collections=collections,
                 skipped=skipped,
+                sources={name: len(ranked) for name, ranked in rankings.items()},
                 hits=[e["article_id"] for e in evidence],
                 missing_in_graph=missing,
             )

@@ -129,6 +129,24 @@ class Context:
         },
         metadata={"description": "Judge: weight of each strategy's ranking in the Researcher's fusion (RRF)."},
     )
+    router: Literal["llm", "rules"] = field(
+        default="llm",
+        metadata={
+            "description": "LawSearch's domain router: 'llm' classifies the question's domain and picks the "
+            "collections (falling back to the rules on an unreadable reply); 'rules' decides by keywords."
+        },
+    )
+    source_weights: dict[str, float] = field(
+        default_factory=lambda: {
+            "bm25": 1.0,
+            "dense": 1.0,
+            "interpretations": 1.0,
+            "cases": 1.0,
+            "community_reports": 1.0,
+            "kg": 1.0,
+        },
+        metadata={"description": "LawSearch: weight of each source's ranking in the evidence fusion (RRF)."},
+    )
     structured_retries: int = field(
         default=2,
         metadata={"description": "Extra attempts when the model's JSON does not validate."},

@@ -11,9 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tools.kg.port import GraphStore
 from tools.lexical import LexicalIndex, fingerprint
 from tools.statutes import ARTICLE_REF, cn_to_int, make_article_id, short_law_name
-from tools.vectors import CASES, INTERPRETATIONS, STATUTES, ChromaVectors
+from tools.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES, ChromaVectors
 
 _NAMED_RE = re.compile(rf"(?:《([^》]{{1,40}})》|([\u4e00-\u9fff]{{2,20}}法))?\s*{ARTICLE_REF}")
 RRF_K = 60
@@ -115,27 +116,59 @@ class HybridRetriever:
         return self.fuse(self.rankings(query, candidates_per_retriever), k)
 
 
-CITED_FIELD = {INTERPRETATIONS: "cites", CASES: "articles"}
+CITED_FIELD = {INTERPRETATIONS: "cites", CASES: "articles", COMMUNITY_REPORTS: "articles"}
 """Metadata field holding the comma-separated article ids a chunk of each collection cites."""
+
+OPTIONAL_SOURCES = (INTERPRETATIONS, CASES, COMMUNITY_REPORTS)
+"""Collections besides statutes that a law search may read (each only once ingested or indexed)."""
 
 CRIMINAL_MARKERS = re.compile(r"罪|刑|判处|判决|被告人|嫌疑人|拘役|缓刑|自首|盗窃|诈骗|抢劫|伤害|杀人|毒品|醉驾|醉酒驾")
 """Words marking a criminal question: the only one the CAIL cases (criminal judgments) can help with."""
 
 
 def route_collections(query: str, counts: Mapping[str, int]) -> tuple[list[str], dict[str, str]]:
-    """Domain routing: the collections worth searching for ``query`` and why each other one is skipped.
+    """Rule-based domain routing: the collections worth searching for ``query`` and why each other one is
+    skipped. Statutes always; interpretations and community reports whenever built; cases only for criminal
+    questions."""
+    wanted = [c for c in OPTIONAL_SOURCES if c != CASES or CRIMINAL_MARKERS.search(query)]
+    return select_collections(wanted, counts, "not a criminal question")
 
-    Statutes are always searched; interpretations whenever ingested; cases only for criminal questions.
-    """
+
+def select_collections(
+    wanted: Sequence[str], counts: Mapping[str, int], unwanted_reason: str
+) -> tuple[list[str], dict[str, str]]:
+    """Statutes plus the wanted optional collections that hold documents; the reason for every other one."""
     chosen, skipped = [STATUTES], {}
-    for collection in (INTERPRETATIONS, CASES):
+    for collection in OPTIONAL_SOURCES:
         if not counts.get(collection):
             skipped[collection] = "empty"
-        elif collection == CASES and not CRIMINAL_MARKERS.search(query):
-            skipped[collection] = "not a criminal question"
+        elif collection not in wanted:
+            skipped[collection] = unwanted_reason
         else:
             chosen.append(collection)
     return chosen, skipped
+
+
+_KG_CHARGES = """
+MATCH (c:Charge) WHERE size(c.name) >= 2 AND $query CONTAINS c.name
+MATCH (a:Article)-[:DEFINES]->(c)
+RETURN a.id AS id, count(c) AS n
+"""
+_KG_ENTITIES = """
+MATCH (e:Entity) WHERE size(e.name) >= 2 AND $query CONTAINS e.name
+MATCH (e)-[:MENTIONED_IN]->(a:Article)
+RETURN a.id AS id, count(e) AS n
+"""
+
+
+def kg_linked_articles(store: GraphStore, query: str, depth: int) -> list[str]:
+    """KG traversal: articles defining the charges the query names, and articles mentioning the statute
+    entities it names (Law GraphRAG index), ranked by how many such links reach them."""
+    scores: dict[str, int] = {}
+    for cypher in (_KG_CHARGES, _KG_ENTITIES):
+        for row in store.read(cypher, {"query": query}):
+            scores[str(row["id"])] = scores.get(str(row["id"]), 0) + int(row["n"])
+    return sorted(scores, key=lambda a: (-scores[a], a))[:depth]
 
 
 def rank_cited(citing: Iterable[tuple[Iterable[str], float]], floor: float = 0.0) -> list[str]:

@@ -16,7 +16,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from agents.draft import format_evidence
-from agents.law_search import fetch_evidence
+from agents.law_search import fetch_evidence, source_rankings
 from agents.researcher import (
     anchor_prejudgment,
     expand_community,
@@ -34,7 +34,7 @@ from prompts import render_prompt
 from tools.charges import ChargeRepository
 from tools.errors import InputError
 from tools.llm import empty_usage, invoke_structured, invoke_text, load_chat_model
-from tools.retrieval import Candidate, articles_cited_by
+from tools.retrieval import OPTIONAL_SOURCES, Candidate, articles_cited_by, route_collections, weighted_rrf
 from tools.statutes import CRIMINAL_LAW, make_article_id, parse_citations
 from tools.vectors import CASES, STATUTES
 
@@ -234,6 +234,11 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
         out = {**{k: v[:depth] for k, v in rankings.items()}, "fused": [c.article_id for c in fused]}
         if services.vectors.count(CASES):
             out["cases"] = articles_cited_by(services.vectors, CASES, query, context.candidates_per_retriever, depth)
+        # The consult graph's LawSearch fusion as it runs with the keyword router (no model call).
+        counts = {c: services.vectors.count(c) for c in OPTIONAL_SOURCES}
+        sources = source_rankings(query, route_collections(query, counts)[0], services, context)
+        out["kg"] = sources["kg"][:depth]
+        out["law_search"] = [c.article_id for c in weighted_rrf(sources, context.source_weights, depth)]
         usage = empty_usage()
         if item.get("fact"):
             features, _ = extract_features(item["fact"], research_ctx, services)

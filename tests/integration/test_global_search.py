@@ -231,3 +231,35 @@ def _laws_db_texts(law: str) -> dict[str, str]:
             (f"中华人民共和国{law}",),
         ).fetchall()
     return {f"{law}:{parse_article_label(no).key}": text for no, text in rows}
+
+
+def _search_law_trace(question: str) -> dict[str, Any]:
+    from graphs.consult import build_graph as build_consult
+    from graphs.state import ConsultInput
+
+    context = Context(model="fake", max_rounds=0, audit=False, content_check=False, use_elements=False)
+    out = build_consult().invoke(ConsultInput(question=question), context=context)
+    (search,) = [e for e in out["trace"] if e["node"] == "search_law"]
+    return dict(search["detail"])
+
+
+def test_law_search_router_picks_community_reports_and_kg_links_named_entities(
+    data_kb: Services, fake: GraphFake, tmp_path: Path
+) -> None:
+    _index(data_kb, fake, tmp_path)
+    route = {"domain": "数据与网络", "sources": ["community_reports", "cases"], "reason": "跨法律的数据合规问题"}
+    fake.by_schema["SourceRoute"] = [json.dumps(route, ensure_ascii=False)]
+    detail = _search_law_trace("重要数据出境前要做什么？")
+    assert detail["route"] == {"router": "llm", "domain": "数据与网络", "reason": "跨法律的数据合规问题"}
+    assert detail["collections"] == ["statutes", "community_reports"]
+    assert detail["skipped"] == {"interpretations": "empty", "cases": "empty"}  # asked for, but not ingested
+    assert detail["sources"]["community_reports"] > 0
+    assert detail["sources"]["kg"] > 0  # 重要数据 is a statute entity: its articles join the fusion
+
+
+def test_an_unreadable_router_reply_falls_back_to_the_rules(data_kb: Services, fake: GraphFake, tmp_path: Path) -> None:
+    _index(data_kb, fake, tmp_path, LAWS[:1])
+    fake.by_schema["SourceRoute"] = ["no json"] * 3
+    detail = _search_law_trace("重要数据出境前要做什么？")
+    assert detail["route"]["router"] == "rules" and "after 3 attempts" in detail["route"]["fallback"]
+    assert detail["collections"] == ["statutes", "community_reports"]

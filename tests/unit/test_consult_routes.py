@@ -15,8 +15,8 @@ from graphs.consult import route_after_draft, route_after_format, route_manager,
 from graphs.state import CheckResult, ConsultState, EvidenceItem
 from tools.errors import InputError
 from tools.fake_llm import minimal_instance
-from tools.retrieval import route_collections
-from tools.vectors import CASES, INTERPRETATIONS, STATUTES
+from tools.retrieval import route_collections, select_collections
+from tools.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES
 
 
 def _state(**values: object) -> ConsultState:
@@ -127,11 +127,21 @@ def test_search_query_reads_the_answer_part_of_the_draft() -> None:
 
 
 def test_domain_routing_of_collections() -> None:
-    counts = {INTERPRETATIONS: 10, CASES: 5}
-    assert route_collections("盗窃罪怎么判？", counts) == ([STATUTES, INTERPRETATIONS, CASES], {})
+    counts = {INTERPRETATIONS: 10, CASES: 5, COMMUNITY_REPORTS: 0}
+    assert route_collections("盗窃罪怎么判？", counts) == (
+        [STATUTES, INTERPRETATIONS, CASES],
+        {COMMUNITY_REPORTS: "empty"},
+    )
     chosen, skipped = route_collections("离婚后孩子归谁抚养？", counts)
-    assert chosen == [STATUTES, INTERPRETATIONS] and skipped == {CASES: "not a criminal question"}
-    assert route_collections("盗窃", {}) == ([STATUTES], {INTERPRETATIONS: "empty", CASES: "empty"})
+    assert chosen == [STATUTES, INTERPRETATIONS] and skipped[CASES] == "not a criminal question"
+    assert route_collections("盗窃", {}) == (
+        [STATUTES],
+        {INTERPRETATIONS: "empty", CASES: "empty", COMMUNITY_REPORTS: "empty"},
+    )
+    # The model's choice, restricted to what exists.
+    chosen, skipped = select_collections([CASES, COMMUNITY_REPORTS], counts, "router: not for 民事")
+    assert chosen == [STATUTES, CASES]
+    assert skipped == {INTERPRETATIONS: "router: not for 民事", COMMUNITY_REPORTS: "empty"}
 
 
 def test_fake_model_picks_the_first_enum_value_and_answers_yes() -> None:
