@@ -32,7 +32,7 @@ from graphs.state import (
     Verdict,
     trace_event,
 )
-from prompts import render_prompt
+from prompts import label, render_prompt
 from tools.checklists import ChecklistRepository, ensure_checklist
 from tools.errors import InputError, StructuredOutputError
 from tools.interpretations import InterpretationRepository
@@ -62,8 +62,8 @@ def answers_schema(count: int) -> type[BaseModel]:
     return create_model("ChecklistAnswers", answers=(list[ItemCheck], Field(min_length=count, max_length=count)))
 
 
-def _numbered(lines: list[str]) -> str:
-    return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, 1)) or "（无）"
+def _numbered(lines: list[str], lang: str) -> str:
+    return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, 1)) or label("none", lang)
 
 
 def decide_by_rule(checks: list[CheckResult]) -> bool | None:
@@ -102,9 +102,9 @@ def _verify(article: Article, facts: str, ctx: Context) -> tuple[Verdict, Usage]
         article_id=article.id,
         heading=article.heading,
         text=article.text,
-        interpretations="；".join(i["title"] for i in interps[:INTERPRETATIONS_SHOWN]) or "（无）",
+        interpretations="；".join(i["title"] for i in interps[:INTERPRETATIONS_SHOWN]) or label("none", ctx.language),
         facts=facts,
-        items=_numbered(items),
+        items=_numbered(items, ctx.language),
         count=len(items),
     )
     try:
@@ -122,7 +122,7 @@ def _verify(article: Article, facts: str, ctx: Context) -> tuple[Verdict, Usage]
     ]
     ruled = decide_by_rule(checks)
     if ruled is not None:
-        reason = "全部要件均满足" if ruled else "全部要件均不满足"
+        reason = label("all_hold" if ruled else "none_hold", ctx.language)
         verdict: Verdict = {
             "article_id": article.id,
             "applicable": ruled,
@@ -136,8 +136,8 @@ def _verify(article: Article, facts: str, ctx: Context) -> tuple[Verdict, Usage]
         ctx.language,
         article_id=article.id,
         heading=article.heading,
-        true_items=_numbered([c["item"] for c in checks if c["holds"]]),
-        false_items=_numbered([c["item"] for c in checks if not c["holds"]]),
+        true_items=_numbered([c["item"] for c in checks if c["holds"]], ctx.language),
+        false_items=_numbered([c["item"] for c in checks if not c["holds"]], ctx.language),
     )
     try:
         final, used = invoke_structured(model, [HumanMessage(content=prompt)], Applicability, ctx.structured_retries)
@@ -230,7 +230,7 @@ def review_verdicts(state: AuditState, runtime: Runtime[Context]) -> dict[str, A
             if not isinstance(change, dict) or not isinstance(change.get("applicable"), bool):
                 raise InputError(f"review of {verdict['article_id']}: expected {{'applicable': bool, 'reason': str}}")
             verdict["applicable"] = change["applicable"]
-            verdict["reason"] = str(change.get("reason") or "人工复核")
+            verdict["reason"] = str(change.get("reason") or label("reviewed", runtime.context.language))
             verdict["decided_by"] = "reviewer"
             overridden.append(verdict["article_id"])
     return {

@@ -17,11 +17,9 @@ from langgraph.runtime import Runtime
 from app.context import Context
 from app.services import get_services
 from graphs.state import ConsultState, LegalBasisItem, trace_event
-from prompts import render_prompt
+from prompts import label, render_prompt
 from tools.llm import empty_usage, invoke_text, load_chat_model
 from tools.statutes import Article, parse_citations
-
-NONE = "（无）"
 
 
 def strip_citation(text: str, article_id: str) -> str:
@@ -31,8 +29,8 @@ def strip_citation(text: str, article_id: str) -> str:
     return re.sub(pattern, "", text)
 
 
-_ANSWER_RE = re.compile(r"^\s*回答[:：]\s*", re.MULTILINE)
-_CITES_RE = re.compile(r"^\s*引用[:：].*$", re.MULTILINE | re.DOTALL)
+_ANSWER_RE = re.compile(r"^\s*(?:回答|answer)[:：]\s*", re.MULTILINE | re.IGNORECASE)
+_CITES_RE = re.compile(r"^\s*(?:引用|citations?)[:：].*$", re.MULTILINE | re.DOTALL | re.IGNORECASE)
 
 
 def split_draft(draft: str) -> str:
@@ -60,8 +58,8 @@ def _rewrite(state: ConsultState, ctx: Context, applicable: list[Article]) -> tu
         ctx.language,
         question=state.question,
         draft=split_draft(state.draft),
-        applicable="\n".join(f"[{a.id}] {a.heading}" for a in applicable) or NONE,
-        pruned="\n".join(f"[{v['article_id']}] {v['reason']}" for v in pruned) or NONE,
+        applicable="\n".join(f"[{a.id}] {a.heading}" for a in applicable) or label("none", ctx.language),
+        pruned="\n".join(f"[{v['article_id']}] {v['reason']}" for v in pruned) or label("none", ctx.language),
     )
     model = load_chat_model(ctx.model_for("draft"), get_services().settings)
     system = SystemMessage(content=render_prompt("system", ctx.language))

@@ -13,33 +13,31 @@ from langgraph.runtime import Runtime
 from app.context import Context
 from app.settings import load_settings
 from graphs.state import ConsultState, EvidenceItem, Turn, trace_event
-from prompts import render_prompt
+from prompts import label, render_prompt
 from tools.llm import invoke_text, load_chat_model
 
-NONE = "（无）"
 
-
-def format_evidence(evidence: list[EvidenceItem]) -> str:
+def format_evidence(evidence: list[EvidenceItem], lang: str = "zh") -> str:
     """Evidence as the prompt shows it: ``[id] heading：text`` per article."""
     if not evidence:
-        return NONE
-    return "\n".join(f"[{e['article_id']}] {e['heading']}：{e['text']}" for e in evidence)
+        return label("none", lang)
+    return "\n".join(f"[{e['article_id']}] {e['heading']}{label('text_separator', lang)}{e['text']}" for e in evidence)
 
 
-def format_evidence_headings(evidence: list[EvidenceItem]) -> str:
+def format_evidence_headings(evidence: list[EvidenceItem], lang: str = "zh") -> str:
     """Evidence ids and headings only, for agents that judge a draft rather than write one."""
-    return "\n".join(f"[{e['article_id']}] {e['heading']}" for e in evidence) or NONE
+    return "\n".join(f"[{e['article_id']}] {e['heading']}" for e in evidence) or label("none", lang)
 
 
-def format_elements(element_graph: dict[str, Any]) -> str:
+def format_elements(element_graph: dict[str, Any], lang: str = "zh") -> str:
     """The element graph as compact JSON, without empty fields or extraction errors."""
     shown = {k: v for k, v in element_graph.items() if v and k != "errors"}
-    return json.dumps(shown, ensure_ascii=False) if shown else NONE
+    return json.dumps(shown, ensure_ascii=False) if shown else label("none", lang)
 
 
-def format_history(history: list[Turn]) -> str:
-    """Earlier turns of the thread as 问/答 pairs."""
-    return "\n".join(f"问：{t['question']}\n答：{t['response']}" for t in history) or NONE
+def format_history(history: list[Turn], lang: str = "zh") -> str:
+    """Earlier turns of the thread as question/answer pairs."""
+    return "\n".join(label("history", lang, **t) for t in history) or label("none", lang)
 
 
 def draft_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -48,14 +46,14 @@ def draft_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, An
     ctx = runtime.context
     model = load_chat_model(ctx.model_for("draft"), load_settings())
     shared = {
-        "history": format_history(state.history),
-        "elements": format_elements(state.element_graph),
-        "evidence": format_evidence(state.evidence),
+        "history": format_history(state.history, ctx.language),
+        "elements": format_elements(state.element_graph, ctx.language),
+        "evidence": format_evidence(state.evidence, ctx.language),
         "question": state.question,
     }
     revising = bool(state.draft)
     if revising:
-        suggestions = "\n".join(f"- {s}" for s in state.suggestions) or NONE
+        suggestions = "\n".join(f"- {s}" for s in state.suggestions) or label("none", ctx.language)
         prompt = render_prompt("revise_draft", ctx.language, **shared, draft=state.draft, suggestions=suggestions)
     else:
         prompt = render_prompt("draft_answer", ctx.language, **shared)

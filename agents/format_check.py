@@ -17,13 +17,13 @@ from pydantic import BaseModel, Field
 from app.context import Context
 from app.settings import load_settings
 from graphs.state import ConsultState, trace_event
-from prompts import render_prompt
+from prompts import label, render_prompt
 from tools.errors import StructuredOutputError
 from tools.llm import failed_usage, invoke_structured, load_chat_model
 from tools.statutes import parse_citations
 
-_ANSWER_LINE = re.compile(r"^\s*回答[:：]", re.MULTILINE)
-_CITES_LINE = re.compile(r"^\s*引用[:：]", re.MULTILINE)
+_ANSWER_LINE = re.compile(r"^\s*(?:回答|answer)[:：]", re.MULTILINE | re.IGNORECASE)
+_CITES_LINE = re.compile(r"^\s*(?:引用|citations?)[:：]", re.MULTILINE | re.IGNORECASE)
 
 
 class FormatReview(BaseModel):
@@ -32,16 +32,16 @@ class FormatReview(BaseModel):
     suggestions: list[Annotated[str, Field(max_length=60)]] = Field(max_length=4)
 
 
-def format_problems(draft: str, evidence_ids: set[str]) -> list[str]:
-    """Format problems found by code: missing 回答/引用 lines, citations of articles not in the evidence."""
+def format_problems(draft: str, evidence_ids: set[str], lang: str = "zh") -> list[str]:
+    """Format problems found by code: missing answer/citation lines, citations of articles not in the evidence."""
     problems = []
     if not _ANSWER_LINE.search(draft):
-        problems.append("缺少以“回答：”开头的第一行")
+        problems.append(label("missing_answer_line", lang))
     if not _CITES_LINE.search(draft):
-        problems.append("缺少以“引用：”开头的第二行")
+        problems.append(label("missing_cites_line", lang))
     outside = [a for a in parse_citations(draft) if a not in evidence_ids]
     if outside:
-        problems.append(f"引用了候选法条以外的编号：{'、'.join(outside)}，请删去或换成候选法条中的编号")
+        problems.append(label("outside_evidence", lang, ids=label("list_separator", lang).join(outside)))
     return problems
 
 
@@ -49,10 +49,13 @@ def check_format(state: ConsultState, runtime: Runtime[Context]) -> dict[str, An
     """Suggestions the Draft agent applies in its next revision."""
     started = time.perf_counter()
     ctx = runtime.context
-    problems = format_problems(state.draft, {e["article_id"] for e in state.evidence})
+    problems = format_problems(state.draft, {e["article_id"] for e in state.evidence}, ctx.language)
     model = load_chat_model(ctx.model_for("manager"), load_settings())
     prompt = render_prompt(
-        "check_format", ctx.language, problems="\n".join(f"- {p}" for p in problems) or "（无）", draft=state.draft
+        "check_format",
+        ctx.language,
+        problems="\n".join(f"- {p}" for p in problems) or label("none", ctx.language),
+        draft=state.draft,
     )
     try:
         review, usage = invoke_structured(model, [HumanMessage(content=prompt)], FormatReview, ctx.structured_retries)

@@ -21,14 +21,16 @@ from tools.cases import CaseRepository
 from tools.charges import ChargeRepository
 from tools.corpus.cail import load_cases
 from tools.corpus.charge_rules import load_charge_rules
+from tools.corpus.india import load_acts, load_offences
 from tools.corpus.interpretations import interpretation_files, parse_interpretation
 from tools.corpus.laws_db import list_laws, resolve_laws
 from tools.errors import InputError
 from tools.ingestion import build_ontology, ingest_cases, ingest_charges, ingest_interpretations, ingest_laws
 from tools.interpretations import InterpretationRepository
 from tools.llm import load_chat_model
+from tools.offences import OffenceRepository
 from tools.ontology import FeatureExtractor, OntologyRepository, extract_lexical, llm_extractor
-from tools.vectors import CASES, INTERPRETATIONS, STATUTES
+from tools.vectors import CASES, COMMUNITY_REPORTS, ENTITIES, INTERPRETATIONS, STATUTES
 
 
 def _progress(stage: str) -> tuple[Any, Any]:
@@ -40,23 +42,33 @@ def reset_stores(state: IngestState) -> dict[str, Any]:
     """Delete every collection and the whole graph (``reset``)."""
     started = time.perf_counter()
     services = get_services()
-    for collection in (STATUTES, INTERPRETATIONS, CASES):
+    for collection in (STATUTES, INTERPRETATIONS, CASES, ENTITIES, COMMUNITY_REPORTS):
         services.vectors.reset(collection)
     services.graph.clear()
     return {"trace": [trace_event("reset_stores", started)]}
 
 
 def load_statutes(state: IngestState) -> dict[str, Any]:
-    """Statutes from laws.db (the selected laws, or all current ones)."""
+    """Statutes of the configured pack: laws.db (the selected laws, or all current ones), or a pack's own
+    corpus with its offence table."""
     started = time.perf_counter()
     services = get_services()
+    on_plan, on_batch = _progress("statutes")
+    batch = services.settings.ingest_batch_size
+    pack = services.settings.pack_info
+    if pack.corpus_dir:
+        directory = Path(state.pack_dir) if state.pack_dir else pack.default_dir()
+        acts = load_acts(directory)
+        loaded = {info.short: articles for info, articles in acts}
+        laws = [info for info, _ in acts]
+        report = ingest_laws(laws, services.vectors, services.statutes, batch, None, on_plan, on_batch, loaded)
+        offences = OffenceRepository(services.graph).upsert(load_offences(directory))
+        reports = {"statutes": asdict(report), "offences": {"linked": offences}}
+        return {"reports": reports, "trace": [trace_event("load_statutes", started, pack=pack.name, offences=offences)]}
     db = Path(state.db) if state.db else None
     available = list_laws(db)
     chosen = available if state.all_laws else resolve_laws(state.laws, available)
-    on_plan, on_batch = _progress("statutes")
-    report = ingest_laws(
-        chosen, services.vectors, services.statutes, services.settings.ingest_batch_size, db, on_plan, on_batch
-    )
+    report = ingest_laws(chosen, services.vectors, services.statutes, batch, db, on_plan, on_batch)
     return {"reports": {"statutes": asdict(report)}, "trace": [trace_event("load_statutes", started)]}
 
 

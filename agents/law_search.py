@@ -35,7 +35,7 @@ from tools.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES
 class SourceRoute(BaseModel):
     """The router's reply: the question's legal domain and the collections worth reading besides statutes."""
 
-    domain: Literal["刑事", "民事", "劳动与社会保障", "行政", "诉讼程序", "数据与网络", "其他"]
+    domain: str = Field(min_length=1, max_length=20, description="刑事、民事、劳动、行政、程序、数据与网络等")
     sources: list[Literal["interpretations", "cases", "community_reports"]] = Field(max_length=3)
     reason: str = Field(max_length=120)
 

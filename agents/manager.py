@@ -48,7 +48,7 @@ def review_draft(state: ConsultState, runtime: Runtime[Context]) -> dict[str, An
         "manage_draft",
         ctx.language,
         question=state.question,
-        evidence=format_evidence_headings(state.evidence),
+        evidence=format_evidence_headings(state.evidence, ctx.language),
         draft=state.draft,
         round=round_no,
         max_rounds=ctx.max_rounds,

@@ -7,6 +7,7 @@ ends the process with its exit code and a one-line message, never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -66,12 +67,21 @@ def ingest(
     ] = "",
     knn_k: Annotated[int, typer.Option(help="Neighbours per case for SIMILAR edges.")] = 10,
     model: Annotated[str | None, typer.Option(help="Chat model for the llm extractor.")] = None,
+    pack: Annotated[
+        str | None, typer.Option(help="Jurisdiction pack: india (its own statutes and stores); default china.")
+    ] = None,
+    pack_dir: Annotated[
+        Path | None, typer.Option(help="Corpus directory of the pack (default: its usual place).")
+    ] = None,
 ) -> None:
     """Run the ingest graph: statutes, then charges and interpretations, then cases (idempotent, resumable)."""
+    if pack:
+        _use_pack(pack)
     from graphs.ingest import graph
     from graphs.state import IngestInput
 
     request = IngestInput(
+        pack_dir=str(pack_dir or ""),
         laws=[law for law in laws.split(",") if law.strip()],
         all_laws=all_laws,
         db=str(db or ""),
@@ -109,6 +119,13 @@ def ingest(
     _print_ingest_reports(out.get("reports", {}), elapsed)
 
 
+def _use_pack(name: str) -> None:
+    """Select a jurisdiction pack for this process before any store is opened (stores are per pack)."""
+    from tools.packs import get_pack
+
+    os.environ["JURIS_PACK"] = get_pack(name).name
+
+
 def _print_ingest_reports(reports: dict[str, Any], elapsed: float) -> None:
     statutes = reports.get("statutes", {})
     written = statutes.get("added", 0) + statutes.get("updated", 0)
@@ -123,6 +140,8 @@ def _print_ingest_reports(reports: dict[str, Any], elapsed: float) -> None:
             f"updated, {statutes['unchanged']} unchanged, in {elapsed:.1f} s "
             f"({written / max(elapsed, 1e-9):.1f} articles/s)."
         )
+    if offences := reports.get("offences"):
+        console.print(f"Offences: {offences['linked']} offence-table rows linked to their sections.")
     if charges := reports.get("charges"):
         console.print(
             f"Charges: {charges['charges']} in force linked to their articles ({charges['aliases']} abolished or "
@@ -393,6 +412,12 @@ def kg_show(article_id: Annotated[str, typer.Argument(help="Article id, e.g. 刑
     console.print(Panel(escape(str(card["text"])), title=f"{card['id']} 《{card['law']}》{card['label']}"))
     console.print(f"Chapter: {escape(str(card['chapter'] or ''))}")
     console.print(f"Charges: {escape('、'.join(card['charges']) or '（无）')}")
+    for offence in card["offences"]:
+        console.print(
+            f"Offence: {escape(offence['offence'])} | punishment: {escape(offence['punishment'] or '')} | "
+            f"{'cognizable' if offence['cognizable'] else 'non-cognizable'}, "
+            f"{'bailable' if offence['bailable'] else 'non-bailable'} | triable by {escape(offence['court'] or '')}"
+        )
     console.print(f"Cases citing it: {card['cases']}")
     console.print(f"Interpretations ({len(card['interpretations'])}):")
     for title in card["interpretations"]:
@@ -589,14 +614,22 @@ def ask(
         str | None, typer.Option(help="Continue (or start) this conversation thread; kept in the data dir.")
     ] = None,
     review: Annotated[bool, typer.Option(help="Ask me to accept or override borderline audit verdicts.")] = False,
+    lang: Annotated[
+        str | None, typer.Option(help="Answer language; en uses the India pack's statutes and English prompts.")
+    ] = None,
 ) -> None:
     """Answer a legal question with a Legal Basis quoted verbatim from the knowledge base."""
     from agents.element import validate_question
     from app.threads import open_checkpointer
     from graphs.consult import build_graph
     from graphs.state import ConsultInput
+    from tools.packs import pack_for_language
 
     context = Context(top_k=top_k).with_overrides(settings or [])
+    if lang:
+        # The knowledge base follows the language unless JURIS_PACK already names one.
+        os.environ.setdefault("JURIS_PACK", pack_for_language(lang).name)
+        context.language = lang
     if model:
         context.model = model
     question = validate_question(question, context.max_question_chars)

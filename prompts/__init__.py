@@ -5,6 +5,7 @@ Templates use ``$name`` placeholders (``string.Template``), so JSON braces in pr
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from importlib import resources
 from string import Template
@@ -22,3 +23,17 @@ def load_prompt(name: str, lang: str = "zh") -> Template:
 def render_prompt(name: str, lang: str = "zh", **values: object) -> str:
     """Fill a template; every placeholder must be given (a KeyError names the missing one)."""
     return load_prompt(name, lang).substitute({k: str(v) for k, v in values.items()}).strip()
+
+
+@lru_cache(maxsize=8)
+def _labels(lang: str) -> dict[str, str]:
+    path = resources.files(__package__).joinpath(lang, "labels.json")
+    if not path.is_file():
+        raise FileNotFoundError(f"labels {lang}/labels.json not found")
+    return dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+def label(name: str, lang: str = "zh", **values: object) -> str:
+    """A short text the code puts into prompts or outputs (``prompts/<lang>/labels.json``), filled like a
+    template: the strings that are not whole prompts but still have to be in the answer's language."""
+    return Template(_labels(lang)[name]).substitute({k: str(v) for k, v in values.items()})

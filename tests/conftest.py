@@ -26,7 +26,15 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Temp
     monkeypatch.setenv("JURIS_DATA_DIR", str(tmp_path_factory.mktemp("data")))
     monkeypatch.setenv("JURIS_MODEL", "fake")
     monkeypatch.setenv("JURIS_EMBEDDINGS", "hash")
-    for name in ("CHROMA_HOST", "JURIS_FALKORDB_HOST", "JURIS_FALKORDB_PORT", "JURIS_MODEL_PATH", "JURIS_FAKE_SCRIPT"):
+    for name in (
+        "CHROMA_HOST",
+        "JURIS_FALKORDB_HOST",
+        "JURIS_FALKORDB_PORT",
+        "JURIS_MODEL_PATH",
+        "JURIS_FAKE_SCRIPT",
+        "JURIS_PACK",
+        "JURIS_CHECKPOINT_URI",
+    ):
         monkeypatch.delenv(name, raising=False)
 
 

@@ -7,7 +7,7 @@ next run, and MERGE/upsert semantics make repeating a batch harmless: no duplica
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -225,12 +225,14 @@ def ingest_laws(
     db_path: Path | None = None,
     on_plan: Callable[[int], None] = lambda total: None,
     on_batch: Callable[[int], None] = lambda done: None,
+    loaded: Mapping[str, list[Article]] | None = None,
 ) -> IngestReport:
-    """Load the laws from laws.db and write what is missing; ``on_batch`` gets the articles just written."""
+    """Load the laws from laws.db (or take their articles from ``loaded``, by short name, for a pack that
+    has its own corpus) and write what is missing; ``on_batch`` gets the articles just written."""
     report = IngestReport(laws=[law.short for law in laws])
     work: list[tuple[LawInfo, list[Article]]] = []
     for law in laws:
-        articles = load_articles(law, db_path)
+        articles = loaded[law.short] if loaded is not None else load_articles(law, db_path)
         todo, new = plan(articles, vectors, repo, law.short)
         report.total += len(articles)
         report.added += new

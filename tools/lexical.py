@@ -11,19 +11,33 @@ import json
 import logging
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from rank_bm25 import BM25Okapi
 
 _WORD_RE = re.compile(r"[\w\u4e00-\u9fff]")
+_LATIN_RE = re.compile(r"^[a-z]+$")
+TOKENIZER_VERSION = 2
+"""Part of the token cache's name: cached tokens of an older tokenizer are never reused."""
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
 
 
 def tokenize(text: str) -> list[str]:
-    """jieba search-mode tokens without whitespace and punctuation."""
+    """jieba search-mode tokens without whitespace and punctuation; English words lower-cased and stemmed
+    (``punished`` and ``punishment`` both become ``punish``), so the India pack's codes match questions."""
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
-    return [t for t in jieba.lcut_for_search(text) if _WORD_RE.search(t)]
+    tokens = [t.lower() for t in jieba.lcut_for_search(text) if _WORD_RE.search(t)]
+    return [_stemmer().stemWord(t) if _LATIN_RE.match(t) else t for t in tokens]
 
 
 class LexicalIndex:
@@ -36,7 +50,7 @@ class LexicalIndex:
     @classmethod
     def build(cls, ids: Sequence[str], texts: Sequence[str], fingerprint: str, cache_dir: Path | None) -> LexicalIndex:
         """Tokenise ``texts`` (or reuse the cached tokens for the same fingerprint) and index them."""
-        cache = cache_dir / f"bm25-{fingerprint}.json" if cache_dir else None
+        cache = cache_dir / f"bm25-{fingerprint}-v{TOKENIZER_VERSION}.json" if cache_dir else None
         if cache and cache.is_file():
             data = json.loads(cache.read_text(encoding="utf-8"))
             if data.get("ids") == list(ids):

@@ -131,12 +131,15 @@ class Article:
 
     @property
     def heading(self) -> str:
-        """Human citation form: 《中华人民共和国刑法》第一百三十三条之一."""
-        return f"《{self.law_full}》{self.label}"
+        """Human citation form: 《中华人民共和国刑法》第一百三十三条之一, or Indian Penal Code, 1860, Section 378."""
+        return f"{self.law_full}, {self.label}" if self.label[:1].isascii() else f"《{self.law_full}》{self.label}"
 
 
 # Explicit ids as the prompts ask the model to write them, in brackets: [刑法:133-1], 【刑法:264】.
-_ID_RE = re.compile(r"[\[【]\s*《?([^\[\]【】:：\s》]{1,40})》?\s*[:：]\s*(\d+(?:-\d+)?|条目\d+|全文)\s*[\]】]")
+# English pack ids carry letter suffixes: [IPC:120A].
+_ID_RE = re.compile(
+    r"[\[【]\s*《?([^\[\]【】:：\s》]{1,40})》?\s*[:：]\s*(\d+(?:-\d+|[A-Z]{1,2})?|条目\d+|全文)\s*[\]】]"
+)
 # Citations in prose: 《中华人民共和国刑法》第一百三十三条之一, 《刑法》第264条.
 _PROSE_RE = re.compile(rf"《([^》]{{1,60}})》\s*{ARTICLE_REF}")
 

@@ -49,6 +49,7 @@ class ChromaVectors:
 
         self.embeddings = embeddings
         self.model_name = embeddings_name(embeddings)
+        self.prefix = settings.collection_prefix
         chroma_settings = ChromaSettings(anonymized_telemetry=False)
         try:
             if settings.chroma_host:
@@ -68,7 +69,7 @@ class ChromaVectors:
     def _collection(self, name: str) -> Any:
         if name not in self._collections:
             collection = self._client.get_or_create_collection(
-                name,
+                self.prefix + name,
                 embedding_function=None,
                 metadata={"hnsw:space": "cosine", "embedding_model": self.model_name},
             )
@@ -128,5 +129,5 @@ class ChromaVectors:
     def reset(self, collection: str) -> None:
         """Drop a collection (ingest --reset)."""
         self._collections.pop(collection, None)
-        if collection in [c.name for c in self._client.list_collections()]:
-            self._client.delete_collection(collection)
+        if self.prefix + collection in [c.name for c in self._client.list_collections()]:
+            self._client.delete_collection(self.prefix + collection)

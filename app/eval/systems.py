@@ -98,7 +98,10 @@ def _prompted(question: str, context: Context, evidence: list[EvidenceItem] | No
         prompt = render_prompt("answer_no_rag", context.language, question=question)
     else:
         prompt = render_prompt(
-            "answer_naive_rag", context.language, question=question, evidence=format_evidence(evidence)
+            "answer_naive_rag",
+            context.language,
+            question=question,
+            evidence=format_evidence(evidence, context.language),
         )
     started = time.perf_counter()
     answer, usage = invoke_text(
@@ -138,7 +141,11 @@ def consult_system(name: str, context: Context) -> System:
 
 def _predict_judgment(task: str, fact: str, context: Context, evidence: list[EvidenceItem] | None) -> Prediction:
     model = load_chat_model(context.model, load_settings())
-    block = render_prompt("evidence_block", context.language, evidence=format_evidence(evidence)) if evidence else ""
+    block = (
+        render_prompt("evidence_block", context.language, evidence=format_evidence(evidence, context.language))
+        if evidence
+        else ""
+    )
     schema: type[BaseModel] = JudgmentPrediction if task == "ljp" else ChargePrediction
     prompt = render_prompt(
         "predict_judgment" if task == "ljp" else "predict_charges", context.language, fact=fact, evidence_block=block

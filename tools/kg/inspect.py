@@ -6,6 +6,7 @@ from typing import Any
 
 from tools.errors import InputError
 from tools.kg.port import GraphStore
+from tools.offences import OffenceRepository
 
 _NODES = "MATCH (n) UNWIND labels(n) AS label RETURN label, count(*) AS n ORDER BY label"
 _EDGES = "MATCH ()-[r]->() RETURN type(r) AS type, count(r) AS n ORDER BY type"
@@ -31,10 +32,12 @@ def graph_stats(store: GraphStore) -> dict[str, dict[str, int]]:
 
 
 def article_card(store: GraphStore, article_id: str) -> dict[str, Any]:
-    """An article with its charges, interpretations, checklist and the number of cases citing it."""
+    """An article with its charges (or, in the India pack, offences), interpretations, checklist and the
+    number of cases citing it."""
     rows = store.read(_ARTICLE, {"id": article_id})
     if not rows:
         raise InputError(f"no article {article_id!r} in the knowledge graph (ids look like 刑法:264 or 刑法:133-1)")
     card = dict(rows[0])
     card["checklist"] = [r["text"] for r in store.read(_CHECKLIST, {"id": article_id})]
+    card["offences"] = OffenceRepository(store).of_articles([article_id])
     return card
