@@ -10,7 +10,7 @@ false lists: all true applies and all false does not, by rule; a mixed list goes
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.messages import HumanMessage
 from langgraph.config import get_stream_writer
@@ -41,6 +41,11 @@ from tools.statutes import Article, parse_citations
 
 INTERPRETATIONS_SHOWN = 3
 """Interpretation titles shown beside the article: enough to signal how courts apply it, few tokens."""
+
+
+VERIFY_PROMPTS = {"case": "verify_checklist", "question": "verify_question"}
+"""A case description is checked strictly; a consultation question only for what it contradicts (a question
+rarely states every element, and pruning an article for the question's silence removed correct answers)."""
 
 
 class ItemCheck(BaseModel):
@@ -76,7 +81,7 @@ def _unverified(article_id: str, why: str) -> Verdict:
     return {"article_id": article_id, "applicable": True, "reason": why, "checks": [], "decided_by": "unverified"}
 
 
-def _verify(article: Article, facts: str, ctx: Context) -> tuple[Verdict, Usage]:
+def _verify(article: Article, facts: str, facts_kind: str, ctx: Context) -> tuple[Verdict, Usage]:
     services = get_services()
     spec = ctx.model_for("audit")
     model = load_chat_model(spec, services.settings)
@@ -97,7 +102,7 @@ def _verify(article: Article, facts: str, ctx: Context) -> tuple[Verdict, Usage]
     items = list(checklist.items)
     interps = InterpretationRepository(services.graph).for_articles([article.id]).get(article.id, [])
     prompt = render_prompt(
-        "verify_checklist",
+        VERIFY_PROMPTS[facts_kind],
         ctx.language,
         article_id=article.id,
         heading=article.heading,
@@ -179,7 +184,7 @@ def verify_article(task: ArticleTask, runtime: Runtime[Context]) -> dict[str, An
         }
         usage = empty_usage()
     else:
-        verdict, usage = _verify(found[0], task.facts, runtime.context)
+        verdict, usage = _verify(found[0], task.facts, task.facts_kind, runtime.context)
     return {
         "found": [verdict],
         "usage": usage,
@@ -243,13 +248,14 @@ def review_verdicts(state: AuditState, runtime: Runtime[Context]) -> dict[str, A
     }
 
 
-def run_audit(facts: str, ids: list[str], ctx: Context) -> dict[str, Any]:
+def run_audit(facts: str, ids: list[str], ctx: Context, facts_kind: Literal["case", "question"]) -> dict[str, Any]:
     """The audit subgraph over ``ids``; verdicts come back in the order of ``ids``. Its interrupt (human
     review) propagates to the caller's graph, which resumes it with ``Command(resume=...)``."""
     # Imported here: graphs.audit imports this module for verify_article.
     from graphs.audit import graph as audit_graph
 
-    return dict(audit_graph.invoke(AuditInput(facts=facts, article_ids=ids), context=ctx))
+    request = AuditInput(facts=facts, article_ids=ids, facts_kind=facts_kind)
+    return dict(audit_graph.invoke(request, context=ctx))
 
 
 def audit_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -261,7 +267,7 @@ def audit_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, An
     cited = parse_citations(state.draft)
     found, _ = get_services().statutes.check_citations(cited)
     ids = audit_candidates(cited, [e["article_id"] for e in state.evidence], {a.id for a in found}, ctx.audit_k)
-    out = run_audit(consult_facts(state.question, state.element_graph), ids, ctx)
+    out = run_audit(consult_facts(state.question, state.element_graph), ids, ctx, "question")
     return {
         "verdicts": out["verdicts"],
         "usage": out["usage"],
@@ -292,7 +298,7 @@ def audit_research(state: JudgeState, runtime: Runtime[Context]) -> dict[str, An
         update["kept_cases"] = [c["case_id"] for c in ranked_cases]
         update["trace"] = [trace_event("audit_research", started, candidates=candidates, skipped=True)]
         return update
-    out = run_audit(state.fact, candidates, ctx)
+    out = run_audit(state.fact, candidates, ctx, "case")
     pruned = set(_pruned(out["verdicts"]))
     applicable = {v["article_id"] for v in out["verdicts"] if v["applicable"]}
     update |= {

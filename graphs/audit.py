@@ -19,7 +19,10 @@ def route_articles(state: AuditState) -> list[Send] | str:
     ids = list(dict.fromkeys(state.article_ids))
     if not ids:
         return "review_verdicts"
-    return [Send("verify_article", ArticleTask(facts=state.facts, article_id=article_id)) for article_id in ids]
+    return [
+        Send("verify_article", ArticleTask(facts=state.facts, article_id=article_id, facts_kind=state.facts_kind))
+        for article_id in ids
+    ]
 
 
 def build_graph(

@@ -162,6 +162,10 @@ class AuditInput:
     article_ids: list[str] = field(default_factory=list)
     """Candidate article ids, in the caller's order of preference."""
 
+    facts_kind: Literal["case", "question"] = "case"
+    """``case``: a case description, whose silence on an element means the element is not met (judge);
+    ``question``: a consultation, where only elements the question contradicts fail (consult)."""
+
 
 @dataclass(kw_only=True)
 class AuditOutput:
@@ -194,6 +198,9 @@ class ArticleTask:
 
     article_id: str
     """The candidate article."""
+
+    facts_kind: Literal["case", "question"] = "case"
+    """How silence in the facts is read (see AuditInput)."""
 
 
 def merge_reports(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:

@@ -128,6 +128,9 @@ def test_judgment_is_traceable_to_audited_evidence(active_judge_kb: Services, in
     nodes = [e["node"] for e in out["trace"]]
     assert nodes[0] == "align_ontology" and nodes[-2:] == ["audit_research", "adjudicate"]
     assert set(nodes[1:4]) == {"research_semantic", "research_community", "research_charges"}
+    # A case description is verified strictly: what the facts do not say is not met.
+    verify_prompts = [str(c[-1].content) for c in model.calls if "相关司法解释：" in str(c[-1].content)]
+    assert verify_prompts and all(p.startswith("请逐项判断下面的案件事实") for p in verify_prompts)
     json.dumps(out, ensure_ascii=False)
 
 
