@@ -73,20 +73,21 @@ def format_judge_evidence(evidence: list[JudgeEvidence]) -> str:
 
 
 def supported_charges(
-    named: list[str], evidence_articles: set[str], cases: list[CaseRef], charges: ChargeRepository
+    named: list[str], evidence_articles: set[str], charges: ChargeRepository
 ) -> tuple[list[str], list[str]]:
-    """(kept, dropped): a charge is kept when an evidence article defines it or an evidence case was
-    convicted of it. Without a charge index in the graph nothing can be checked and every charge is kept."""
+    """(kept, dropped): a charge is kept only when an audited evidence article defines it. A precedent's
+    conviction does not count: it was decided on other facts, and accepting it let precedents' charges
+    into judgments whose own articles were pruned. Without a charge index nothing can be checked and every
+    charge is kept."""
     named = [n for n in named if n.strip()]
     if not charges.has_charges():
         return list(dict.fromkeys(normalise_charge(n) for n in named)), []
-    case_charges = {name for c in cases for name in c["charges"]}
     defined = charges.articles_for(named)
     kept: list[str] = []
     dropped: list[str] = []
     for raw in named:
         name = charges.resolve(raw)
-        if name and (name in case_charges or set(defined.get(raw, [])) & evidence_articles):
+        if name and set(defined.get(raw, [])) & evidence_articles:
             kept.append(name)
         else:
             dropped.append(f"charge:{raw}")
@@ -112,9 +113,7 @@ def adjudicate(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
     judgment, usage = invoke_structured(model, messages, Judgment, ctx.structured_retries)
     evidence_articles = {e["id"] for e in evidence if e["kind"] == "article"}
     kept_articles, dropped_articles = resolve_articles(judgment.articles, evidence)
-    charges, dropped_charges = supported_charges(
-        judgment.charges, evidence_articles, cases, ChargeRepository(services.graph)
-    )
+    charges, dropped_charges = supported_charges(judgment.charges, evidence_articles, ChargeRepository(services.graph))
     dropped = dropped_articles + dropped_charges
     return {
         "charges": charges,

@@ -11,6 +11,7 @@ import pytest
 from langchain_core.messages import BaseMessage
 from pydantic import Field
 
+from agents.adjudicator import supported_charges
 from agents.researcher import Prejudgment, anchor_prejudgment
 from app.context import Context
 from app.services import Services
@@ -185,3 +186,11 @@ def test_empty_fact_is_refused(active_judge_kb: Services, install: Any) -> None:
     install()
     with pytest.raises(InputError, match="empty"):
         build_graph().invoke(JudgeInput(fact="  "), context=Context(model="fake"))
+
+
+def test_a_charge_needs_an_audited_article_that_defines_it(judge_kb: Services) -> None:
+    charges = ChargeRepository(judge_kb.graph)
+    # 抢劫 is a precedent's charge in this KB, but no evidence article defines it: only 盗窃 is traceable.
+    kept, dropped = supported_charges(["盗窃罪", "抢劫", "不存在的罪"], {"刑法:264", "刑法:67"}, charges)
+    assert kept == ["盗窃"]
+    assert dropped == ["charge:抢劫", "charge:不存在的罪"]
