@@ -145,13 +145,19 @@ _PROSE_RE = re.compile(rf"《([^》]{{1,60}})》\s*{ARTICLE_REF}")
 
 
 def parse_citations(text: str) -> list[str]:
-    """Article ids cited in ``text``, as explicit ids or 《law》第X条 prose, in order, without repeats."""
+    """Article ids cited in ``text``, as explicit ids, 《law》第X条 prose or English prose ("Section 379 of
+    the Indian Penal Code"), in order, without repeats."""
     found: list[tuple[int, str]] = []
     for m in _ID_RE.finditer(text):
         found.append((m.start(), f"{short_law_name(m.group(1))}:{m.group(2)}"))
     for m in _PROSE_RE.finditer(text):
         suffix = cn_to_int(m.group(3)) if m.group(3) else 0
         found.append((m.start(), make_article_id(m.group(1), cn_to_int(m.group(2)), suffix)))
+    if text.isascii() or "Section" in text or "Article" in text:
+        # Imported here: the India corpus module builds on this one.
+        from tools.corpus.india import prose_citations
+
+        found += prose_citations(text)
     seen: dict[str, None] = {}
     for _, article_id in sorted(found):
         seen.setdefault(article_id, None)

@@ -57,3 +57,20 @@ def test_parse_citations_reads_ids_and_prose_in_order_without_repeats() -> None:
 
 def test_parse_citations_handles_suffix_in_prose() -> None:
     assert parse_citations("《中华人民共和国刑法》第一百三十三条之一规定") == ["刑法:133-1"]
+
+
+def test_parse_citations_reads_english_prose_of_the_india_pack() -> None:
+    text = (
+        "Taking the bicycle is theft under Section 378 of the Indian Penal Code, punishable under Sections 379 "
+        "and 380, IPC; see also IPC Section 120A, s. 41 CrPC, Article 21 of the Constitution and [IEA:65B]."
+    )
+    assert parse_citations(text) == [
+        "IPC:378",
+        "IPC:379",
+        "IPC:380",
+        "IPC:120A",
+        "CrPC:41",
+        "Constitution:21",
+        "IEA:65B",
+    ]
+    assert parse_citations("Section 5 of some other act") == []
