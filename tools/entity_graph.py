@@ -23,39 +23,41 @@ ENTITY_TYPES = ("主体", "机关", "客体", "行为", "义务", "权利", "责
 EntityType = Literal["主体", "机关", "客体", "行为", "义务", "权利", "责任", "程序", "概念"]
 
 
+# Bounds keep the largest valid extraction within the reply budget (IndexConfig.max_output_tokens): an
+# unbounded reply from the 1.5B model ran past 768 tokens, was cut off and failed every retry.
 class ExtractedEntity(BaseModel):
-    name: str = Field(min_length=1, max_length=30, description="实体名称，使用条文原词")
+    name: str = Field(min_length=1, max_length=20, description="实体名称，使用条文原词")
     type: EntityType
-    description: str = Field(min_length=1, max_length=120, description="依据本段条文对实体的一句话描述")
+    description: str = Field(min_length=1, max_length=60, description="依据本段条文对实体的一句话描述")
 
 
 class ExtractedRelation(BaseModel):
-    source: str = Field(min_length=1, max_length=30)
-    target: str = Field(min_length=1, max_length=30)
-    description: str = Field(min_length=1, max_length=120, description="两实体在条文中的关系")
+    source: str = Field(min_length=1, max_length=20)
+    target: str = Field(min_length=1, max_length=20)
+    description: str = Field(min_length=1, max_length=60, description="两实体在条文中的关系")
     strength: int = Field(ge=1, le=10, description="关系强度 1-10")
 
 
 class Extraction(BaseModel):
     """What one chunk yields (GraphRAG's entity/relationship extraction, as structured output)."""
 
-    entities: list[ExtractedEntity] = Field(max_length=15)
-    relations: list[ExtractedRelation] = Field(max_length=15)
+    entities: list[ExtractedEntity] = Field(max_length=10)
+    relations: list[ExtractedRelation] = Field(max_length=10)
 
 
 class Finding(BaseModel):
-    summary: str = Field(min_length=1, max_length=80)
-    explanation: str = Field(min_length=1, max_length=300, description="说明，并以 [法律简称:条号] 引用条文")
+    summary: str = Field(min_length=1, max_length=60)
+    explanation: str = Field(min_length=1, max_length=150, description="说明，并以 [法律简称:条号] 引用条文")
 
 
 class CommunityReport(BaseModel):
     """A community report as GraphRAG writes it: title, summary, impact rating and findings."""
 
     title: str = Field(min_length=1, max_length=40)
-    summary: str = Field(min_length=1, max_length=400)
+    summary: str = Field(min_length=1, max_length=200)
     rating: float = Field(ge=0, le=10, description="该社区在法律实务中的重要程度 0-10")
-    rating_explanation: str = Field(min_length=1, max_length=120)
-    findings: list[Finding] = Field(min_length=1, max_length=5)
+    rating_explanation: str = Field(min_length=1, max_length=60)
+    findings: list[Finding] = Field(min_length=1, max_length=3)
 
 
 @dataclass(frozen=True)

@@ -58,8 +58,10 @@ class IndexConfig:
     """Token budget of a community report's context (entities, relations, sub-community reports)."""
     summary_tokens: int = 120
     """Merged descriptions longer than this are summarised by the model into one."""
-    output_estimate: int = 350
+    output_estimate: int = 600
     """Completion tokens assumed per extraction call when estimating a run."""
+    max_output_tokens: int = 1600
+    """Reply budget of extraction and report calls (their largest valid JSON is longer than a chat reply)."""
     retries: int = 2
     language: str = "zh"
 
@@ -194,7 +196,13 @@ class EntityIndexer:
         return report
 
     def _structured(self, prompt: str, schema: type[ModelT]) -> tuple[ModelT, Usage]:
-        return invoke_structured(self.model, [self.system, HumanMessage(content=prompt)], schema, self.config.retries)
+        return invoke_structured(
+            self.model,
+            [self.system, HumanMessage(content=prompt)],
+            schema,
+            self.config.retries,
+            self.config.max_output_tokens,
+        )
 
     def _extract(self, chunk: Chunk, report: IndexReport) -> Extraction | None:
         cached = self.cache.get("chunks", chunk.id)

@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -125,18 +125,23 @@ def extract_json(text: str) -> object:
 
 
 def invoke_structured(
-    model: BaseChatModel, messages: Sequence[BaseMessage], schema: type[SchemaT], retries: int = 2
+    model: BaseChatModel,
+    messages: Sequence[BaseMessage],
+    schema: type[SchemaT],
+    retries: int = 2,
+    max_tokens: int | None = None,
 ) -> tuple[SchemaT, Usage]:
     """Call until the reply validates against ``schema``, feeding each error back; at most 1 + retries calls.
 
     Models that accept a JSON schema (llama.cpp grammar, the fake) get it as ``response_format`` so the
-    first reply is already well-formed; others rely on the schema in the prompt.
+    first reply is already well-formed; others rely on the schema in the prompt. ``max_tokens`` raises the
+    reply budget for schemas whose largest valid instance is longer than the model's default.
     """
     json_schema = schema.model_json_schema()
+    options: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens else {}
     if getattr(model, "accepts_json_schema", False):
-        runnable = model.bind(response_format={"type": "json_object", "schema": json_schema})
-    else:
-        runnable = model  # type: ignore[assignment]
+        options["response_format"] = {"type": "json_object", "schema": json_schema}
+    runnable = model.bind(**options) if options else model
     history = list(messages)
     usage = empty_usage()
     errors: list[str] = []
