@@ -22,7 +22,7 @@ from tools.entity_graph import EntityGraphRepository
 from tools.errors import InputError, StructuredOutputError
 from tools.llm import empty_usage, failed_usage, invoke_structured, invoke_text, load_chat_model
 from tools.statutes import parse_citations
-from tools.tokens import count_tokens
+from tools.tokens import count_tokens, group_by_tokens
 from tools.vectors import ENTITIES
 
 NO_INDEX = "no statute entity index yet: run `jurisgraph index --laws 个人信息保护法,数据安全法,…` first"
@@ -72,18 +72,8 @@ def plan_map(state: GlobalSearchState, runtime: Runtime[Context]) -> dict[str, A
     communities = EntityGraphRepository(get_services().graph).communities(ctx.search_level)
     if not communities:
         raise InputError(NO_INDEX)
-    batches: list[str] = []
-    current: list[str] = []
-    used = 0
-    for community in communities:
-        text = f"【社区 {community['id']}】{community['report']}"
-        cost = count_tokens(text)
-        if current and used + cost > ctx.map_tokens:
-            batches.append("\n\n".join(current))
-            current, used = [], 0
-        current.append(text)
-        used += cost
-    batches.append("\n\n".join(current))
+    texts = [f"【社区 {c['id']}】{c['report']}" for c in communities]
+    batches = ["\n\n".join(texts[i] for i in group) for group in group_by_tokens(texts, ctx.map_tokens)]
     return {
         "batches": batches,
         "sources": [str(c["id"]) for c in communities],

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from tools.kg.port import GraphStore
 from tools.statutes import Article
-from tools.tokens import count_tokens
+from tools.tokens import count_tokens, group_by_tokens
 
 ENTITY_TYPES = ("主体", "机关", "客体", "行为", "义务", "权利", "责任", "程序", "概念")
 EntityType = Literal["主体", "机关", "客体", "行为", "义务", "权利", "责任", "程序", "概念"]
@@ -80,22 +80,11 @@ class Chunk:
 
 def chunk_articles(articles: Sequence[Article], chunk_tokens: int) -> list[Chunk]:
     """Token-budgeted chunks that never split an article, so every entity maps back to article ids."""
-    chunks: list[Chunk] = []
-    ids: list[str] = []
-    lines: list[str] = []
-    used = 0
-    for article in articles:
-        line = f"[{article.id}] {article.text}"
-        tokens = count_tokens(line)
-        if lines and used + tokens > chunk_tokens:
-            chunks.append(Chunk(article.law, tuple(ids), tuple(lines)))
-            ids, lines, used = [], [], 0
-        ids.append(article.id)
-        lines.append(line)
-        used += tokens
-    if lines:
-        chunks.append(Chunk(articles[-1].law, tuple(ids), tuple(lines)))
-    return chunks
+    lines = [f"[{article.id}] {article.text}" for article in articles]
+    return [
+        Chunk(articles[g[0]].law, tuple(articles[i].id for i in g), tuple(lines[i] for i in g))
+        for g in group_by_tokens(lines, chunk_tokens)
+    ]
 
 
 _SPACE_RE = re.compile(r"\s+")
