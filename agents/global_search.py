@@ -128,8 +128,8 @@ def build_local_context(state: GlobalSearchState, runtime: Runtime[Context]) -> 
         for article_id in entity["articles"]:
             mentions[article_id] = mentions.get(article_id, 0) + 1
     ranked = sorted(mentions, key=lambda a: (-mentions[a], a))
-    articles = [f"[{a.id}] {a.heading}\n{a.text}" for a in services.statutes.get_articles(ranked)]
-    articles.sort(key=lambda line: ranked.index(line[1 : line.index("]")]))
+    found = {a.id: a for a in services.statutes.get_articles(ranked)}
+    articles = [f"[{a.id}] {a.heading}\n{a.text}" for a in (found[i] for i in ranked if i in found)]
     relations = sorted(repo.relations_of(ids), key=lambda r: (-(r["target"] in ids), -float(r["weight"] or 0)))
     headings = ("社区报告：\n", "条文：\n", "实体与关系：\n")
     budget = ctx.local_tokens - sum(count_tokens(h) + 1 for h in headings)
