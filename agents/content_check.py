@@ -23,10 +23,12 @@ from tools.statutes import Article, parse_citations
 
 
 def strip_citation(text: str, article_id: str) -> str:
-    """Remove bracketed occurrences of ``article_id`` (and the separator before them) from ``text``."""
+    """Remove bracketed (or, for Latin-named codes, bare) occurrences of ``article_id`` and the separator
+    before them from ``text``."""
     law, _, key = article_id.partition(":")
     pattern = rf"[、，,]?\s*[\[【]\s*《?(?:中华人民共和国)?{re.escape(law)}》?\s*[:：]\s*{re.escape(key)}\s*[\]】]"
-    return re.sub(pattern, "", text)
+    text = re.sub(pattern, "", text)
+    return re.sub(rf"[,，]?\s*(?<![\w\[【]){re.escape(law)}\s*:\s*{re.escape(key)}\b", "", text)
 
 
 _ANSWER_RE = re.compile(r"^\s*(?:回答|answer)[:：]\s*", re.MULTILINE | re.IGNORECASE)
@@ -49,6 +51,14 @@ def legal_basis(articles: list[Article], cited_first: list[str]) -> list[LegalBa
     rank = {a: i for i, a in enumerate(cited_first)}
     ordered = sorted(articles, key=lambda a: rank.get(a.id, len(rank)))
     return [{"article_id": a.id, "law": a.law_full, "number": a.label, "text": a.text} for a in ordered]
+
+
+def cited_basis(applicable: list[Article], cited: list[str]) -> list[LegalBasisItem]:
+    """The Legal Basis of an answer: the applicable articles it cites, in citation order; all applicable
+    articles when it cites none of them. Listing every verified article beside a cited one put sections the
+    answer never relied on (IPC:356, assault in attempting theft) under a plain theft answer."""
+    used = [a for a in applicable if a.id in set(cited)]
+    return legal_basis(used or applicable, cited)
 
 
 def _rewrite(state: ConsultState, ctx: Context, applicable: list[Article]) -> tuple[str, Any]:
@@ -89,7 +99,8 @@ def check_content(state: ConsultState, runtime: Runtime[Context]) -> dict[str, A
         response = strip_citation(response, article_id)
     return {
         "response": response.strip(),
-        "legal_basis": legal_basis(applicable, cited),
+        # The draft's Citations line counts too: the rewrite keeps the reasons but often drops the ids.
+        "legal_basis": cited_basis(applicable, [*cited, *draft_cited]),
         "dropped_citations": dropped,
         "history": [{"question": state.question, "response": response.strip()}],
         "usage": usage,

@@ -236,7 +236,12 @@ def _print_index_report(report: dict[str, Any]) -> None:
     calls = report["calls"]
     rows = [
         ("laws", "、".join(report["laws"])),
-        ("chunks (cached)", f"{report['chunks']} ({report['cached_chunks']})"),
+        ("extractor", report["extractor"]),
+        (
+            ("articles", str(report["articles"]))
+            if report["extractor"] == "lexical"
+            else ("chunks (cached)", f"{report['chunks']} ({report['cached_chunks']})")
+        ),
         (
             "model calls",
             f"{sum(calls.values())} (extract {calls['extract']}, summarise {calls['summarise']}, "
@@ -244,13 +249,15 @@ def _print_index_report(report: dict[str, Any]) -> None:
         ),
         ("prompt / completion tokens", f"{report['prompt_tokens']:,} / {report['completion_tokens']:,}"),
     ]
-    if not report["estimated"]:
+    if not report["estimated"] or report["extractor"] == "lexical":
         rows += [
             ("entities / relations", f"{report['entities']} / {report['relations']}"),
-            ("relations dropped (unknown ends)", str(report["dropped_relations"])),
             ("communities (reports cached)", f"{report['communities']} ({report['cached_reports']})"),
-            ("seconds", f"{report['seconds']:.1f}"),
         ]
+    if report["extractor"] == "llm" and not report["estimated"]:
+        rows.append(("relations dropped (unknown ends)", str(report["dropped_relations"])))
+    if not report["estimated"]:
+        rows.append(("seconds", f"{report['seconds']:.1f}"))
     for name, value in rows:
         table.add_row(name, escape(value))
     console.print(table)
@@ -262,6 +269,9 @@ def _print_index_report(report: dict[str, Any]) -> None:
 def index(
     laws: Annotated[str, typer.Option(help="Comma-separated law short names (ingested first).")] = DATA_LAWS,
     dry_run: Annotated[bool, typer.Option(help="Only estimate the model calls and tokens, then stop.")] = False,
+    extractor: Annotated[
+        str, typer.Option(help="lexical (statute terms, no model calls) or llm (the model over chunks).")
+    ] = "lexical",
     model: Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")] = None,
     chunk_tokens: Annotated[int, typer.Option(help="Token budget per chunk.")] = 600,
     max_cluster_size: Annotated[int, typer.Option(help="Split communities larger than this.")] = 10,
@@ -277,11 +287,24 @@ def index(
     names = [law.strip() for law in laws.split(",") if law.strip()]
     if not names:
         raise InputError("no law names given")
-    config = IndexConfig(chunk_tokens=chunk_tokens, max_cluster_size=max_cluster_size)
+    if extractor not in ("lexical", "llm"):
+        raise InputError(f"--extractor must be lexical or llm, got {extractor!r}")
+    config = IndexConfig(
+        extractor=extractor,  # type: ignore[arg-type]
+        chunk_tokens=chunk_tokens,
+        max_cluster_size=max_cluster_size,
+    )
     cache = ResultCache(services.settings.cache_dir / "entity-index")
     before = estimate(services.statutes, names, config, cache)
     if dry_run or not as_json:
-        err.print("[bold]Estimate[/bold] (extraction; summaries and reports add about one call per community):")
+        err.print(
+            "[bold]Estimate[/bold] "
+            + (
+                "(reports exact, before sub-community reports are packed in):"
+                if extractor == "lexical"
+                else "(extraction; summaries and reports add about one call per community):"
+            )
+        )
         _print_index_report(before.as_dict())
     if dry_run:
         return

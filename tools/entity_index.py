@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from prompts import render_prompt
 from tools.checklists import articles_of_laws
-from tools.communities import hierarchical_leiden
+from tools.communities import Cluster, hierarchical_leiden
 from tools.entity_graph import (
     ENTITY_TYPES,
     Chunk,
@@ -38,7 +38,8 @@ from tools.entity_graph import (
 )
 from tools.errors import InputError, StructuredOutputError
 from tools.llm import Usage, failed_usage, invoke_structured, invoke_text
-from tools.statutes import StatuteRepository, parse_citations
+from tools.statute_terms import lexical_graph
+from tools.statutes import Article, StatuteRepository, parse_citations
 from tools.tokens import count_tokens, truncate_tokens
 from tools.vectors import COMMUNITY_REPORTS, ENTITIES, ChromaVectors
 
@@ -49,11 +50,18 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 class IndexConfig:
     """Knobs of an indexing run (the CLI exposes them)."""
 
+    extractor: Literal["lexical", "llm"] = "lexical"
+    """How entities and relations are found: head-word terms and sentence co-occurrence
+    (:mod:`tools.statute_terms`, no model calls), or the model over token chunks as in the paper. Lexical is
+    the default because a 1.5B model's extraction is slow and degenerate (see statute_terms); the model
+    still writes every community report."""
     chunk_tokens: int = 600
     """Token budget of a chunk (GraphRAG's default is 300-1200; statutes are dense, so 600)."""
     max_cluster_size: int = 10
     """Communities larger than this are split again by Leiden, one level down."""
     max_levels: int = 2
+    min_community_size: int = 2
+    """Smaller communities get no report (a lone term has nothing to summarise)."""
     report_tokens: int = 1800
     """Token budget of a community report's context (entities, relations, sub-community reports)."""
     summary_tokens: int = 120
@@ -71,6 +79,8 @@ class IndexReport:
     """What a run did (or, for an estimate, would do) and what it cost."""
 
     laws: list[str]
+    extractor: str = "lexical"
+    articles: int = 0
     chunks: int = 0
     cached_chunks: int = 0
     failed_chunks: list[str] = field(default_factory=list)
@@ -121,15 +131,20 @@ def _hash(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:20]
 
 
-def law_chunks(statutes: StatuteRepository, laws: Sequence[str], chunk_tokens: int) -> list[Chunk]:
-    """The chunks of every given law, each law chunked on its own, in article order."""
-    chunks: list[Chunk] = []
+def law_articles(statutes: StatuteRepository, laws: Sequence[str]) -> list[list[Article]]:
+    """The articles of every given law, in article order, one list per law."""
+    out: list[list[Article]] = []
     for law in laws:
         ids = articles_of_laws(statutes, [law])
         if not ids:
             raise InputError(f"law {law!r} is not ingested: run `jurisgraph ingest --laws {law}` first")
-        chunks += chunk_articles(statutes.get_articles(ids), chunk_tokens)
-    return chunks
+        out.append(statutes.get_articles(ids))
+    return out
+
+
+def law_chunks(statutes: StatuteRepository, laws: Sequence[str], chunk_tokens: int) -> list[Chunk]:
+    """The chunks of every given law, each law chunked on its own, in article order."""
+    return [chunk for articles in law_articles(statutes, laws) for chunk in chunk_articles(articles, chunk_tokens)]
 
 
 def _extraction_prompt(chunk: Chunk, language: str) -> str:
@@ -137,10 +152,28 @@ def _extraction_prompt(chunk: Chunk, language: str) -> str:
 
 
 def estimate(statutes: StatuteRepository, laws: Sequence[str], config: IndexConfig, cache: ResultCache) -> IndexReport:
-    """The extraction cost of indexing ``laws`` now: chunks not yet cached, their prompt tokens, and an
-    assumed reply length. Summaries and reports depend on what extraction finds (about one call per
-    community, reported after a run)."""
-    report = IndexReport(laws=list(laws), estimated=True)
+    """The model cost of indexing ``laws`` now. Model extraction: the chunks not yet cached, their prompt
+    tokens and an assumed reply length (summaries and reports follow from what it finds). Lexical
+    extraction costs nothing and is run here, so the report calls are counted exactly, with their prompt
+    tokens before sub-community reports are substituted in."""
+    report = IndexReport(laws=list(laws), extractor=config.extractor, estimated=True)
+    if config.extractor == "lexical":
+        articles = [a for group in law_articles(statutes, laws) for a in group]
+        report.articles = len(articles)
+        graph = lexical_graph(articles)
+        report.entities, report.relations = len(graph.entities), len(graph.relations)
+        hierarchy = _hierarchy(graph, config)
+        for i in hierarchy.order:
+            context, _ = pack_community_context(hierarchy.members(i), graph, config.report_tokens)
+            report.communities += 1
+            if cache.get("reports", _report_key(config, context)) is not None:
+                report.cached_reports += 1
+                continue
+            report.calls["report"] += 1
+            prompt = render_prompt("write_community_report", config.language, context=context)
+            report.prompt_tokens += count_tokens(prompt)
+            report.completion_tokens += config.output_estimate
+        return report
     for chunk in law_chunks(statutes, laws, config.chunk_tokens):
         report.chunks += 1
         if cache.get("chunks", chunk.id) is not None:
@@ -150,6 +183,31 @@ def estimate(statutes: StatuteRepository, laws: Sequence[str], config: IndexConf
         report.prompt_tokens += count_tokens(_extraction_prompt(chunk, config.language))
         report.completion_tokens += config.output_estimate
     return report
+
+
+def _report_key(config: IndexConfig, context: str) -> str:
+    return _hash(config.language, context)
+
+
+@dataclass(frozen=True)
+class _Hierarchy:
+    keys: list[str]
+    """Entity keys; cluster members are indexes into this list."""
+    clusters: list[Cluster]
+    order: list[int]
+    """The clusters to report on, children before parents (too small ones left out)."""
+
+    def members(self, i: int) -> list[str]:
+        return [self.keys[m] for m in self.clusters[i].members]
+
+
+def _hierarchy(graph: MergedGraph, config: IndexConfig) -> _Hierarchy:
+    keys = sorted(graph.entities)
+    index = {k: i for i, k in enumerate(keys)}
+    edges = [(index[r.source], index[r.target], r.weight) for r in graph.relations.values()]
+    clusters = hierarchical_leiden(len(keys), edges, config.max_cluster_size, config.max_levels)
+    order = sorted(range(len(clusters)), key=lambda i: -clusters[i].level)
+    return _Hierarchy(keys, clusters, [i for i in order if len(clusters[i].members) >= config.min_community_size])
 
 
 class EntityIndexer:
@@ -174,7 +232,24 @@ class EntityIndexer:
 
     def run(self, laws: Sequence[str]) -> IndexReport:
         started = time.perf_counter()
-        report = IndexReport(laws=list(laws))
+        report = IndexReport(laws=list(laws), extractor=self.config.extractor)
+        if self.config.extractor == "lexical":
+            articles = [a for group in law_articles(self.statutes, laws) for a in group]
+            report.articles = len(articles)
+            graph = lexical_graph(articles)
+        else:
+            graph = self._extract_all(laws, report)
+        report.entities, report.relations = len(graph.entities), len(graph.relations)
+        communities = self._communities(graph, report)
+        repo = EntityGraphRepository(self.statutes.store)
+        repo.replace(graph, communities)
+        self._embed(graph, communities)
+        report.communities = len(communities)
+        report.seconds = round(time.perf_counter() - started, 1)
+        return report
+
+    def _extract_all(self, laws: Sequence[str], report: IndexReport) -> MergedGraph:
+        """The paper's extraction: the model over token chunks, merged, long descriptions summarised."""
         chunks = law_chunks(self.statutes, laws, self.config.chunk_tokens)
         report.chunks = len(chunks)
         extractions = []
@@ -184,16 +259,9 @@ class EntityIndexer:
                 extractions.append((chunk, extraction))
             self.progress("extract", done, len(chunks))
         graph = merge_extractions(extractions)
-        report.entities, report.relations = len(graph.entities), len(graph.relations)
         report.dropped_relations = graph.dropped_relations
         self._summarise(graph, report)
-        communities = self._communities(graph, report)
-        repo = EntityGraphRepository(self.statutes.store)
-        repo.replace(graph, communities)
-        self._embed(graph, communities)
-        report.communities = len(communities)
-        report.seconds = round(time.perf_counter() - started, 1)
-        return report
+        return graph
 
     def _structured(self, prompt: str, schema: type[ModelT]) -> tuple[ModelT, Usage]:
         return invoke_structured(
@@ -244,17 +312,14 @@ class EntityIndexer:
             self.progress("summarise", done, len(pending))
 
     def _communities(self, graph: MergedGraph, report: IndexReport) -> list[StoredCommunity]:
-        keys = sorted(graph.entities)
-        index = {k: i for i, k in enumerate(keys)}
-        edges = [(index[r.source], index[r.target], r.weight) for r in graph.relations.values()]
-        clusters = hierarchical_leiden(len(keys), edges, self.config.max_cluster_size, self.config.max_levels)
+        hierarchy = _hierarchy(graph, self.config)
+        clusters = hierarchy.clusters
         # Bottom-up, so a parent can stand on its children's reports when its own elements do not fit.
         texts: dict[int, str] = {}
         stored: dict[int, StoredCommunity] = {}
-        order = sorted(range(len(clusters)), key=lambda i: -clusters[i].level)
-        for done, i in enumerate(order, 1):
+        for done, i in enumerate(hierarchy.order, 1):
             cluster = clusters[i]
-            members = [keys[m] for m in cluster.members]
+            members = hierarchy.members(i)
             children = sorted(cluster.children, key=lambda c: -len(clusters[c].members))
             context, _ = pack_community_context(
                 members, graph, self.config.report_tokens, [texts[c] for c in children if c in texts]
@@ -272,11 +337,11 @@ class EntityIndexer:
                     report=community_report,
                     articles=cited or sorted(member_articles)[:5],
                 )
-            self.progress("report", done, len(order))
+            self.progress("report", done, len(hierarchy.order))
         return [stored[i] for i in sorted(stored)]
 
     def _report(self, context: str, report: IndexReport) -> CommunityReport | None:
-        key = _hash(self.config.language, context)
+        key = _report_key(self.config, context)
         cached = self.cache.get("reports", key)
         if cached is not None:
             report.cached_reports += 1

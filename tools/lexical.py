@@ -19,8 +19,20 @@ from rank_bm25 import BM25Okapi
 
 _WORD_RE = re.compile(r"[\w\u4e00-\u9fff]")
 _LATIN_RE = re.compile(r"^[a-z]+$")
-TOKENIZER_VERSION = 2
+TOKENIZER_VERSION = 3
 """Part of the token cache's name: cached tokens of an older tokenizer are never reused."""
+
+
+# English function words: in a question ("What is the punishment for theft under Indian law?") they outweighed
+# the one word that matters, and a long section full of "the" and "for" ranked above Section 379.
+_ENGLISH_STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have having
+    he her here hers him his how i if in into is it its itself just me more most my no nor not now of off on
+    once only or other our out over own same she should so some such than that the their them then there
+    these they this those through to too under until up very was we were what when where which while who whom
+    why will with would you your""".split()  # noqa: SIM905 (a word list reads better as prose)
+)
 
 
 @lru_cache(maxsize=1)
@@ -31,13 +43,18 @@ def _stemmer() -> Any:
 
 
 def tokenize(text: str) -> list[str]:
-    """jieba search-mode tokens without whitespace and punctuation; English words lower-cased and stemmed
-    (``punished`` and ``punishment`` both become ``punish``), so the India pack's codes match questions."""
+    """jieba search-mode tokens without whitespace and punctuation; English words lower-cased, stemmed
+    (``punished`` and ``punishment`` both become ``punish``) and stripped of function words, so the India
+    pack's codes match questions."""
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
     tokens = [t.lower() for t in jieba.lcut_for_search(text) if _WORD_RE.search(t)]
-    return [_stemmer().stemWord(t) if _LATIN_RE.match(t) else t for t in tokens]
+    return [
+        _stemmer().stemWord(t) if _LATIN_RE.match(t) else t
+        for t in tokens
+        if not (_LATIN_RE.match(t) and t in _ENGLISH_STOPWORDS)
+    ]
 
 
 class LexicalIndex:

@@ -140,16 +140,20 @@ class Article:
 _ID_RE = re.compile(
     r"[\[【]\s*《?([^\[\]【】:：\s》]{1,40})》?\s*[:：]\s*(\d+(?:-\d+|[A-Z]{1,2})?|条目\d+|全文)\s*[\]】]"
 )
+# Ids of Latin-named codes written without brackets, as a small model lists them ("Citations: IPC:382").
+_BARE_ID_RE = re.compile(r"(?<![\w\[【])([A-Z][A-Za-z]{1,15})\s*:\s*(\d+[A-Z]{0,2})\b")
 # Citations in prose: 《中华人民共和国刑法》第一百三十三条之一, 《刑法》第264条.
 _PROSE_RE = re.compile(rf"《([^》]{{1,60}})》\s*{ARTICLE_REF}")
 
 
 def parse_citations(text: str) -> list[str]:
-    """Article ids cited in ``text``, as explicit ids, 《law》第X条 prose or English prose ("Section 379 of
-    the Indian Penal Code"), in order, without repeats."""
+    """Article ids cited in ``text``, as explicit ids (bracketed, or bare for Latin-named codes: IPC:379),
+    《law》第X条 prose or English prose ("Section 379 of the Indian Penal Code"), in order, without repeats."""
     found: list[tuple[int, str]] = []
     for m in _ID_RE.finditer(text):
         found.append((m.start(), f"{short_law_name(m.group(1))}:{m.group(2)}"))
+    for m in _BARE_ID_RE.finditer(text):
+        found.append((m.start(), f"{m.group(1)}:{m.group(2)}"))
     for m in _PROSE_RE.finditer(text):
         suffix = cn_to_int(m.group(3)) if m.group(3) else 0
         found.append((m.start(), make_article_id(m.group(1), cn_to_int(m.group(2)), suffix)))

@@ -118,14 +118,16 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> GraphFake:
     return model
 
 
-def _index(services: Services, model: FakeChatModel, cache_dir: Path, laws: list[str] = LAWS) -> Any:
-    config = IndexConfig(chunk_tokens=400, max_cluster_size=4)
+def _index(
+    services: Services, model: FakeChatModel, cache_dir: Path, laws: list[str] = LAWS, extractor: str = "llm"
+) -> Any:
+    config = IndexConfig(extractor=extractor, chunk_tokens=400, max_cluster_size=4)  # type: ignore[arg-type]
     cache = ResultCache(cache_dir)
     return EntityIndexer(services.statutes, services.vectors, model, config, cache).run(laws)
 
 
 def test_index_is_cached_and_incremental(data_kb: Services, fake: GraphFake, tmp_path: Path) -> None:
-    config = IndexConfig(chunk_tokens=400, max_cluster_size=4)
+    config = IndexConfig(extractor="llm", chunk_tokens=400, max_cluster_size=4)
     before = estimate(data_kb.statutes, LAWS[:1], config, ResultCache(tmp_path))
     assert before.estimated and before.calls["extract"] == before.chunks > 1 and before.prompt_tokens > 0
 
@@ -153,6 +155,26 @@ def test_index_is_cached_and_incremental(data_kb: Services, fake: GraphFake, tmp
     assert finer, "large communities are split one level down"
 
 
+def test_lexical_index_makes_report_calls_only_and_its_estimate_is_exact(
+    data_kb: Services, fake: GraphFake, tmp_path: Path
+) -> None:
+    config = IndexConfig(chunk_tokens=400, max_cluster_size=4)
+    assert config.extractor == "lexical"
+    before = estimate(data_kb.statutes, LAWS, config, ResultCache(tmp_path))
+    assert before.calls["extract"] == 0 and before.articles > 100 and before.calls["report"] == before.communities > 2
+
+    run = _index(data_kb, fake, tmp_path, extractor="lexical")
+    assert run.calls == {"extract": 0, "summarise": 0, "report": before.calls["report"]}
+    assert run.communities == before.communities and run.entities == before.entities
+    repo = EntityGraphRepository(data_kb.graph)
+    (entity,) = repo.entities(["个人信息处理者"])
+    assert entity["type"] == "概念" and entity["description"].startswith("[个人信息保护法:73] 是指")
+    assert "个人信息保护法:73" in entity["articles"] and len(entity["articles"]) > 20
+    assert {r["target_name"] for r in repo.relations_of(["个人信息处理者"])} >= {"敏感个人信息", "国家网信部门"}
+    again = estimate(data_kb.statutes, LAWS, config, ResultCache(tmp_path))
+    assert again.calls["report"] < before.calls["report"] and again.cached_reports > 0  # leaf reports cached
+
+
 def test_failed_extraction_is_reported_and_retried_next_run(data_kb: Services, fake: GraphFake, tmp_path: Path) -> None:
     fake.by_schema["Extraction"] = ["not json"] * 3  # the first chunk fails all three attempts
     first = _index(data_kb, fake, tmp_path, LAWS[:1])
@@ -162,11 +184,12 @@ def test_failed_extraction_is_reported_and_retried_next_run(data_kb: Services, f
     assert second.failed_chunks == [] and second.calls["extract"] == 1
 
 
+@pytest.mark.parametrize("extractor", ["llm", "lexical"])
 def test_global_search_cites_articles_from_both_laws_verbatim(
-    data_kb: Services, fake: GraphFake, tmp_path: Path
+    data_kb: Services, fake: GraphFake, tmp_path: Path, extractor: str
 ) -> None:
-    _index(data_kb, fake, tmp_path)
-    context = Context(model="fake", map_tokens=300)
+    _index(data_kb, fake, tmp_path, extractor=extractor)
+    context = Context(model="fake", map_tokens=120)
     out = build_graph().invoke(GlobalSearchInput(question="数据出境需要满足哪些条件？"), context=context)
     nodes = [e["node"] for e in out["trace"]]
     assert nodes[0] == "plan_map" and nodes[-2:] == ["write_answer", "quote_basis"]

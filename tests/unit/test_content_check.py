@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from agents.content_check import split_draft, strip_citation
+from agents.content_check import cited_basis, split_draft, strip_citation
+from tools.lexical import tokenize
+from tools.statutes import Article
 
 
 def test_the_answer_line_is_kept_and_the_citation_line_dropped() -> None:
@@ -13,3 +15,26 @@ def test_the_answer_line_is_kept_and_the_citation_line_dropped() -> None:
 def test_invented_ids_are_removed_with_their_separator() -> None:
     text = "依据[刑法:133-1]、[刑法:999]和【中华人民共和国刑法:999】处理"
     assert strip_citation(text, "刑法:999") == "依据[刑法:133-1]和处理"
+
+
+def _section(number: int) -> Article:
+    return Article(f"IPC:{number}", "IPC", "Indian Penal Code, 1860", number, "", f"Section {number}", "", "text")
+
+
+def test_legal_basis_lists_the_cited_applicable_articles_in_citation_order() -> None:
+    applicable = [_section(356), _section(379), _section(380)]
+    assert [b["article_id"] for b in cited_basis(applicable, ["IPC:380", "IPC:999", "IPC:379"])] == [
+        "IPC:380",
+        "IPC:379",
+    ]
+    # An answer that cites none of them still shows every verified article.
+    assert [b["article_id"] for b in cited_basis(applicable, ["IPC:999"])] == ["IPC:356", "IPC:379", "IPC:380"]
+
+
+def test_bare_ids_of_latin_named_codes_are_removed_too() -> None:
+    text = "Theft [IPC:379], see IPC:382 and [IPC:3820]."
+    assert strip_citation(text, "IPC:382") == "Theft [IPC:379], see and [IPC:3820]."
+
+
+def test_english_function_words_do_not_count_in_bm25() -> None:
+    assert tokenize("What is the punishment for theft under Indian law?") == ["punish", "theft", "indian", "law"]

@@ -95,3 +95,30 @@ def test_report_context_keeps_the_best_connected_relations_when_over_budget() ->
     relations = small.split("关系（实体 — 实体|描述|权重）：\n")[1].splitlines()
     assert relations and all("甲" in line for line in relations)  # the hub's relations come first
     assert "丙 — 乙" in full and "丙 — 乙" not in small  # the weakest-connected relation is left out
+
+
+def test_lexical_terms_are_recurring_head_word_names_and_definitions() -> None:
+    from tools.statute_terms import LexicalConfig, find_terms, lexical_graph
+
+    articles = [
+        _article(1, "重要数据的处理者应当明确数据安全负责人。处理重要数据应当开展风险评估。"),
+        _article(2, "重要数据的处理者应当按照规定对其数据处理活动定期开展风险评估，并向有关主管部门报送风险评估报告。"),
+        _article(3, "有关主管部门应当对重要数据的处理者进行监督。"),
+        _article(4, "本法所称数据，是指任何以电子或者其他方式对信息的记录。"),
+    ]
+    terms = find_terms(articles, LexicalConfig())
+    # 处理重要数据 is an act on 重要数据; 数据 is defined; one-off phrases are not terms.
+    assert {"重要数据", "风险评估", "有关主管部门", "数据"} <= set(terms)
+    assert "处理重要数据" not in terms and "风险评估报告" not in terms
+    assert terms["有关主管部门"] == "机关" and terms["风险评估"] == "程序" and terms["数据"] == "概念"
+
+    graph = lexical_graph(articles)
+    important = graph.entities[entity_key("重要数据")]
+    assert important.article_ids == {"数据安全法:1", "数据安全法:2", "数据安全法:3"}
+    assert graph.entities["数据"].description == "[数据安全法:4] 是指任何以电子或者其他方式对信息的记录"
+    # 重要数据 hides the 数据 inside it: article 3 names no other 数据, articles 1 and 2 do (数据处理活动).
+    assert graph.entities["数据"].article_ids == {"数据安全法:1", "数据安全法:2", "数据安全法:4"}
+    pair = tuple(sorted((entity_key("重要数据"), entity_key("风险评估"))))
+    relation = graph.relations[pair]  # type: ignore[index]
+    assert relation.weight == 2  # two sentences name both
+    assert relation.descriptions[0].startswith("[数据安全法:1] 处理重要数据应当开展风险评估")

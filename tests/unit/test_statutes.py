@@ -74,3 +74,9 @@ def test_parse_citations_reads_english_prose_of_the_india_pack() -> None:
         "IEA:65B",
     ]
     assert parse_citations("Section 5 of some other act") == []
+
+
+def test_parse_citations_reads_bare_ids_of_latin_named_codes_only() -> None:
+    # A small model lists ids without brackets ("Citations: IPC:382"); Chinese ids stay bracket-only.
+    assert parse_citations("Citations: IPC:382, CrPC:41A and [IPC:379]") == ["IPC:382", "CrPC:41A", "IPC:379"]
+    assert parse_citations("根据刑法:999 的说法；time 10:30") == []
