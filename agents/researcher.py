@@ -113,17 +113,22 @@ def articles_of(refs: list[CaseRef]) -> list[str]:
 def search_semantic(
     services: Services, fact: str, features: Features, ctx: Context
 ) -> tuple[dict[str, list[str]], list[CaseRef]]:
-    """Statute text retrieval plus precedents by embedding and by features."""
+    """Statute text retrieval plus precedents by embedding, by words (BM25, voting with their scores) and
+    by features. A precedent with the very same fact is skipped: a case is never its own precedent."""
     rankings = services.retriever.rankings(fact, ctx.candidates_per_retriever)
     refs: list[CaseRef] = []
     if services.vectors.count(CASES):
-        hits = services.vectors.search(CASES, fact, ctx.strategy_k)
-        by_text = case_refs(services, [(h.id, round(max(h.score, 0.0), 4)) for h in hits], "cases")
+        hits = [h for h in services.vectors.search(CASES, fact, ctx.strategy_k + 1) if h.text != fact]
+        by_text = case_refs(services, [(h.id, round(max(h.score, 0.0), 4)) for h in hits[: ctx.strategy_k]], "cases")
+        by_words = case_refs(
+            services, services.case_index.index().search(fact, ctx.precedent_k, skip_identical=True), "case_bm25"
+        )
         by_features = case_refs(
             services, feature_index(services, ctx.community_level).similar(features, ctx.strategy_k), "features"
         )
         rankings["cases"], rankings["features"] = articles_of(by_text), articles_of(by_features)
-        refs = by_text + by_features
+        rankings["case_bm25"] = articles_of(by_words)
+        refs = by_text + by_words + by_features
     return rankings, refs
 
 

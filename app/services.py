@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from app.settings import Settings, load_settings
 from tools.embeddings import load_embeddings
 from tools.kg import GraphStore, open_graph_store
-from tools.retrieval import HybridRetriever
+from tools.retrieval import HybridRetriever, LexicalCollection
 from tools.statutes import StatuteRepository
-from tools.vectors import ChromaVectors
+from tools.vectors import CASES, ChromaVectors
 
 
 @dataclass
@@ -27,6 +27,8 @@ class Services:
     vectors: ChromaVectors
     statutes: StatuteRepository
     retriever: HybridRetriever
+    case_index: LexicalCollection
+    """BM25 over the precedents' facts (the Researcher's lexical case search)."""
 
     def close(self) -> None:
         self.graph.close()
@@ -42,6 +44,7 @@ def build_services(settings: Settings) -> Services:
         vectors=vectors,
         statutes=StatuteRepository(graph),
         retriever=HybridRetriever(vectors, settings.cache_dir),
+        case_index=LexicalCollection(vectors, CASES, settings.cache_dir),
     )
 
 

@@ -63,11 +63,15 @@ class LexicalIndex:
     def __init__(self, ids: Sequence[str], tokens: Sequence[list[str]]) -> None:
         self.ids = list(ids)
         self._bm25 = BM25Okapi([t or ["∅"] for t in tokens]) if ids else None
+        self._digests = [_digest(t) for t in tokens]
 
     @classmethod
-    def build(cls, ids: Sequence[str], texts: Sequence[str], fingerprint: str, cache_dir: Path | None) -> LexicalIndex:
-        """Tokenise ``texts`` (or reuse the cached tokens for the same fingerprint) and index them."""
-        cache = cache_dir / f"bm25-{fingerprint}-v{TOKENIZER_VERSION}.json" if cache_dir else None
+    def build(
+        cls, ids: Sequence[str], texts: Sequence[str], fingerprint: str, cache_dir: Path | None, name: str = "statutes"
+    ) -> LexicalIndex:
+        """Tokenise ``texts`` (or reuse the cached tokens for the same fingerprint) and index them; ``name``
+        keeps the token caches of different collections apart."""
+        cache = cache_dir / f"bm25-{name}-{fingerprint}-v{TOKENIZER_VERSION}.json" if cache_dir else None
         if cache and cache.is_file():
             data = json.loads(cache.read_text(encoding="utf-8"))
             if data.get("ids") == list(ids):
@@ -75,20 +79,27 @@ class LexicalIndex:
         tokens = [tokenize(t) for t in texts]
         if cache:
             cache.parent.mkdir(parents=True, exist_ok=True)
-            for stale in cache.parent.glob("bm25-*.json"):
+            for stale in cache.parent.glob(f"bm25-{name}-*.json"):
                 stale.unlink(missing_ok=True)
             tmp = cache.with_suffix(".tmp")
             tmp.write_text(json.dumps({"ids": list(ids), "tokens": tokens}, ensure_ascii=False), encoding="utf-8")
             tmp.replace(cache)
         return cls(ids, tokens)
 
-    def search(self, query: str, k: int) -> list[tuple[str, float]]:
-        """Top ``k`` (id, score) pairs with a positive BM25 score."""
+    def search(self, query: str, k: int, skip_identical: bool = False) -> list[tuple[str, float]]:
+        """Top ``k`` (id, score) pairs with a positive BM25 score; with ``skip_identical``, documents whose
+        tokens equal the query's are left out (a case is never its own precedent)."""
         if self._bm25 is None:
             return []
-        scores = self._bm25.get_scores(tokenize(query))
-        order = sorted(range(len(self.ids)), key=lambda i: -scores[i])[:k]
-        return [(self.ids[i], float(scores[i])) for i in order if scores[i] > 0]
+        tokens = tokenize(query)
+        scores = self._bm25.get_scores(tokens)
+        same = _digest(tokens) if skip_identical else None
+        order = [i for i in sorted(range(len(self.ids)), key=lambda i: -scores[i]) if self._digests[i] != same]
+        return [(self.ids[i], float(scores[i])) for i in order[:k] if scores[i] > 0]
+
+
+def _digest(tokens: Sequence[str]) -> str:
+    return hashlib.sha256("\x1f".join(tokens).encode("utf-8")).hexdigest()
 
 
 def fingerprint(ids: Sequence[str], hashes: Sequence[str]) -> str:

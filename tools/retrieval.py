@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tools.kg.port import GraphStore
 from tools.lexical import LexicalIndex, fingerprint
@@ -64,6 +65,33 @@ def weighted_rrf(rankings: Mapping[str, Sequence[str]], weights: Mapping[str, fl
     return sorted(fused.values(), key=lambda c: -c.score)[:k]
 
 
+class LexicalCollection:
+    """BM25 over the documents of one Chroma collection, rebuilt when its ids or content hashes change."""
+
+    def __init__(self, vectors: ChromaVectors, collection: str, cache_dir: Path | None) -> None:
+        self.vectors = vectors
+        self.collection = collection
+        self.cache_dir = cache_dir
+        self.metadata: dict[str, dict[str, Any]] = {}
+        """The collection's metadata as of the last rebuild."""
+        self._index: LexicalIndex | None = None
+        self._state = ""
+
+    def index(self) -> LexicalIndex:
+        meta = self.vectors.metadata(self.collection)
+        ids = sorted(meta)
+        state = fingerprint(ids, [str(meta[i].get("hash", "")) for i in ids])
+        if self._index is None or state != self._state:
+            id_list, texts = self.vectors.documents(self.collection)
+            order = sorted(range(len(id_list)), key=lambda i: id_list[i])
+            self._index = LexicalIndex.build(
+                [id_list[i] for i in order], [texts[i] for i in order], state, self.cache_dir, self.collection
+            )
+            self._state = state
+            self.metadata = meta
+        return self._index
+
+
 class HybridRetriever:
     """Statute retrieval over one ``statutes`` collection."""
 
@@ -75,36 +103,19 @@ class HybridRetriever:
         dense_weight: float = 1.0,
     ) -> None:
         self.vectors = vectors
-        self.cache_dir = cache_dir
         self.lexical_weight = lexical_weight
         self.dense_weight = dense_weight
-        self._lexical: LexicalIndex | None = None
-        self._state: str = ""
-        self._laws: set[str] = set()
-
-    def _refresh(self) -> LexicalIndex:
-        """(Re)build the lexical index when the collection changed since the last query."""
-        meta = self.vectors.metadata(STATUTES)
-        ids = sorted(meta)
-        state = fingerprint(ids, [str(meta[i].get("hash", "")) for i in ids])
-        if self._lexical is None or state != self._state:
-            id_list, texts = self.vectors.documents(STATUTES)
-            order = sorted(range(len(id_list)), key=lambda i: id_list[i])
-            self._lexical = LexicalIndex.build(
-                [id_list[i] for i in order], [texts[i] for i in order], state, self.cache_dir
-            )
-            self._state = state
-            self._laws = {str(m.get("law", "")) for m in meta.values()}
-        return self._lexical
+        self._statutes = LexicalCollection(vectors, STATUTES, cache_dir)
 
     def rankings(self, query: str, n: int) -> dict[str, list[str]]:
         """Each retriever's own ranked article ids (at most ``n``): ``bm25``, ``dense`` and ``exact``."""
-        lexical = self._refresh()
+        lexical = self._statutes.index()
         known = set(lexical.ids)
+        laws = {str(m.get("law", "")) for m in self._statutes.metadata.values()}
         return {
             "bm25": [aid for aid, _ in lexical.search(query, n)],
             "dense": [hit.id for hit in self.vectors.search(STATUTES, query, n)],
-            "exact": [aid for aid in named_articles(query, self._laws) if aid in known][:n],
+            "exact": [aid for aid in named_articles(query, laws) if aid in known][:n],
         }
 
     def fuse(self, rankings: dict[str, list[str]], k: int) -> list[Candidate]:

@@ -254,7 +254,7 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
             if prejudge_model:
                 judgment, usage = prejudge(item["fact"], research_ctx, services)
                 research |= anchor_prejudgment(services, judgment, research_ctx, charges)[0]
-            for name in ("features", "community", "charge", "generative"):
+            for name in ("case_bm25", "features", "community", "charge", "generative"):
                 if name in research:
                     out[name] = research[name][:depth]
             out["researcher"] = fuse_research(research, research_ctx, depth)

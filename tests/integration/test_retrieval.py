@@ -29,8 +29,7 @@ def test_an_article_the_question_names_comes_first(kb: Services) -> None:
 
 def test_lexical_tokens_are_cached_on_disk(kb: Services) -> None:
     kb.retriever.retrieve("盗窃", k=1)
-    assert kb.retriever.cache_dir is not None
-    assert list(kb.retriever.cache_dir.glob("bm25-*.json"))
+    assert list(kb.settings.cache_dir.glob("bm25-statutes-*.json"))
 
 
 def test_case_based_retrieval_ranks_the_articles_of_similar_cases(kb: Services) -> None:
@@ -49,6 +48,14 @@ def test_case_based_retrieval_ranks_the_articles_of_similar_cases(kb: Services) 
         ranked = articles_cited_by(kb.vectors, CASES, cases[0].fact, 10, 5)
         assert ranked[0] == cases[0].articles[0]
         assert len(ranked) == len(set(ranked)) <= 5
+        # BM25 over the precedents' facts: the case itself ranks first unless identical facts are skipped.
+        kb.retriever.retrieve("盗窃", k=1)
+        words = kb.case_index.index()
+        assert words.search(cases[0].fact, 3)[0][0] == cases[0].id
+        assert cases[0].id not in [cid for cid, _ in words.search(cases[0].fact, 3, skip_identical=True)]
+        # Each collection keeps its own token cache.
+        assert list(kb.settings.cache_dir.glob("bm25-cases-*.json"))
+        assert list(kb.settings.cache_dir.glob("bm25-statutes-*.json"))
     finally:
         kb.graph.query("MATCH (c:Case) DETACH DELETE c")
         kb.vectors.reset(CASES)
