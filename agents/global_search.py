@@ -33,7 +33,8 @@ REPORT_SHARE, ARTICLE_SHARE = 0.25, 0.5
 
 
 class MappedPoint(BaseModel):
-    description: str = Field(min_length=1, max_length=300, description="要点，以 [法律简称:条号] 引用条文")
+    # 150 characters hold a point with its citations; a longer one was a 1.5B model looping on one phrase.
+    description: str = Field(min_length=1, max_length=150, description="要点，以 [法律简称:条号] 引用条文")
     score: int = Field(ge=0, le=100, description="对回答问题的帮助程度 0-100")
 
 

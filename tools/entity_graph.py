@@ -274,9 +274,9 @@ MATCH (e:Entity {id: member})
 MERGE (e)-[:IN_COMMUNITY]->(c)
 """
 _COMMUNITIES = """
-MATCH (c:EntityCommunity) WHERE c.level = $level
-RETURN c.id AS id, c.level AS level, c.size AS size, c.title AS title, c.rating AS rating, c.report AS report,
-       c.articles AS articles
+MATCH (c:EntityCommunity) WHERE c.level <= $level
+RETURN c.id AS id, c.level AS level, c.parent AS parent, c.size AS size, c.title AS title, c.rating AS rating,
+       c.report AS report, c.articles AS articles
 ORDER BY c.rating DESC, c.size DESC, c.id
 """
 _ENTITIES = """
@@ -291,10 +291,12 @@ RETURN DISTINCT s.id AS source, t.id AS target, s.name AS source_name, t.name AS
        r.description AS description, r.weight AS weight
 """
 _COMMUNITIES_OF = """
-MATCH (e:Entity)-[:IN_COMMUNITY]->(c:EntityCommunity) WHERE e.id IN $ids AND c.level = $level
-RETURN c.id AS id, c.title AS title, c.rating AS rating, c.report AS report, count(e) AS hits
+MATCH (e:Entity)-[:IN_COMMUNITY]->(c:EntityCommunity) WHERE e.id IN $ids AND c.level <= $level
+RETURN c.id AS id, c.level AS level, c.parent AS parent, c.title AS title, c.rating AS rating, c.report AS report,
+       count(e) AS hits
 ORDER BY hits DESC, c.rating DESC
 """
+_PARENTS = "MATCH (c:EntityCommunity) WHERE c.parent <> '' RETURN DISTINCT c.parent AS id"
 _COUNTS = """
 MATCH (e:Entity) WITH count(e) AS entities
 OPTIONAL MATCH (:Entity)-[r:RELATED]->(:Entity) WITH entities, count(r) AS relations
@@ -363,8 +365,13 @@ class EntityGraphRepository:
         self.store.compact()
 
     def communities(self, level: int) -> list[dict[str, Any]]:
-        """Reports of one level, most important first."""
-        return self.store.read(_COMMUNITIES, {"level": level})
+        """The reports that cover the graph at ``level``, most important first: that level's communities and
+        the leaves above it (a community Leiden did not split has no children one level down)."""
+        return self._at_level(self.store.read(_COMMUNITIES, {"level": level}), level)
+
+    def _at_level(self, rows: list[dict[str, Any]], level: int) -> list[dict[str, Any]]:
+        parents = {row["id"] for row in self.store.read(_PARENTS)}
+        return [row for row in rows if row["level"] == level or row["id"] not in parents]
 
     def entities(self, ids: Sequence[str]) -> list[dict[str, Any]]:
         return self.store.read(_ENTITIES, {"ids": list(ids)})
@@ -373,7 +380,8 @@ class EntityGraphRepository:
         return self.store.read(_RELATIONS_OF, {"ids": list(ids)})
 
     def communities_of(self, ids: Sequence[str], level: int) -> list[dict[str, Any]]:
-        return self.store.read(_COMMUNITIES_OF, {"ids": list(ids), "level": level})
+        """The communities (as :meth:`communities` selects them) the given entities belong to."""
+        return self._at_level(self.store.read(_COMMUNITIES_OF, {"ids": list(ids), "level": level}), level)
 
     def counts(self) -> dict[str, int]:
         rows = self.store.read(_COUNTS)

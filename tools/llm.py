@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -83,9 +84,15 @@ def _load(spec: str, settings: Settings) -> BaseChatModel:
         raise ModelUnavailableError(f"cannot load model {spec!r}: {exc}") from exc
 
 
+_load_lock = threading.Lock()
+
+
 def load_chat_model(spec: str, settings: Settings) -> BaseChatModel:
-    """The chat model for ``spec``, built once per process and settings."""
-    return _load(spec.strip(), settings)
+    """The chat model for ``spec``, built once per process and settings. Loads are serialised: lru_cache
+    lets concurrent first calls all miss, and four parallel map branches loading four copies of the GGUF
+    model at once ended the process (exit status 0, no output) in a global search."""
+    with _load_lock:
+        return _load(spec.strip(), settings)
 
 
 def _usage_of(messages: Sequence[BaseMessage], reply: AIMessage) -> Usage:

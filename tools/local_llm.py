@@ -37,6 +37,9 @@ class LocalLlamaChat(BaseChatModel):
     n_ctx: int = 8192
     max_tokens: int = 768
     temperature: float = 0.0
+    repeat_penalty: float = 1.1
+    """llama.cpp's command-line default. create_chat_completion defaults to 1.0, and with greedy decoding the
+    1.5B model then looped on one phrase (网络安全等级保护制度 a hundred times) in a global-search answer."""
     _llama: Any = PrivateAttr(default=None)
     # llama.cpp contexts are not thread-safe and LangGraph runs parallel branches in threads.
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
@@ -67,12 +70,13 @@ class LocalLlamaChat(BaseChatModel):
 
     @property
     def _identifying_params(self) -> dict[str, Any]:
-        return {"model_path": self.model_path, "temperature": self.temperature}
+        return {"model_path": self.model_path, "temperature": self.temperature, "repeat_penalty": self.repeat_penalty}
 
     def _request(self, messages: list[BaseMessage], stop: list[str] | None, **kwargs: Any) -> dict[str, Any]:
         request: dict[str, Any] = {
             "messages": _to_chat(messages),
             "temperature": self.temperature,
+            "repeat_penalty": self.repeat_penalty,
             "max_tokens": kwargs.get("max_tokens", self.max_tokens),
             "stop": stop,
         }

@@ -153,6 +153,12 @@ def test_index_is_cached_and_incremental(data_kb: Services, fake: GraphFake, tmp
     assert levels and all(row["report"].startswith("# ") for row in levels.values())
     finer = repo.communities(1)
     assert finer, "large communities are split one level down"
+    # Level 1 covers the graph: the split communities' children plus the level-0 communities left whole.
+    rows = data_kb.graph.read("MATCH (c:EntityCommunity) RETURN c.id AS id, c.level AS level, c.parent AS parent")
+    split = {r["parent"] for r in rows if r["parent"]}
+    whole = {r["id"] for r in rows if r["level"] == 0 and r["id"] not in split}
+    assert {r["id"] for r in finer} == {r["id"] for r in rows if r["level"] == 1} | whole
+    assert {r["id"] for r in finer}.isdisjoint(split)
 
 
 def test_lexical_index_makes_report_calls_only_and_its_estimate_is_exact(

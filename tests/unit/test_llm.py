@@ -96,3 +96,33 @@ def test_checklists_with_copied_ellipses_are_rejected() -> None:
     assert ChecklistSchema.model_validate({"items": ["行为人是否秘密窃取他人财物？"]}).items
     with pytest.raises(ValueError, match="without ellipses"):
         ChecklistSchema.model_validate({"items": ["盗窃公私财物的主体是否……？"]})
+
+
+def test_concurrent_first_loads_build_the_model_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from app.settings import Settings
+    from tools import fake_llm, llm
+
+    built: list[int] = []
+
+    class SlowFake(FakeChatModel):
+        def __init__(self, **kwargs: object) -> None:
+            time.sleep(0.2)  # a GGUF load takes seconds: every thread arrives before the first finishes
+            built.append(1)
+            super().__init__(**kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fake_llm, "FakeChatModel", SlowFake)
+    llm._load.cache_clear()
+    settings = Settings(data_dir=tmp_path)
+    models: list[object] = []
+    threads = [threading.Thread(target=lambda: models.append(llm.load_chat_model("fake", settings))) for _ in range(4)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        llm._load.cache_clear()
+    assert len(built) == 1 and len(models) == 4 and all(m is models[0] for m in models)
