@@ -4,6 +4,7 @@ points). The answer's Legal Basis is quoted verbatim by code; the model only nam
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -188,11 +189,21 @@ def write_answer(state: GlobalSearchState, runtime: Runtime[Context]) -> dict[st
     }
 
 
+def _bare_mentions(text: str, shown: list[str]) -> list[str]:
+    """Shown ids the answer writes without brackets (个人信息保护法:39), in order of appearance: a small
+    model copies the ids of its map points that way."""
+    found = {}
+    for article_id in shown:
+        if match := re.search(rf"{re.escape(article_id)}(?![\d-])", text):
+            found[article_id] = match.start()
+    return sorted(found, key=found.__getitem__)
+
+
 def quote_basis(state: GlobalSearchState) -> dict[str, Any]:
     """Quote every cited article verbatim; citations the model was not shown, or that the knowledge base does
     not hold, are removed from the answer and reported."""
     started = time.perf_counter()
-    cited = parse_citations(state.answer)
+    cited = list(dict.fromkeys([*parse_citations(state.answer), *_bare_mentions(state.answer, state.allowed)]))
     shown = set(state.allowed)
     found = {a.id: a for a in get_services().statutes.get_articles([a for a in cited if a in shown])}
     dropped = [a for a in cited if a not in found]
