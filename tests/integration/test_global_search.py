@@ -221,11 +221,13 @@ def test_citations_the_model_was_not_shown_are_dropped(data_kb: Services, fake: 
 
 def test_bare_ids_count_only_when_the_model_was_shown_them(data_kb: Services, fake: GraphFake, tmp_path: Path) -> None:
     _index(data_kb, fake, tmp_path, LAWS[:1])
-    fake.by_schema["text"] = ["出境前应当评估，见数据安全法:31；另见刑法:264。"]
+    fake.by_schema["text"] = ["出境前应当评估，见数据安全法:31、数据安全法:998；另见刑法:264。"]
     out = build_graph().invoke(GlobalSearchInput(question="重要数据出境有什么要求？"), context=Context(model="fake"))
     (mapped,) = [p for p in fake.calls if "社区报告：" in str(p[-1].content)][:1]
     assert "[数据安全法:31]" in str(mapped[-1].content)  # the map step saw it
     assert [b["article_id"] for b in out["legal_basis"]] == ["数据安全法:31"]  # 刑法:264 was never shown
+    assert out["dropped_citations"] == ["数据安全法:998"]  # a bare id of a shown law, but not one shown
+    assert "998" not in out["answer"] and "数据安全法:31" in out["answer"]
 
 
 def test_local_search_packs_entities_reports_and_articles(data_kb: Services, fake: GraphFake, tmp_path: Path) -> None:
