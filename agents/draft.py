@@ -60,9 +60,11 @@ def draft_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, An
     text, usage = invoke_text(
         model, [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
     )
+    stalled = revising and text.strip() == state.draft and "search_law" not in state.plan
     return {
         "draft": text.strip(),
+        "stalled": stalled,
         "suggestions": [],
         "usage": usage,
-        "trace": [trace_event("draft_answer", started, chars=len(text), revision=revising)],
+        "trace": [trace_event("draft_answer", started, chars=len(text), revision=revising, stalled=stalled)],
     }

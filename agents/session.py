@@ -23,6 +23,7 @@ def start_turn(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]
         "suggestions": [],
         "plan": [],
         "round": 0,
+        "stalled": False,
         "decisions": [],
         "verdicts": [],
         "dropped_citations": [],

@@ -41,8 +41,9 @@ def route_start(
 
 
 def route_after_draft(state: ConsultState, runtime: Runtime[Context]) -> Literal["review_draft", "audit_answer"]:
-    """Another Manager round while rounds remain; otherwise the draft goes to the auditor as it is."""
-    return "review_draft" if state.round < runtime.context.max_rounds else "audit_answer"
+    """Another Manager round while rounds remain and the last revision changed something; otherwise the draft
+    goes to the auditor as it is."""
+    return "review_draft" if state.round < runtime.context.max_rounds and not state.stalled else "audit_answer"
 
 
 def route_manager(state: ConsultState) -> Literal["check_format", "search_law", "audit_answer"]:

@@ -148,6 +148,10 @@ class ConsultState(ConsultInput, ConsultOutput):
     round: int = 0
     """Manager rounds done in this turn."""
 
+    stalled: bool = False
+    """A format-only revision returned the draft unchanged: the next Manager round would see the same draft
+    and evidence (decoding is deterministic), so the loop ends instead of repeating to ``max_rounds``."""
+
     history: Annotated[list[Turn], operator.add] = field(default_factory=list)
     """Earlier turns of the thread, oldest first."""
 

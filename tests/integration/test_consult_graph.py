@@ -120,7 +120,9 @@ def test_answer_has_audited_legal_basis_with_verbatim_text(active_kb: Services, 
 def test_manager_routes(
     active_kb: Services, install: Any, decisions: list[str], max_rounds: int, loop: list[str]
 ) -> None:
-    model = install(by_schema={"ManagerReply": _manager(*decisions)})
+    # A draft without the 回答/引用 lines, then its revision in the format (an unchanged one ends the loop).
+    drafts = ["醉驾构成危险驾驶罪[刑法:133-1]。", "回答：醉驾构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"]
+    model = install(by_schema={"ManagerReply": _manager(*decisions), "text": drafts})
     out = _run(Context(model="fake", max_rounds=max_rounds, audit=False))
     nodes = _nodes(out)
     assert nodes[: len(FIRST_DRAFT_NODES)] == FIRST_DRAFT_NODES
@@ -134,6 +136,15 @@ def test_manager_routes(
     if "FormatCheck" in decisions[0]:
         revise_prompt = next(str(c[-1].content) for c in model.calls if "请修改你之前写的" in str(c[-1].content))
         assert "缺少以“回答：”开头的第一行" in revise_prompt  # FormatCheck's finding reached the Draft agent
+
+
+def test_a_format_revision_that_changes_nothing_ends_the_loop(active_kb: Services, install: Any) -> None:
+    install(by_schema={"ManagerReply": _manager("FormatCheck", "FormatCheck", "FormatCheck")})
+    out = _run(Context(model="fake", max_rounds=5, audit=False))
+    loop = _nodes(out)[len(FIRST_DRAFT_NODES) : -2]
+    assert loop == ["review_draft", "check_format", "draft_answer"]  # not five identical rounds
+    (revision,) = [e for e in out["trace"] if e["node"] == "draft_answer" and e["detail"]["revision"]]
+    assert revision["detail"]["stalled"] is True
 
 
 def test_law_search_in_the_loop_uses_the_draft(active_kb: Services, install: Any) -> None:

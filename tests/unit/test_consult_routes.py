@@ -53,6 +53,11 @@ def test_rounds_are_bounded(done: int, max_rounds: int, expected: str) -> None:
     assert route_after_draft(_state(round=done), _runtime(max_rounds=max_rounds)) == expected
 
 
+def test_an_unchanged_format_revision_ends_the_loop() -> None:
+    # The local model's Manager asked FormatCheck five times for an English draft it never changed.
+    assert route_after_draft(_state(round=1, stalled=True), _runtime(max_rounds=5)) == "audit_answer"
+
+
 @pytest.mark.parametrize(
     ("flags", "expected"),
     [
