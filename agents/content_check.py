@@ -23,12 +23,12 @@ from tools.statutes import Article, parse_citations
 
 
 def strip_citation(text: str, article_id: str) -> str:
-    """Remove bracketed (or, for Latin-named codes, bare) occurrences of ``article_id`` and the separator
-    before them from ``text``."""
+    """Remove the occurrences of ``article_id`` from ``text``, bracketed ([刑法:264], 【刑法:264】) or bare
+    (IPC:382, 个人信息保护法:39, as a small model writes them), with the separator before each."""
     law, _, key = article_id.partition(":")
-    pattern = rf"[、，,]?\s*[\[【]\s*《?(?:中华人民共和国)?{re.escape(law)}》?\s*[:：]\s*{re.escape(key)}\s*[\]】]"
-    text = re.sub(pattern, "", text)
-    return re.sub(rf"[,，]?\s*(?<![\w\[【]){re.escape(law)}\s*:\s*{re.escape(key)}\b", "", text)
+    law_re = rf"《?(?:中华人民共和国)?{re.escape(law)}》?\s*[:：]\s*{re.escape(key)}"
+    text = re.sub(rf"[、，,]?\s*[\[【]\s*{law_re}\s*[\]】]", "", text)
+    return re.sub(rf"[、，,]?\s*{law_re}(?![\dA-Za-z-])", "", text)
 
 
 _ANSWER_RE = re.compile(r"^\s*(?:回答|answer)[:：]\s*", re.MULTILINE | re.IGNORECASE)

@@ -199,11 +199,6 @@ def _bare_ids(text: str, shown: list[str]) -> list[str]:
     return list(dict.fromkeys(f"{m.group(1)}:{m.group(2)}" for m in pattern.finditer(text)))
 
 
-def _strip_bare(text: str, article_id: str) -> str:
-    law, _, key = article_id.partition(":")
-    return re.sub(rf"[、，,]?\s*{re.escape(law)}[:：]{re.escape(key)}(?![\d-])", "", text)
-
-
 def quote_basis(state: GlobalSearchState) -> dict[str, Any]:
     """Quote every cited article verbatim; citations the model was not shown, or that the knowledge base does
     not hold, are removed from the answer and reported."""
@@ -214,7 +209,7 @@ def quote_basis(state: GlobalSearchState) -> dict[str, Any]:
     dropped = [a for a in cited if a not in found]
     answer = state.answer
     for article_id in dropped:
-        answer = _strip_bare(strip_citation(answer, article_id), article_id)
+        answer = strip_citation(answer, article_id)
     return {
         "answer": answer.strip(),
         "legal_basis": legal_basis(list(found.values()), cited),

@@ -34,6 +34,8 @@ def test_legal_basis_lists_the_cited_applicable_articles_in_citation_order() -> 
 def test_bare_ids_of_latin_named_codes_are_removed_too() -> None:
     text = "Theft [IPC:379], see IPC:382 and [IPC:3820]."
     assert strip_citation(text, "IPC:382") == "Theft [IPC:379], see and [IPC:3820]."
+    text = "见个人信息保护法:24和个人信息保护法:55、个人信息保护法:240"
+    assert strip_citation(text, "个人信息保护法:24") == "见和个人信息保护法:55、个人信息保护法:240"
 
 
 def test_english_function_words_do_not_count_in_bm25() -> None:
