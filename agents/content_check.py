@@ -57,7 +57,8 @@ def cited_basis(applicable: list[Article], cited: list[str]) -> list[LegalBasisI
     """The Legal Basis of an answer: the applicable articles it cites, in citation order; all applicable
     articles when it cites none of them. Listing every verified article beside a cited one put sections the
     answer never relied on (IPC:356, assault in attempting theft) under a plain theft answer."""
-    used = [a for a in applicable if a.id in set(cited)]
+    wanted = set(cited)
+    used = [a for a in applicable if a.id in wanted]
     return legal_basis(used or applicable, cited)
 
 

@@ -158,9 +158,7 @@ def estimate(statutes: StatuteRepository, laws: Sequence[str], config: IndexConf
     tokens before sub-community reports are substituted in."""
     report = IndexReport(laws=list(laws), extractor=config.extractor, estimated=True)
     if config.extractor == "lexical":
-        articles = [a for group in law_articles(statutes, laws) for a in group]
-        report.articles = len(articles)
-        graph = lexical_graph(articles)
+        graph = _lexical_graph(statutes, laws, report)
         report.entities, report.relations = len(graph.entities), len(graph.relations)
         hierarchy = _hierarchy(graph, config)
         for i in hierarchy.order:
@@ -183,6 +181,13 @@ def estimate(statutes: StatuteRepository, laws: Sequence[str], config: IndexConf
         report.prompt_tokens += count_tokens(_extraction_prompt(chunk, config.language))
         report.completion_tokens += config.output_estimate
     return report
+
+
+def _lexical_graph(statutes: StatuteRepository, laws: Sequence[str], report: IndexReport) -> MergedGraph:
+    """The lexical entity graph of the laws' articles (counted in ``report``)."""
+    articles = [a for group in law_articles(statutes, laws) for a in group]
+    report.articles = len(articles)
+    return lexical_graph(articles)
 
 
 def _report_key(config: IndexConfig, context: str) -> str:
@@ -234,9 +239,7 @@ class EntityIndexer:
         started = time.perf_counter()
         report = IndexReport(laws=list(laws), extractor=self.config.extractor)
         if self.config.extractor == "lexical":
-            articles = [a for group in law_articles(self.statutes, laws) for a in group]
-            report.articles = len(articles)
-            graph = lexical_graph(articles)
+            graph = _lexical_graph(self.statutes, laws, report)
         else:
             graph = self._extract_all(laws, report)
         report.entities, report.relations = len(graph.entities), len(graph.relations)

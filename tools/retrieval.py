@@ -106,12 +106,16 @@ class HybridRetriever:
         self.lexical_weight = lexical_weight
         self.dense_weight = dense_weight
         self._statutes = LexicalCollection(vectors, STATUTES, cache_dir)
+        self._laws: tuple[LexicalIndex | None, set[str]] = (None, set())
+        """The law names of the statutes, as of the lexical index they were read with."""
 
     def rankings(self, query: str, n: int) -> dict[str, list[str]]:
         """Each retriever's own ranked article ids (at most ``n``): ``bm25``, ``dense`` and ``exact``."""
         lexical = self._statutes.index()
+        if self._laws[0] is not lexical:  # read once per rebuild, not per query
+            self._laws = (lexical, {str(m.get("law", "")) for m in self._statutes.metadata.values()})
+        laws = self._laws[1]
         known = set(lexical.ids)
-        laws = {str(m.get("law", "")) for m in self._statutes.metadata.values()}
         return {
             "bm25": [aid for aid, _ in lexical.search(query, n)],
             "dense": [hit.id for hit in self.vectors.search(STATUTES, query, n)],

@@ -130,14 +130,16 @@ def defined_terms(articles: Sequence[Article]) -> dict[str, tuple[str, str]]:
     return terms
 
 
-def find_terms(articles: Sequence[Article], config: LexicalConfig) -> dict[str, str]:
+def find_terms(
+    articles: Sequence[Article], config: LexicalConfig, definitions: dict[str, tuple[str, str]] | None = None
+) -> dict[str, str]:
     """Term -> entity type: defined terms, and for every head word occurrence the longest term it could end
     that occurs in at least ``min_articles`` articles."""
     per_article = [_occurrences(article.text, config) for article in articles]
     frequency: Counter[str] = Counter()
     for occurrences in per_article:
         frequency.update({term for options in occurrences for term in options})
-    terms = {term: "概念" for term in defined_terms(articles)}
+    terms = {term: "概念" for term in (defined_terms(articles) if definitions is None else definitions)}
     for occurrences in per_article:
         for options in occurrences:
             term = next((t for t in options if frequency[t] >= config.min_articles), None)
@@ -165,8 +167,8 @@ def lexical_graph(articles: Sequence[Article], config: LexicalConfig | None = No
     """The entity graph of ``articles``: terms as entities (with the articles that mention them), and
     sentence co-occurrence as relations."""
     config = config or LexicalConfig()
-    terms = find_terms(articles, config)
     definitions = defined_terms(articles)
+    terms = find_terms(articles, config, definitions)
     ordered = sorted(terms, key=len, reverse=True)
     entities: dict[str, Entity] = {}
     relations: dict[tuple[str, str], Relation] = {}
