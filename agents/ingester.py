@@ -30,12 +30,19 @@ from tools.interpretations import InterpretationRepository
 from tools.llm import load_chat_model
 from tools.offences import OffenceRepository
 from tools.ontology import FeatureExtractor, OntologyRepository, extract_lexical, llm_extractor
+from tools.stop import raise_if_stopped
 from tools.vectors import CASES, COMMUNITY_REPORTS, ENTITIES, INTERPRETATIONS, STATUTES
 
 
 def _progress(stage: str) -> tuple[Any, Any]:
+    """Progress callbacks for one stage; each stored batch is also where a requested stop takes effect."""
     writer = get_stream_writer()
-    return (lambda total: writer({"stage": stage, "total": total}), lambda n: writer({"stage": stage, "advance": n}))
+
+    def advance(n: int) -> None:
+        writer({"stage": stage, "advance": n})
+        raise_if_stopped()
+
+    return (lambda total: writer({"stage": stage, "total": total}), advance)
 
 
 def reset_stores(state: IngestState) -> dict[str, Any]:

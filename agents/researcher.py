@@ -145,14 +145,13 @@ def expand_community(
 
 
 def precedent_charges(services: Services, fact: str, k: int) -> list[tuple[str, int]]:
-    """Charges of the ``k`` cases most similar to ``fact`` by embedding, most frequent first."""
+    """Charges of the ``k`` precedents most similar to ``fact`` by words (BM25, the fact itself skipped),
+    most frequent first; BM25 precedents found the gold articles far more often than embedded ones."""
     if not services.vectors.count(CASES):
         return []
+    hits = services.case_index.index().search(fact, k, skip_identical=True)
     counts = Counter(
-        name
-        for hit in services.vectors.search(CASES, fact, k)
-        for name in str(hit.metadata.get("charges", "")).split(",")
-        if name
+        name for case in get_cases(services.graph, [case_id for case_id, _ in hits]) for name in case.charges
     )
     return counts.most_common()
 
@@ -162,7 +161,7 @@ def prejudge(fact: str, ctx: Context, services: Services) -> tuple[Prejudgment, 
     ``prejudge_hints`` it also sees the charges of similar precedents."""
     model = load_chat_model(ctx.model_for("judge"), services.settings)
     block = ""
-    if ctx.prejudge_hints and (found := precedent_charges(services, fact, ctx.strategy_k)):
+    if ctx.prejudge_hints and (found := precedent_charges(services, fact, ctx.precedent_k)):
         block = render_prompt("prejudge_hints", ctx.language, hints="、".join(f"{name}({n})" for name, n in found))
         block = f"\n{block}\n"
     messages = [

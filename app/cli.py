@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -19,12 +20,13 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from app.context import Context
 from app.settings import load_settings
 from tools.errors import InputError, JurisError
+from tools.stop import request_stop
 
 cli = typer.Typer(
     add_completion=False, no_args_is_help=True, help="JurisGraph: legal answers with verifiable citations."
@@ -40,15 +42,42 @@ _ANSWER_TAIL = 60
 """Characters of the answer being written that the live status line shows."""
 
 
+class _Progress(Progress):
+    """Progress bars on a terminal; elsewhere (nohup, CI logs) one line per task each tenth of the way, so a
+    long background run shows how far it got."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            disable=not err.is_terminal,
+        )
+        self._tenths: dict[TaskID, int] = {}
+
+    def advance(self, task_id: TaskID, advance: float = 1) -> None:
+        super().advance(task_id, advance)
+        self._log(task_id)
+
+    def update(self, task_id: TaskID, **kwargs: Any) -> None:
+        super().update(task_id, **kwargs)
+        self._log(task_id)
+
+    def _log(self, task_id: TaskID) -> None:
+        task = next(t for t in self.tasks if t.id == task_id)
+        if not self.disable or not task.total:
+            return
+        tenth = int(10 * task.completed / task.total)
+        if tenth > self._tenths.get(task_id, 0):
+            self._tenths[task_id] = tenth
+            elapsed = task.elapsed or 0.0
+            err.print(f"{task.description}: {task.completed:.0f}/{task.total:.0f} after {elapsed:.0f} s")
+
+
 def _progress() -> Progress:
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        disable=not err.is_terminal,
-    )
+    return _Progress()
 
 
 @cli.command()
@@ -777,13 +806,20 @@ def model_path() -> None:
     console.print(str(settings.model_path or settings.default_model_file))
 
 
+def _stop(signum: int, frame: object) -> None:
+    # The flag reaches batch loops running in LangGraph worker threads; the exception, the main thread.
+    # Typer turns the exception into exit code 130 without a word, so the message is printed here.
+    request_stop()
+    err.print("[yellow]interrupted[/yellow]: nothing is lost; re-run the same command to resume.")
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     """Entry point: run the CLI, turning JurisErrors and interrupts into messages and exit codes."""
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
     try:
         cli()
     except JurisError as exc:
         err.print(f"[red]error:[/red] {escape(str(exc))}")
         sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        err.print("[yellow]interrupted[/yellow]: nothing is lost; re-run the same command to resume.")
-        sys.exit(130)

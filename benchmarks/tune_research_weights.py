@@ -19,7 +19,7 @@ from typing import Any
 from app.context import Context
 from tools.retrieval import weighted_rrf
 
-STRATEGIES = ("charge", "generative", "cases", "features", "community", "bm25", "dense")
+STRATEGIES = ("charge", "generative", "cases", "case_bm25", "features", "community", "bm25", "dense")
 GRID = (0.0, 0.5, 1.0, 3.0)
 
 

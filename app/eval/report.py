@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -162,6 +163,8 @@ def summarise(
         entry: dict[str, Any] = {
             "items": len(rs),
             "failures": [{"item_id": r["item_id"], "error": r["error"]} for r in rs if not r["ok"]],
+            # Rows recorded before the stamp existed count as "unknown".
+            "code_versions": dict(Counter(r.get("code", "unknown") for r in rs)),
         }
         stages: dict[str, list[float]] = {}
         for r in ok:
@@ -190,6 +193,9 @@ def render_report(summary: dict[str, Any]) -> str:
     lines = [f"# Evaluation: {summary['task']}", ""]
     for system, entry in summary["systems"].items():
         lines += [f"## {system} ({entry['items']} items, {len(entry['failures'])} failed)", ""]
+        if len(versions := entry.get("code_versions", {})) > 1:
+            mixed = ", ".join(f"{code} ({n})" for code, n in versions.items())
+            lines += [f"Rows from more than one code version: {mixed}.", ""]
         tables = entry.get("retrievers") or {"": entry.get("metrics", {})}
         for retriever, metrics in tables.items():
             if retriever:

@@ -8,8 +8,11 @@ that raises is recorded with its error and the run goes on.
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 from collections.abc import Callable, Sequence
+from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +34,23 @@ def read_results(path: Path) -> list[Result]:
         except json.JSONDecodeError:
             continue
     return results
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """The commit the code under test comes from (``+dirty`` with uncommitted changes), stamped on every
+    result line: a run resumed across sessions may mix code versions, and its summary must say so."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        git = ["git", "-C", str(root)]
+        head = subprocess.run([*git, "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True, check=True)
+        dirty = subprocess.run([*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError):
+        try:
+            return f"jurisgraph {version('jurisgraph')}"
+        except PackageNotFoundError:
+            return "unknown"
+    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
 
 
 def gold_of(task: str, item: dict[str, Any]) -> dict[str, Any]:
@@ -66,7 +86,13 @@ def run_systems(
                 if (item["id"], name) in done:
                     continue
                 started = time.perf_counter()
-                result: Result = {"item_id": item["id"], "system": name, "task": task, "gold": gold_of(task, item)}
+                result: Result = {
+                    "item_id": item["id"],
+                    "system": name,
+                    "task": task,
+                    "gold": gold_of(task, item),
+                    "code": code_version(),
+                }
                 try:
                     result["prediction"] = system(item)
                     result["ok"] = True

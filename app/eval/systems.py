@@ -32,8 +32,8 @@ from app.settings import load_settings
 from graphs.state import ConsultInput, EvidenceItem, JudgeInput, TraceEvent
 from prompts import render_prompt
 from tools.charges import ChargeRepository
-from tools.errors import InputError
-from tools.llm import empty_usage, invoke_structured, invoke_text, load_chat_model
+from tools.errors import InputError, StructuredOutputError
+from tools.llm import empty_usage, failed_usage, invoke_structured, invoke_text, load_chat_model
 from tools.retrieval import OPTIONAL_SOURCES, Candidate, articles_cited_by, route_collections, weighted_rrf
 from tools.statutes import CRIMINAL_LAW, make_article_id, parse_citations
 from tools.vectors import CASES, STATUTES
@@ -252,8 +252,13 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
             research, _ = search_semantic(services, item["fact"], features, research_ctx)
             research |= expand_community(services, features, research_ctx)[0]
             if prejudge_model:
-                judgment, usage = prejudge(item["fact"], research_ctx, services)
-                research |= anchor_prejudgment(services, judgment, research_ctx, charges)[0]
+                # As in the judge graph: a pre-judgment that never validates leaves the other strategies.
+                try:
+                    judgment, usage = prejudge(item["fact"], research_ctx, services)
+                    research |= anchor_prejudgment(services, judgment, research_ctx, charges)[0]
+                except StructuredOutputError as exc:
+                    usage = failed_usage(exc)
+                    research |= {"charge": [], "generative": []}
             for name in ("case_bm25", "features", "community", "charge", "generative"):
                 if name in research:
                     out[name] = research[name][:depth]

@@ -2,11 +2,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from app.services import Services
+from app.services import Services, set_services
+from graphs.ingest import build_graph
+from graphs.state import IngestInput
 from tests.conftest import SHARED_DATA
 from tools.cases import CaseRepository
 from tools.charges import ChargeRepository
@@ -15,6 +18,7 @@ from tools.corpus.charge_rules import load_charge_rules
 from tools.errors import CorpusError, InputError
 from tools.ingestion import ingest_cases, ingest_charges, remove_source
 from tools.interpretations import InterpretationRepository
+from tools.stop import StopRequested, clear_stop, request_stop
 from tools.vectors import CASES
 
 pytestmark = pytest.mark.integration
@@ -75,3 +79,24 @@ def test_malformed_case_files_are_corpus_errors(tmp_path: Path) -> None:
     bad.write_text(json.dumps({"fact": "x", "charges": []}) + "\n", encoding="utf-8")
     with pytest.raises(CorpusError, match="a case needs articles"):
         load_cases(bad)
+
+
+def test_a_requested_stop_ends_ingestion_after_the_stored_batch_and_a_rerun_resumes(
+    kb: Services, repo: CaseRepository, tmp_path: Path
+) -> None:
+    path = _subset(tmp_path, "stopped", 40)
+    set_services(replace(kb, settings=replace(kb.settings, ingest_batch_size=16)))
+    try:
+        request_stop()  # as the CLI's Ctrl-C / SIGTERM handler does
+        with pytest.raises(StopRequested, match="re-run the same command to resume"):
+            build_graph().invoke(IngestInput(laws=["刑法"], cases=[str(path)]))
+        assert repo.sources() == {"stopped": 16}  # the first batch is stored whole, nothing after it
+        assert kb.vectors.count(CASES) == 16
+        clear_stop()
+        out = build_graph().invoke(IngestInput(laws=["刑法"], cases=[str(path)]))
+    finally:
+        clear_stop()
+        set_services(None)
+    assert out["reports"]["cases:stopped"]["added"] == 24
+    assert out["reports"]["cases:stopped"]["unchanged"] == 16
+    assert repo.sources() == {"stopped": 40}

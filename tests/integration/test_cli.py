@@ -26,6 +26,7 @@ def test_ingest_is_idempotent_then_ask_answers_with_verbatim_basis(data_dir: Pat
     first = _run("ingest", data_dir=data_dir)
     assert first.returncode == 0, first.stderr
     assert "505 articles added" in first.stdout
+    assert "statutes: 505/505 after" in first.stderr  # no terminal: progress as log lines
     second = _run("ingest", "--laws", "中华人民共和国刑法", data_dir=data_dir)
     assert second.returncode == 0, second.stderr
     assert "Nothing to do: all 505 articles" in second.stdout
@@ -90,8 +91,8 @@ def test_unreachable_graph_store_fails_with_exit_code_3(tmp_path: Path) -> None:
     assert f"FalkorDB at 127.0.0.1:{closed_port} is not reachable" in result.stderr
 
 
-def test_sigkilled_ingestion_resumes_without_duplicates(tmp_path: Path) -> None:
-    import signal
+def _ingest_until(tmp_path: Path, at_least: int) -> tuple[subprocess.Popen[bytes], int]:
+    """Start `jurisgraph ingest` (one article per batch) and return once ``at_least`` articles are stored."""
     import time
 
     import falkordb
@@ -102,7 +103,7 @@ def test_sigkilled_ingestion_resumes_without_duplicates(tmp_path: Path) -> None:
     port_file = tmp_path / "falkordb" / "port"
     written = 0
     deadline = time.monotonic() + 120
-    while written < 50 and time.monotonic() < deadline and proc.poll() is None:
+    while written < at_least and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
         if port_file.exists():
             try:
@@ -110,7 +111,28 @@ def test_sigkilled_ingestion_resumes_without_duplicates(tmp_path: Path) -> None:
                 written = graph.ro_query("MATCH (a:Article) RETURN count(a)").result_set[0][0]
             except Exception:  # the graph does not exist until the first batch lands
                 written = 0
-    assert proc.poll() is None, "ingestion finished before it could be killed"
+    assert proc.poll() is None, "ingestion finished before it could be stopped"
+    return proc, written
+
+
+def test_sigterm_stops_ingestion_after_a_stored_batch(tmp_path: Path) -> None:
+    import signal
+
+    proc, written = _ingest_until(tmp_path, 50)
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "re-run the same command to resume" in stderr.decode()
+    resumed = _run("ingest", data_dir=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    added = int(resumed.stdout.split(" articles added")[0].split()[-1])
+    assert 0 < added <= 505 - written  # what the stopped run stored is kept
+
+
+def test_sigkilled_ingestion_resumes_without_duplicates(tmp_path: Path) -> None:
+    import signal
+
+    proc, written = _ingest_until(tmp_path, 50)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert 50 <= written < 505

@@ -195,3 +195,17 @@ def test_a_charge_needs_an_audited_article_that_defines_it(judge_kb: Services) -
     kept, dropped = supported_charges(["盗窃罪", "抢劫", "不存在的罪"], {"刑法:264", "刑法:67"}, charges)
     assert kept == ["盗窃"]
     assert dropped == ["charge:抢劫", "charge:不存在的罪"]
+
+
+def test_retrieval_eval_keeps_the_other_strategies_when_the_prejudgment_fails(
+    active_judge_kb: Services, install: Any
+) -> None:
+    from app.eval.systems import retrieval_system
+
+    install(by_schema={"Prejudgment": ["{not json", "[]", "still not"]})
+    run = retrieval_system(5, Context(model="fake", structured_retries=2), prejudge_model="fake")
+    out = run({"id": "x", "fact": FACT, "articles": [264], "charges": ["盗窃"]})
+    rankings = out["rankings"]
+    assert rankings["charge"] == [] and rankings["generative"] == []
+    assert "刑法:264" in rankings["researcher"]  # the model-free strategies still find the theft article
+    assert out["usage"]["llm_calls"] == 3  # every failed attempt is on the ledger

@@ -83,3 +83,24 @@ def test_judge_scores_give_mean_and_pass_rate_at_the_threshold() -> None:
     m = {k: v["value"] for k, v in summary["systems"]["full"]["metrics"].items()}
     assert m["judge_mean"] == 6.5 and m["judge_pass_rate"] == 0.5
     assert m["rouge_l"] == 1.0 and m["citation_f1"] == 1.0 and m["hallucination_risk"] == 0.0
+
+
+def test_rows_from_several_code_versions_are_counted_and_flagged() -> None:
+    rows = [_ljp("a", ["盗窃"], ["刑法:264"], 6, [], 6), _ljp("b", ["盗窃"], ["刑法:264"], 6, [], 6)]
+    rows[0]["code"] = "6a4e413abcde"
+    one = summarise("ljp", rows[:1], with_ci=False)
+    assert one["systems"]["naive_rag"]["code_versions"] == {"6a4e413abcde": 1}
+    assert "more than one code version" not in render_report(one)
+    both = summarise("ljp", rows, with_ci=False)
+    assert both["systems"]["naive_rag"]["code_versions"] == {"6a4e413abcde": 1, "unknown": 1}
+    assert "Rows from more than one code version: 6a4e413abcde (1), unknown (1)." in render_report(both)
+
+
+def test_results_are_stamped_with_the_commit_they_come_from(tmp_path: Any) -> None:
+    import subprocess
+
+    from app.eval.runner import code_version, run_systems
+
+    results = run_systems("charge", [{"id": "x", "charges": ["盗窃"]}], {"s": lambda item: {}}, tmp_path / "r.jsonl")
+    head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True).stdout.strip()
+    assert results[0]["code"] == code_version() and code_version().startswith(head)

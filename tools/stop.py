@@ -1,0 +1,37 @@
+"""Cooperative stop for long batch loops.
+
+A node of a LangGraph run may execute in a worker thread, where a KeyboardInterrupt never arrives: the
+main thread's interrupt then waits for the node to finish its whole loop. The CLI's signal handler sets
+this flag as well, and loops check it between batches, so Ctrl-C or SIGTERM stops a long ingestion after
+the batch in hand is stored (nothing half-written, and a re-run resumes from there).
+"""
+
+from __future__ import annotations
+
+import threading
+
+from tools.errors import JurisError
+
+_requested = threading.Event()
+
+
+class StopRequested(JurisError):
+    """The user asked the process to stop; everything finished so far is stored."""
+
+    exit_code = 130
+
+
+def request_stop() -> None:
+    """Ask every loop that checks the flag to stop at its next batch boundary."""
+    _requested.set()
+
+
+def clear_stop() -> None:
+    """Forget an earlier request (a new run in the same process starts afresh)."""
+    _requested.clear()
+
+
+def raise_if_stopped() -> None:
+    """Raise ``StopRequested`` when a stop was requested; called after each stored batch."""
+    if _requested.is_set():
+        raise StopRequested("stopped on request after the last stored batch; re-run the same command to resume")
