@@ -75,6 +75,7 @@ def run_systems(
     ``annotate`` adds derived fields to a fresh result from its item (which cited ids exist in the KB,
     judge scores).
     """
+    code = code_version()  # read once as the run starts: edits made while it runs are not what it runs
     results = [r for r in read_results(results_path) if r.get("ok") is not None]
     done = {(r["item_id"], r["system"]) for r in results}
     results_path.parent.mkdir(parents=True, exist_ok=True)
@@ -91,7 +92,7 @@ def run_systems(
                     "system": name,
                     "task": task,
                     "gold": gold_of(task, item),
-                    "code": code_version(),
+                    "code": code,
                 }
                 try:
                     result["prediction"] = system(item)
