@@ -145,7 +145,10 @@ def ingest(
             else:
                 progress.advance(bars[stage], chunk["advance"])
     elapsed = time.perf_counter() - started
-    _print_ingest_reports(out.get("reports", {}), elapsed)
+    stage_s = {e["node"]: e["ms"] / 1000 for e in out.get("trace", [])}
+    _print_ingest_reports(out.get("reports", {}), stage_s.get("load_statutes", elapsed))
+    timed = ", ".join(f"{node} {seconds:.1f} s" for node, seconds in stage_s.items())
+    console.print(f"Done in {elapsed:.1f} s ({timed}).")
 
 
 def _use_pack(name: str) -> None:
@@ -156,6 +159,7 @@ def _use_pack(name: str) -> None:
 
 
 def _print_ingest_reports(reports: dict[str, Any], elapsed: float) -> None:
+    """One line per stage; ``elapsed`` is the statutes stage's own time (its rate would be wrong otherwise)."""
     statutes = reports.get("statutes", {})
     written = statutes.get("added", 0) + statutes.get("updated", 0)
     if written == 0:

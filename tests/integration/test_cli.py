@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +28,7 @@ def test_ingest_is_idempotent_then_ask_answers_with_verbatim_basis(data_dir: Pat
     assert first.returncode == 0, first.stderr
     assert "505 articles added" in first.stdout
     assert "statutes: 505/505 after" in first.stderr  # no terminal: progress as log lines
+    assert re.search(r"Done in [\d.]+ s \(load_statutes [\d.]+ s\)", first.stdout)  # time per stage
     second = _run("ingest", "--laws", "中华人民共和国刑法", data_dir=data_dir)
     assert second.returncode == 0, second.stderr
     assert "Nothing to do: all 505 articles" in second.stdout
