@@ -39,7 +39,7 @@ from tools.ontology import (
     feature_stamp,
     llm_extractor,
 )
-from tools.retrieval import rank_cited, weighted_rrf
+from tools.retrieval import kg_linked_articles, rank_cited, weighted_rrf
 from tools.statutes import CRIMINAL_LAW, make_article_id
 from tools.vectors import CASES
 
@@ -113,9 +113,11 @@ def articles_of(refs: list[CaseRef]) -> list[str]:
 def search_semantic(
     services: Services, fact: str, features: Features, ctx: Context
 ) -> tuple[dict[str, list[str]], list[CaseRef]]:
-    """Statute text retrieval plus precedents by embedding, by words (BM25, voting with their scores) and
-    by features. A precedent with the very same fact is skipped: a case is never its own precedent."""
+    """Statute text retrieval (BM25, dense, named articles, and KG links: the charges the fact names ->
+    DEFINES) plus precedents by embedding, by words (BM25, voting with their scores) and by features.
+    A precedent with the very same fact is skipped: a case is never its own precedent."""
     rankings = services.retriever.rankings(fact, ctx.candidates_per_retriever)
+    rankings["kg"] = kg_linked_articles(services.graph, fact, ctx.candidates_per_retriever)
     refs: list[CaseRef] = []
     if services.vectors.count(CASES):
         hits = [h for h in services.vectors.search(CASES, fact, ctx.strategy_k + 1) if h.text != fact]

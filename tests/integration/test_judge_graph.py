@@ -114,6 +114,7 @@ def test_judgment_is_traceable_to_audited_evidence(active_judge_kb: Services, in
     assert out["rankings"]["generative"] == ["刑法:264", "刑法:67"]
     assert out["rankings"]["cases"] and out["rankings"]["features"] and out["rankings"]["community"]
     assert out["rankings"]["case_bm25"]  # precedents by words vote with their articles
+    assert out["rankings"]["kg"][0] == "刑法:264"  # the fact names 盗窃: its DEFINES edge leads to the article
     assert out["rankings"]["researcher"][0] == "刑法:264" and "刑法:67" in out["rankings"]["researcher"][:4]
     assert [v["article_id"] for v in out["verdicts"]] == out["rankings"]["researcher"][:5]
     assert out["charges"] == ["盗窃"]
