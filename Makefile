@@ -9,7 +9,7 @@ QUESTION ?= 醉酒驾驶机动车会受到什么处罚？
 # the portable AVX2 build works. No wheel cache: a cached native build must never be picked up.
 LLAMA := CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PIP) install --no-cache-dir --no-deps llama-cpp-python==0.3.36
 
-.PHONY: install demo test-install test lint
+.PHONY: install demo test-install test lint kb-consult kb-judge
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,21 @@ install: $(BIN)/python
 demo: install
 	$(BIN)/jurisgraph ingest
 	$(BIN)/jurisgraph ask "$(QUESTION)"
+
+# The knowledge bases the eval runs measure on (README, "Evaluation"), kept outside the repo and rebuilt on a
+# fresh machine; re-running one completes an interrupted build. Charges only: embedding all 12,613
+# interpretation chunks would add about 30 minutes and neither eval reads them.
+KB_DIR ?= $(HOME)/.local/share/jurisgraph/kb
+SHARED_ZH := ../shared/data/zh
+CONSULT_LAWS := 刑法,民法典,劳动合同法,劳动法,道路交通安全法,刑事诉讼法,民事诉讼法,社会保险法,公司法,户口登记条例,治安管理处罚法,消费者权益保护法
+CHARGES := --interpretations $(SHARED_ZH)/interpretations/lawrefbook --charges-only
+
+kb-consult: install
+	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph ingest --laws $(CONSULT_LAWS) $(CHARGES)
+
+kb-judge: install
+	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/jurisgraph ingest $(CHARGES) --ontology lexical \
+		--cases $(SHARED_ZH)/cases/cail2018_sample_train.jsonl --cases $(SHARED_ZH)/cases/cail2018_sample_test.jsonl
 
 # Tests need no torch and no 1.1 GB model: the fake model drives the graphs, SmolLM2 (93 MB) the llama.cpp adapter.
 # The scale-out tests start a throwaway PostgreSQL cluster from Debian's server programs.

@@ -90,6 +90,9 @@ def ingest(
         Path | None,
         typer.Option(help="LawRefBook interpretations dir: charges (from the charge-name rules) and interpretations."),
     ] = None,
+    charges_only: Annotated[
+        bool, typer.Option("--charges-only", help="From --interpretations, link the charges only (no chunks).")
+    ] = False,
     cases: Annotated[list[Path] | None, typer.Option(help="CAIL-format cases (JSONL) for the Fact graph.")] = None,
     ontology: Annotated[
         str, typer.Option(help="Build the Ontology graph with this feature extractor: lexical or llm.")
@@ -104,6 +107,8 @@ def ingest(
     ] = None,
 ) -> None:
     """Run the ingest graph: statutes, then charges and interpretations, then cases (idempotent, resumable)."""
+    if charges_only and not interpretations:
+        raise InputError("--charges-only needs --interpretations DIR (the charge-name rules are read from there)")
     if pack:
         _use_pack(pack)
     from graphs.ingest import graph
@@ -115,6 +120,7 @@ def ingest(
         all_laws=all_laws,
         db=str(db or ""),
         interpretations=str(interpretations or ""),
+        charges_only=charges_only,
         cases=[str(path) for path in cases or []],
         ontology=ontology,
         knn_k=knn_k,

@@ -1,4 +1,4 @@
-"""The ingest graph: reset_stores? -> load_statutes -> (link_charges -> load_interpretations)? -> load_cases?
+"""The ingest graph: reset_stores? -> load_statutes -> (link_charges -> load_interpretations?)? -> load_cases?
 -> build_ontology?.
 
 Every step is idempotent and resumable (content hashes in both stores), so re-running the graph after a
@@ -34,6 +34,12 @@ def route_after_statutes(state: IngestState) -> Literal["link_charges", "load_ca
     return route_after_interpretations(state)
 
 
+def route_after_charges(
+    state: IngestState,
+) -> Literal["load_interpretations", "load_cases", "build_ontology", "__end__"]:
+    return route_after_interpretations(state) if state.charges_only else "load_interpretations"
+
+
 def route_after_interpretations(state: IngestState) -> Literal["load_cases", "build_ontology", "__end__"]:
     if state.cases:
         return "load_cases"
@@ -58,7 +64,7 @@ def build_graph(
     builder.add_conditional_edges(START, route_start)
     builder.add_edge("reset_stores", "load_statutes")
     builder.add_conditional_edges("load_statutes", route_after_statutes)
-    builder.add_edge("link_charges", "load_interpretations")
+    builder.add_conditional_edges("link_charges", route_after_charges)
     builder.add_conditional_edges("load_interpretations", route_after_interpretations)
     builder.add_conditional_edges("load_cases", route_after_cases)
     builder.add_edge("build_ontology", END)

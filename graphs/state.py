@@ -231,6 +231,10 @@ class IngestInput:
     interpretations: str = ""
     """A LawRefBook interpretations directory: charge-name rules and judicial interpretations."""
 
+    charges_only: bool = False
+    """From ``interpretations``, link the charges only: embedding all 12,613 interpretation chunks takes about
+    30 minutes here, and the judge's retrieval needs the charges alone."""
+
     cases: list[str] = field(default_factory=list)
     """CAIL-format JSONL files for the Fact graph (one source per file)."""
 

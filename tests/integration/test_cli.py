@@ -223,3 +223,17 @@ def test_threads_continue_across_processes(data_dir: Path) -> None:
     assert listed.returncode == 0, listed.stderr
     (thread,) = [t for t in json.loads(listed.stdout) if t["thread_id"] == "t-1"]
     assert thread["turns"] == 2 and thread["last_question"] == "如果还撞伤了人呢？"
+
+
+def test_charges_only_links_charges_without_embedding_interpretations(data_dir: Path) -> None:
+    from tests.conftest import SHARED_DATA
+
+    rules = SHARED_DATA / "zh/interpretations/lawrefbook"
+    alone = _run("ingest", "--charges-only", data_dir=data_dir)
+    assert alone.returncode == 2 and "--charges-only needs --interpretations" in alone.stderr
+    linked = _run("ingest", "--interpretations", str(rules), "--charges-only", data_dir=data_dir)
+    assert linked.returncode == 0, linked.stderr
+    assert re.search(r"Charges: \d{3} in force linked to their articles", linked.stdout)
+    assert "Interpretations:" not in linked.stdout and "load_interpretations" not in linked.stdout
+    counts = json.loads(_run("kg", "stats", "--json", data_dir=data_dir).stdout)
+    assert counts["nodes"]["Charge"] > 400 and "Interpretation" not in counts["nodes"]

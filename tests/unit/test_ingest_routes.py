@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from graphs.ingest import route_after_cases, route_after_interpretations, route_after_statutes, route_start
+from graphs.ingest import (
+    route_after_cases,
+    route_after_charges,
+    route_after_interpretations,
+    route_after_statutes,
+    route_start,
+)
 from graphs.state import IngestState
 
 
@@ -26,3 +32,10 @@ def test_later_routes() -> None:
     assert route_after_interpretations(IngestState(cases=["a"])) == "load_cases"
     assert route_after_interpretations(IngestState(ontology="llm")) == "build_ontology"
     assert route_after_cases(IngestState()) == "__end__"
+
+
+def test_charges_only_skips_the_interpretation_chunks() -> None:
+    assert route_after_charges(IngestState(interpretations="dir")) == "load_interpretations"
+    assert route_after_charges(IngestState(interpretations="dir", charges_only=True)) == "__end__"
+    only_charges = IngestState(interpretations="dir", charges_only=True, cases=["a.jsonl"])
+    assert route_after_charges(only_charges) == "load_cases"
