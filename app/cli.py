@@ -770,6 +770,9 @@ def eval_cmd(
         if "cited" in result["prediction"]:
             found, _ = statutes.check_citations(result["prediction"]["cited"])
             result["prediction"]["cited_in_kb"] = [a.id for a in found]
+            if basis := result["prediction"].get("basis"):
+                # Checked against the store, not trusted: the Legal Basis must be the KB's text, verbatim.
+                result["prediction"]["basis_verbatim"] = [a.id for a in found if basis.get(a.id) == a.text]
         if judge_model and task == "consult":
             result["judge"] = judge_answer(item, result["prediction"]["answer"], judge_model, context)
 

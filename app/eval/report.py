@@ -39,6 +39,12 @@ def _auth(rs: Sequence[Result]) -> float:
     return sum(len(r["prediction"]["cited_in_kb"]) for r in rs) / cited if cited else 1.0
 
 
+def _basis_verbatim(rs: Sequence[Result]) -> float:
+    """Share of Legal Basis texts equal to the KB's article text (only graph systems write a Legal Basis)."""
+    shown = sum(len(r["prediction"].get("basis", {})) for r in rs)
+    return sum(len(r["prediction"].get("basis_verbatim", [])) for r in rs) / shown if shown else 1.0
+
+
 def _cost_metrics() -> dict[str, Metric]:
     return {
         "latency_s": lambda rs: statistics.median(r["seconds"] for r in rs) if rs else 0.0,
@@ -65,6 +71,8 @@ def _consult_metrics(results: Sequence[Result], judge_threshold: float) -> dict[
         **_citation_metrics("citation"),
         "rouge_l": lambda rs: _mean([rouge[id(r)] for r in rs]),
     }
+    if any("basis" in r["prediction"] for r in results):
+        metrics["basis_verbatim_share"] = _basis_verbatim
     if any("judge" in r for r in results):
         metrics["judge_mean"] = lambda rs: _mean([r["judge"]["mean"] for r in rs if "judge" in r])
         metrics["judge_pass_rate"] = lambda rs: _mean(

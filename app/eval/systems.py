@@ -75,6 +75,7 @@ def _full_consult(question: str, context: Context) -> Prediction:
     return {
         "answer": out["response"],
         "cited": cited,
+        "basis": {b["article_id"]: b["text"] for b in out["legal_basis"]},
         "raw_cited": cited + out["dropped_citations"],
         "evidence": [e["article_id"] for e in out["evidence"]],
         "rounds": len(out["decisions"]),

@@ -85,6 +85,25 @@ def test_judge_scores_give_mean_and_pass_rate_at_the_threshold() -> None:
     assert m["rouge_l"] == 1.0 and m["citation_f1"] == 1.0 and m["hallucination_risk"] == 0.0
 
 
+def test_basis_verbatim_share_counts_texts_that_differ_from_the_kb() -> None:
+    def consult(item: str, basis: dict[str, str], verbatim: list[str]) -> Any:
+        cited = list(basis)
+        prediction = {"answer": "", "cited": cited, "cited_in_kb": cited, "basis": basis, "basis_verbatim": verbatim}
+        usage = {"llm_calls": 1, "prompt_tokens": 1, "completion_tokens": 1}
+        return {
+            "item_id": item,
+            "system": "full",
+            "ok": True,
+            "seconds": 1.0,
+            "gold": {"articles": []},
+            "prediction": prediction | {"usage": usage},
+        }
+
+    rows = [consult("a", {"刑法:264": "t", "刑法:67": "u"}, ["刑法:264", "刑法:67"]), consult("b", {"刑法:1": "x"}, [])]
+    m = summarise("consult", rows, with_ci=False)["systems"]["full"]["metrics"]
+    assert m["basis_verbatim_share"]["value"] == pytest.approx(2 / 3, abs=1e-4)
+
+
 def test_rows_from_several_code_versions_are_counted_and_flagged() -> None:
     rows = [_ljp("a", ["盗窃"], ["刑法:264"], 6, [], 6), _ljp("b", ["盗窃"], ["刑法:264"], 6, [], 6)]
     rows[0]["code"] = "6a4e413abcde"
