@@ -752,7 +752,10 @@ def eval_cmd(
         return
     if not task or not data:
         raise InputError("eval needs --task and --data (or --compare A B)")
-    items = load_items(task, data, limit)
+    if limit is not None and limit < 1:
+        raise InputError(f"--limit must be at least 1, got {limit}")
+    every_item = load_items(task, data)
+    items = every_item[:limit] if limit is not None else every_item
     context = Context(top_k=top_k).with_overrides(settings or [])
     if model:
         context.model = model
@@ -789,7 +792,7 @@ def eval_cmd(
             seen.append(result)
             progress.update(bar, advance=1, description=f"{task}: {headline(task, seen)}; {failures} failed")
 
-        results = run_systems(task, items, runners, out_dir / "results.jsonl", annotate, on_result)
+        results = run_systems(task, items, runners, out_dir / "results.jsonl", annotate, on_result, every_item)
     summary = summarise(task, results, judge_threshold=judge_threshold)
     summary.update(
         {"data": str(data), "model": context.model, "judge_model": judge_model, "limit": limit, "settings": settings}

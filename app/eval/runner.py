@@ -3,6 +3,9 @@
 A line is appended and flushed as soon as a prediction is made, so an interrupted run loses at most the
 item in flight; re-running with the same --out skips every (item, system) pair already recorded. An item
 that raises is recorded with its error and the run goes on.
+
+Lines hold item ids, never the items' text or gold labels (those stay in the data file and are attached
+when the file is read): a run directory may be committed with the code and resumed in a later session.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 
 from app.eval.systems import System
 from app.eval.tasks import gold_articles
-from tools.errors import JurisError
+from tools.errors import InputError, JurisError
 
 Result = dict[str, Any]
 
@@ -34,6 +37,10 @@ def read_results(path: Path) -> list[Result]:
         except json.JSONDecodeError:
             continue
     return results
+
+
+def _line(result: Result) -> str:
+    return json.dumps({k: v for k, v in result.items() if k != "gold"}, ensure_ascii=False) + "\n"
 
 
 @lru_cache(maxsize=1)
@@ -54,7 +61,7 @@ def code_version() -> str:
 
 
 def gold_of(task: str, item: dict[str, Any]) -> dict[str, Any]:
-    """The gold labels a result line carries, so summaries never need the data file again."""
+    """The gold labels of an item, attached to its results in memory (never written to results.jsonl)."""
     gold: dict[str, Any] = {"articles": gold_articles(item)}
     for key in ("charges", "term_months", "answer"):
         if key in item:
@@ -69,18 +76,29 @@ def run_systems(
     results_path: Path,
     annotate: Callable[[Result, dict[str, Any]], None] = lambda result, item: None,
     on_result: Callable[[Result], None] = lambda result: None,
+    recorded_items: Sequence[dict[str, Any]] | None = None,
 ) -> list[Result]:
-    """Run every system on every item not yet in ``results_path``; returns all results of the file.
+    """Run every system on every item not yet in ``results_path``; returns all results of the file, each
+    with its item's gold labels under ``gold``.
 
     ``annotate`` adds derived fields to a fresh result from its item (which cited ids exist in the KB,
-    judge scores).
+    judge scores). ``recorded_items`` (default ``items``) are the items earlier lines may be about, such as
+    a whole data file when this run is limited to its first items.
     """
     code = code_version()  # read once as the run starts: edits made while it runs are not what it runs
+    gold = {item["id"]: gold_of(task, item) for item in [*(recorded_items or ()), *items]}
     results = [r for r in read_results(results_path) if r.get("ok") is not None]
+    if unknown := sorted({r["item_id"] for r in results} - gold.keys()):
+        raise InputError(
+            f"{results_path} holds results for {len(unknown)} item(s) not in this data file "
+            f"({', '.join(unknown[:3])}): give the data file it was made from, or another --out"
+        )
+    for r in results:
+        r["gold"] = gold[r["item_id"]]
     done = {(r["item_id"], r["system"]) for r in results}
     results_path.parent.mkdir(parents=True, exist_ok=True)
-    # Rewrite without a torn tail before appending.
-    results_path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in results), encoding="utf-8")
+    # Rewrite without a torn tail (and without gold labels written by older versions) before appending.
+    results_path.write_text("".join(_line(r) for r in results), encoding="utf-8")
     with results_path.open("a", encoding="utf-8") as out:
         for item in items:
             for name, system in systems.items():
@@ -91,7 +109,7 @@ def run_systems(
                     "item_id": item["id"],
                     "system": name,
                     "task": task,
-                    "gold": gold_of(task, item),
+                    "gold": gold[item["id"]],
                     "code": code,
                 }
                 try:
@@ -102,7 +120,7 @@ def run_systems(
                     result["ok"] = False
                     result["error"] = f"{type(exc).__name__}: {exc}"
                 result["seconds"] = round(time.perf_counter() - started, 2)
-                out.write(json.dumps(result, ensure_ascii=False) + "\n")
+                out.write(_line(result))
                 out.flush()
                 results.append(result)
                 on_result(result)

@@ -123,3 +123,23 @@ def test_results_are_stamped_with_the_commit_they_come_from(tmp_path: Any) -> No
     results = run_systems("charge", [{"id": "x", "charges": ["盗窃"]}], {"s": lambda item: {}}, tmp_path / "r.jsonl")
     head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True).stdout.strip()
     assert results[0]["code"] == code_version() and code_version().startswith(head)
+
+
+def test_result_lines_hold_no_gold_which_is_reattached_from_the_items(tmp_path: Any) -> None:
+    from app.eval.runner import run_systems
+    from tools.errors import InputError
+
+    items = [{"id": "a", "charges": ["盗窃"]}, {"id": "b", "charges": ["抢劫"]}]
+    path = tmp_path / "r.jsonl"
+    first = run_systems("charge", items[:1], {"s": lambda item: {"charges": ["诈骗"]}}, path)
+    assert first[0]["gold"] == {"articles": [], "charges": ["盗窃"]}
+    assert "gold" not in path.read_text(encoding="utf-8") and "盗窃" not in path.read_text(encoding="utf-8")
+    # Resumed with a smaller slice of the same file: the recorded line gets its gold back; nothing reruns.
+    calls: list[str] = []
+    again = run_systems(
+        "charge", items[1:], {"s": lambda item: calls.append(item["id"]) or {}}, path, recorded_items=items
+    )
+    assert calls == ["b"]
+    assert [r["gold"]["charges"] for r in again] == [["盗窃"], ["抢劫"]]
+    with pytest.raises(InputError, match="1 item\\(s\\) not in this data file \\(a\\)"):
+        run_systems("charge", items[1:], {"s": lambda item: {}}, path)
