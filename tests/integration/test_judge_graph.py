@@ -12,7 +12,7 @@ from langchain_core.messages import BaseMessage
 from pydantic import Field
 
 from agents.adjudicator import supported_charges
-from agents.researcher import Prejudgment, anchor_prejudgment
+from agents.researcher import Prejudgment, anchor_prejudgment, precedent_charges
 from app.context import Context
 from app.services import Services
 from graphs.judge import build_graph
@@ -188,6 +188,24 @@ def test_empty_fact_is_refused(active_judge_kb: Services, install: Any) -> None:
     install()
     with pytest.raises(InputError, match="empty"):
         build_graph().invoke(JudgeInput(fact="  "), context=Context(model="fake"))
+
+
+def test_prejudgment_hints_come_from_precedents_found_by_words(
+    judge_kb: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The hints read the BM25 precedent index, which found the gold articles far more often than embedded
+    # precedents: with the vector search out of order they must still come, from the lexically nearest case.
+    def no_vectors(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the hints must not use the embedded precedent search")
+
+    monkeypatch.setattr(judge_kb.vectors, "search", no_vectors)
+    case = load_cases(SHARED_DATA / "zh/cases/cail2018_sample_train.jsonl")[7]
+    retold = "经审理查明：" + case.fact
+    nearest = judge_kb.case_index.index().search(retold, 1, skip_identical=True)
+    assert nearest and nearest[0][0] == case.id  # the case itself, its fact retold with a few words more
+    assert precedent_charges(judge_kb, retold, 1) == [(name, 1) for name in case.charges]
+    # The very same fact is no precedent of itself.
+    assert case.id not in [i for i, _ in judge_kb.case_index.index().search(case.fact, 5, skip_identical=True)]
 
 
 def test_a_charge_needs_an_audited_article_that_defines_it(judge_kb: Services) -> None:
