@@ -27,7 +27,7 @@ def item_kind(item: dict[str, Any]) -> str:
     return "consult" if "question" in item else "ljp"
 
 
-def load_items(task: str, path: Path, limit: int | None = None) -> list[dict[str, Any]]:
+def load_items(task: str, path: Path) -> list[dict[str, Any]]:
     """Items of a JSONL task file; a malformed line is a CorpusError naming the file and line."""
     if task not in TASKS:
         raise InputError(f"unknown task {task!r}: choose one of {', '.join(TASKS)}")
@@ -44,8 +44,6 @@ def load_items(task: str, path: Path, limit: int | None = None) -> list[dict[str
             raise CorpusError(f"{path}:{number}: duplicate id {item['id']!r}")
         seen.add(item["id"])
         items.append(item)
-        if limit is not None and len(items) >= limit:
-            break
     if not items:
         raise InputError(f"{path} holds no items")
     return items
