@@ -134,18 +134,26 @@ def test_sigterm_stops_ingestion_after_a_stored_batch(tmp_path: Path) -> None:
 def test_sigkilled_ingestion_resumes_without_duplicates(tmp_path: Path) -> None:
     import signal
 
+    from tools.kg.embedded import EmbeddedServer
+
     proc, written = _ingest_until(tmp_path, 50)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    assert 50 <= written < 505
-
-    resumed = _run("ingest", data_dir=tmp_path)
-    assert resumed.returncode == 0, resumed.stderr
-    assert "articles added" in resumed.stdout and "unchanged" in resumed.stdout
-    again = _run("ingest", data_dir=tmp_path)
-    assert "Nothing to do: all 505 articles" in again.stdout
-    ask = _run("ask", "--json", "刑法第二百六十四条规定了什么？", data_dir=tmp_path)
-    assert json.loads(ask.stdout)["legal_basis"][0]["article_id"] == "刑法:264"
+    # The killed process cannot stop the server it started and the later runs only reuse it: stop it here,
+    # or every test run leaves a redis-server behind.
+    server = tmp_path / "falkordb"
+    orphan = EmbeddedServer(int((server / "port").read_text()), int((server / "pid").read_text()), True, server)
+    try:
+        assert 50 <= written < 505
+        resumed = _run("ingest", data_dir=tmp_path)
+        assert resumed.returncode == 0, resumed.stderr
+        assert "articles added" in resumed.stdout and "unchanged" in resumed.stdout
+        again = _run("ingest", data_dir=tmp_path)
+        assert "Nothing to do: all 505 articles" in again.stdout
+        ask = _run("ask", "--json", "刑法第二百六十四条规定了什么？", data_dir=tmp_path)
+        assert json.loads(ask.stdout)["legal_basis"][0]["article_id"] == "刑法:264"
+    finally:
+        orphan.stop()
 
 
 def test_checklists_command_generates_then_reuses(data_dir: Path) -> None:
