@@ -9,13 +9,15 @@ edited prompt is recorded as a different version without anyone remembering to b
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Annotated
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from prompts import load_prompt, render_prompt
 from tools.errors import InputError
@@ -24,20 +26,44 @@ from tools.llm import Usage, empty_usage, invoke_structured
 from tools.statutes import StatuteRepository
 
 PROMPT = "generate_checklist"
+# An item holding this share of the article's own characters restates the article instead of asking about
+# one element of it; answered against any facts it "holds", so the audit would pass anything.
+RESTATEMENT_SHARE = 0.8
+_NOT_TEXT = re.compile(r"[\W_]|是否")
 
 
 class ChecklistSchema(BaseModel):
     """What the model returns: ordered yes/no questions."""
 
-    items: list[Annotated[str, Field(min_length=2, max_length=80)]] = Field(min_length=1, max_length=8)
+    items: list[Annotated[str, Field(min_length=2, max_length=80)]] = Field(
+        min_length=1, max_length=8, examples=[["行为人是否实施了本条规定的行为？"]]
+    )
 
     @field_validator("items")
     @classmethod
-    def _no_placeholders(cls, items: list[str]) -> list[str]:
+    def _checkable_items(cls, items: list[str], info: ValidationInfo) -> list[str]:
         # A small model copies a template's ellipsis ("主体是否……？"): such an item cannot be verified.
         if any("…" in item or "..." in item for item in items):
             raise ValueError("items must state each element concretely, without ellipses (……)")
+        if statements := [item for item in items if not _is_question(item)]:
+            raise ValueError(f"every item must be a yes/no question (是否…？), not a statement: {statements[0]!r}")
+        article = (info.context or {}).get("article_text")
+        if article and (copied := [item for item in items if restated_share(item, article) >= RESTATEMENT_SHARE]):
+            raise ValueError(f"an item must ask about one element, not restate the whole article: {copied[0]!r}")
         return items
+
+
+def _is_question(item: str) -> bool:
+    return "是否" in item or item.rstrip().endswith(("?", "？"))
+
+
+def restated_share(item: str, article_text: str) -> float:
+    """Share of the article's characters (punctuation and 是否 aside) that the item reproduces in order."""
+    article = _NOT_TEXT.sub("", article_text)
+    if not article:
+        return 0.0
+    blocks = SequenceMatcher(None, _NOT_TEXT.sub("", item), article, autojunk=False).get_matching_blocks()
+    return sum(block.size for block in blocks) / len(article)
 
 
 @dataclass(frozen=True)
@@ -114,7 +140,9 @@ def ensure_checklist(
         raise InputError(f"no article {article_id!r} in the knowledge base")
     article = found[0]
     prompt = render_prompt(PROMPT, language, article_id=article.id, heading=article.heading, text=article.text)
-    parsed, usage = invoke_structured(model, [HumanMessage(content=prompt)], ChecklistSchema, retries)
+    parsed, usage = invoke_structured(
+        model, [HumanMessage(content=prompt)], ChecklistSchema, retries, context={"article_text": article.text}
+    )
     items = tuple(dict.fromkeys(item.strip() for item in parsed.items if item.strip()))
     checklist = Checklist(article.id, items, model_name, prompt_version(language))
     checklists.save(checklist)

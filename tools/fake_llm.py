@@ -25,8 +25,9 @@ _STREAM_CHUNK = 4
 
 
 def minimal_instance(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
-    """The smallest value valid for a JSON schema: required keys filled, arrays and strings at their minimum
-    length, numbers at their minimum, enums at their first value, booleans true."""
+    """The smallest value valid for a JSON schema: required keys filled, a field's default or else its first
+    example, arrays and strings at their minimum length, numbers at their minimum, enums at their first value,
+    booleans true."""
     defs = defs if defs is not None else schema.get("$defs", {})
     if "$ref" in schema:
         return minimal_instance(defs[schema["$ref"].rsplit("/", 1)[-1]], defs)
@@ -34,6 +35,8 @@ def minimal_instance(schema: dict[str, Any], defs: dict[str, Any] | None = None)
         return minimal_instance(schema["anyOf"][0], defs)
     if "default" in schema:
         return schema["default"]
+    if "examples" in schema:
+        return schema["examples"][0]
     if "enum" in schema:
         return schema["enum"][0]
     if "const" in schema:

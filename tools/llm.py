@@ -137,12 +137,14 @@ def invoke_structured(
     schema: type[SchemaT],
     retries: int = 2,
     max_tokens: int | None = None,
+    context: dict[str, Any] | None = None,
 ) -> tuple[SchemaT, Usage]:
     """Call until the reply validates against ``schema``, feeding each error back; at most 1 + retries calls.
 
     Models that accept a JSON schema (llama.cpp grammar, the fake) get it as ``response_format`` so the
     first reply is already well-formed; others rely on the schema in the prompt. ``max_tokens`` raises the
-    reply budget for schemas whose largest valid instance is longer than the model's default.
+    reply budget for schemas whose largest valid instance is longer than the model's default. ``context``
+    reaches the schema's validators (pydantic's validation context), for checks that need the input.
     """
     json_schema = schema.model_json_schema()
     options: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens else {}
@@ -158,7 +160,7 @@ def invoke_structured(
         usage = add_usage(usage, _usage_of(history, reply))
         text = str(reply.content)
         try:
-            return schema.model_validate(extract_json(text)), usage
+            return schema.model_validate(extract_json(text), context=context), usage
         except (ValueError, ValidationError) as exc:
             errors.append(str(exc).splitlines()[0])
             history = [

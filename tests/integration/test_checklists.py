@@ -50,3 +50,17 @@ def test_bad_model_output_and_unknown_articles_fail_clearly(kb: Services, repo: 
     assert repo.get("刑法:234") is None
     with pytest.raises(InputError, match="no article '刑法:9999'"):
         ensure_checklist("刑法:9999", kb.statutes, repo, FakeChatModel(), "fake")
+
+
+def test_a_checklist_restating_the_article_is_asked_for_again(kb: Services, repo: ChecklistRepository) -> None:
+    murder = kb.statutes.get_articles(["刑法:232"])[0].text  # 故意杀人的，处死刑、无期徒刑……
+    items = ["行为人是否故意非法剥夺他人生命？", "是否有情节较轻的情形？"]
+    model = FakeChatModel(
+        responses=[
+            json.dumps({"items": [f"是否{murder}"]}, ensure_ascii=False),
+            json.dumps({"items": items}, ensure_ascii=False),
+        ]
+    )
+    made, usage = ensure_checklist("刑法:232", kb.statutes, repo, model, "fake")
+    assert made.items == tuple(items) and usage["llm_calls"] == 2
+    assert "restate the whole article" in str(model.calls[1][-1].content)  # the reason is fed back

@@ -90,12 +90,19 @@ def test_fake_script_steers_the_fake_model_and_bad_scripts_are_clear_errors(tmp_
     _load.cache_clear()
 
 
-def test_checklists_with_copied_ellipses_are_rejected() -> None:
+def test_checklists_that_cannot_be_checked_are_rejected() -> None:
     from tools.checklists import ChecklistSchema
 
+    article = {"article_text": "夫妻双方都有各自使用自己姓名的权利。"}
     assert ChecklistSchema.model_validate({"items": ["行为人是否秘密窃取他人财物？"]}).items
+    assert ChecklistSchema.model_validate({"items": ["当事人是否为夫妻？", "是否涉及姓名的使用？"]}, context=article)
     with pytest.raises(ValueError, match="without ellipses"):
         ChecklistSchema.model_validate({"items": ["盗窃公私财物的主体是否……？"]})
+    # Seen from the local model on civil articles: a placeholder, and the article copied out as one item.
+    with pytest.raises(ValueError, match="yes/no question"):
+        ChecklistSchema.model_validate({"items": ["是/否"]})
+    with pytest.raises(ValueError, match="restate the whole article"):
+        ChecklistSchema.model_validate({"items": ["夫妻双方是否都有各自使用自己姓名的权利？"]}, context=article)
 
 
 def test_concurrent_first_loads_build_the_model_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
