@@ -17,7 +17,7 @@ from typing import Annotated
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
 
 from prompts import load_prompt, render_prompt
 from tools.errors import InputError
@@ -51,6 +51,14 @@ class ChecklistSchema(BaseModel):
         if article and (copied := [item for item in items if restated_share(item, article) >= RESTATEMENT_SHARE]):
             raise ValueError(f"an item must ask about one element, not restate the whole article: {copied[0]!r}")
         return items
+
+
+def _checkable(items: Sequence[str], article_text: str) -> bool:
+    try:
+        ChecklistSchema.model_validate({"items": list(items)}, context={"article_text": article_text})
+    except ValidationError:
+        return False
+    return True
 
 
 def _is_question(item: str) -> bool:
@@ -132,13 +140,15 @@ def ensure_checklist(
     regenerate: bool = False,
     retries: int = 2,
 ) -> tuple[Checklist, Usage]:
-    """The stored checklist of an article, generating (and storing) it when absent or when asked to."""
-    if not regenerate and (stored := checklists.get(article_id)) is not None:
-        return stored, empty_usage()
+    """The stored checklist of an article, generating (and storing) it when absent, when asked to, or when
+    the stored one fails today's checks (a KB built before a check was added heals on first use)."""
     found = statutes.get_articles([article_id])
     if not found:
         raise InputError(f"no article {article_id!r} in the knowledge base")
     article = found[0]
+    stored = None if regenerate else checklists.get(article_id)
+    if stored is not None and _checkable(stored.items, article.text):
+        return stored, empty_usage()
     prompt = render_prompt(PROMPT, language, article_id=article.id, heading=article.heading, text=article.text)
     parsed, usage = invoke_structured(
         model, [HumanMessage(content=prompt)], ChecklistSchema, retries, context={"article_text": article.text}

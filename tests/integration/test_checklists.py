@@ -5,7 +5,7 @@ import json
 import pytest
 
 from app.services import Services
-from tools.checklists import ChecklistRepository, ensure_checklist, prompt_version
+from tools.checklists import Checklist, ChecklistRepository, ensure_checklist, prompt_version
 from tools.errors import InputError, StructuredOutputError
 from tools.fake_llm import FakeChatModel
 
@@ -64,3 +64,13 @@ def test_a_checklist_restating_the_article_is_asked_for_again(kb: Services, repo
     made, usage = ensure_checklist("刑法:232", kb.statutes, repo, model, "fake")
     assert made.items == tuple(items) and usage["llm_calls"] == 2
     assert "restate the whole article" in str(model.calls[1][-1].content)  # the reason is fed back
+
+
+def test_a_stored_checklist_that_fails_the_checks_is_made_again(kb: Services, repo: ChecklistRepository) -> None:
+    # As a KB built before the checks holds it: one placeholder item that every fact "satisfies".
+    repo.save(Checklist("刑法:232", ("是/否",), "fake", prompt_version()))
+    items = ["行为人是否故意非法剥夺他人生命？"]
+    model = FakeChatModel(responses=[json.dumps({"items": items}, ensure_ascii=False)])
+    made, usage = ensure_checklist("刑法:232", kb.statutes, repo, model, "fake")
+    assert made.items == tuple(items) and usage["llm_calls"] == 1
+    assert repo.get("刑法:232") == made
