@@ -1,8 +1,9 @@
 """Re-fuse the Researcher's recorded rankings under other strategy weights (a benchmark, not a test).
 
-    python benchmarks/tune_research_weights.py eval-runs/RUN/results.jsonl [--k 5] [--split 0.5]
+    python benchmarks/tune_research_weights.py benchmarks/runs/RUN/results.jsonl --data DATA.jsonl [--k 5] [--split 0.5]
 
-Reads a `jurisgraph eval --task retrieval` results file (every strategy's ranking is recorded per item),
+Reads a `jurisgraph eval --task retrieval` results file (every strategy's ranking is recorded per item; the
+gold articles come from the data file the run was made on, since results files hold no gold),
 searches the weights on the first part of the items (coordinate ascent from the defaults: one weight at a
 time over a small grid, until no change helps; a full grid over nine strategies took longer than 20 min)
 and reports recall@k of the best setting on the rest, beside the current defaults, so a weight change is
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from app.context import Context
+from app.eval.runner import gold_of, read_results
+from app.eval.tasks import load_items
 from tools.retrieval import weighted_rrf
 
 STRATEGIES = ("charge", "generative", "cases", "case_bm25", "features", "community", "bm25", "dense", "kg")
@@ -37,11 +40,12 @@ def recall(items: list[dict[str, Any]], weights: dict[str, float], k: int) -> fl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("results", type=Path)
+    parser.add_argument("--data", type=Path, required=True, help="the task file the run was made on")
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--split", type=float, default=0.5, help="share of items used for the grid search")
     args = parser.parse_args()
-    items = [json.loads(line) for line in args.results.read_text(encoding="utf-8").splitlines() if line.strip()]
-    items = [i for i in items if i.get("ok")]
+    gold = {item["id"]: gold_of("retrieval", item) for item in load_items("retrieval", args.data)}
+    items = [{**r, "gold": gold[r["item_id"]]} for r in read_results(args.results) if r.get("ok")]
     cut = int(len(items) * args.split)
     tune, held = items[:cut], items[cut:]
     default = Context(model="fake").strategy_weights
