@@ -66,9 +66,20 @@ def test_a_checklist_restating_the_article_is_asked_for_again(kb: Services, repo
     assert "restate the whole article" in str(model.calls[1][-1].content)  # the reason is fed back
 
 
-def test_a_stored_checklist_that_fails_the_checks_is_made_again(kb: Services, repo: ChecklistRepository) -> None:
-    # As a KB built before the checks holds it: one placeholder item that every fact "satisfies".
-    repo.save(Checklist("刑法:232", ("是/否",), "fake", prompt_version()))
+@pytest.mark.parametrize(
+    "stored",
+    [
+        # As a KB built before the checks holds it: one placeholder item that every fact "satisfies".
+        Checklist("刑法:232", ("是/否",), "fake", prompt_version()),
+        Checklist("刑法:232", ("行为人是否构成故意杀人罪？",), "fake", prompt_version()),
+        # Valid items, but made by an earlier version of the prompt.
+        Checklist("刑法:232", ("行为人是否杀人？",), "fake", "0ld0ld00"),
+    ],
+)
+def test_a_stale_or_unusable_stored_checklist_is_made_again(
+    kb: Services, repo: ChecklistRepository, stored: Checklist
+) -> None:
+    repo.save(stored)
     items = ["行为人是否故意非法剥夺他人生命？"]
     model = FakeChatModel(responses=[json.dumps({"items": items}, ensure_ascii=False)])
     made, usage = ensure_checklist("刑法:232", kb.statutes, repo, model, "fake")

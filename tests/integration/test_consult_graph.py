@@ -18,7 +18,7 @@ from app.services import Services
 from graphs.consult import ANSWER_NODE, build_graph
 from graphs.state import ConsultInput
 from tests.conftest import laws_db_text
-from tools.checklists import Checklist, ChecklistRepository
+from tools.checklists import Checklist, ChecklistRepository, prompt_version
 from tools.errors import InputError
 from tools.fake_llm import FakeChatModel
 
@@ -163,7 +163,9 @@ def test_law_search_in_the_loop_uses_the_draft(active_kb: Services, install: Any
 def test_auditor_prunes_inapplicable_articles_and_their_citations(active_kb: Services, install: Any) -> None:
     checklists = ChecklistRepository(active_kb.graph)
     for article_id in ("刑法:133-1", "刑法:264", "刑法:266"):
-        checklists.save(Checklist(article_id, ("行为人是否实施了该行为？", "是否达到追诉标准？"), "fake", "test"))
+        checklists.save(
+            Checklist(article_id, ("行为人是否实施了该行为？", "是否达到追诉标准？"), "fake", prompt_version())
+        )
     draft = (
         "回答：醉驾构成危险驾驶罪[刑法:133-1]，也可能涉及盗窃[刑法:264]与诈骗[刑法:266]。\n"
         "引用：[刑法:133-1]、[刑法:264]、[刑法:266]"
@@ -192,7 +194,9 @@ def test_auditor_prunes_inapplicable_articles_and_their_citations(active_kb: Ser
 
 
 def test_unverifiable_articles_are_kept_and_flagged(active_kb: Services, install: Any) -> None:
-    ChecklistRepository(active_kb.graph).save(Checklist("刑法:133-1", ("行为人是否醉酒驾驶？",), "fake", "test"))
+    ChecklistRepository(active_kb.graph).save(
+        Checklist("刑法:133-1", ("行为人是否醉酒驾驶？",), "fake", prompt_version())
+    )
     install(
         by_schema={
             "text": ["回答：构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"],
@@ -340,7 +344,9 @@ def test_human_review_interrupts_on_borderline_verdicts_and_resumes(active_kb: S
 
     checklists = ChecklistRepository(active_kb.graph)
     for article_id in ("刑法:133-1", "刑法:266"):
-        checklists.save(Checklist(article_id, ("行为人是否实施了该行为？", "是否达到追诉标准？"), "fake", "test"))
+        checklists.save(
+            Checklist(article_id, ("行为人是否实施了该行为？", "是否达到追诉标准？"), "fake", prompt_version())
+        )
     draft = "回答：构成危险驾驶罪[刑法:133-1]，或诈骗[刑法:266]。\n引用：[刑法:133-1]、[刑法:266]"
     install(
         by_schema={"text": [draft], "Applicability": [json.dumps({"reason": "要件不全", "applicable": False})]},
@@ -364,7 +370,9 @@ def test_human_review_interrupts_on_borderline_verdicts_and_resumes(active_kb: S
 
 
 def test_without_human_review_borderline_verdicts_stand(active_kb: Services, install: Any) -> None:
-    ChecklistRepository(active_kb.graph).save(Checklist("刑法:266", ("是否虚构事实？", "是否数额较大？"), "fake", "t"))
+    ChecklistRepository(active_kb.graph).save(
+        Checklist("刑法:266", ("是否虚构事实？", "是否数额较大？"), "fake", prompt_version())
+    )
     install(
         by_schema={
             "text": ["回答：诈骗[刑法:266]。\n引用：[刑法:266]"],
@@ -383,7 +391,9 @@ def test_cli_review_loop_overrides_at_the_terminal(
 ) -> None:
     from app import cli
 
-    ChecklistRepository(active_kb.graph).save(Checklist("刑法:266", ("是否虚构事实？", "是否数额较大？"), "fake", "t"))
+    ChecklistRepository(active_kb.graph).save(
+        Checklist("刑法:266", ("是否虚构事实？", "是否数额较大？"), "fake", prompt_version())
+    )
     install(
         by_schema={
             "text": ["回答：诈骗[刑法:266]。\n引用：[刑法:266]"],
