@@ -31,16 +31,15 @@ PROMPT = "generate_checklist"
 # one element of it; answered against any facts it "holds", so the audit would pass anything.
 RESTATEMENT_SHARE = 0.8
 _NOT_TEXT = re.compile(r"[\W_]|是否")
-# "是否构成诈骗罪？" asks the audit's own question back: whatever the model answers, nothing was checked.
-_CIRCULAR = re.compile(r"构成[^，。？?]{0,15}罪")
+# "是否构成诈骗罪？" or "是否实施了本条规定的行为？" asks the audit's own question back: whatever the model
+# answers, nothing was checked.
+_CIRCULAR = re.compile(r"构成[^，。？?]{0,15}罪|本条")
 
 
 class ChecklistSchema(BaseModel):
     """What the model returns: ordered yes/no questions."""
 
-    items: list[Annotated[str, Field(min_length=2, max_length=80)]] = Field(
-        min_length=1, max_length=8, examples=[["行为人是否实施了本条规定的行为？"]]
-    )
+    items: list[Annotated[str, Field(min_length=2, max_length=80)]] = Field(min_length=1, max_length=8)
 
     @field_validator("items")
     @classmethod

@@ -20,14 +20,19 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from pydantic import Field
 
 _EVIDENCE_ID_RE = re.compile(r"\[([^\[\]\s:]+:[0-9][0-9-]*)\]")
+_RULE_REPLIES: dict[str, Any] = {
+    # Checklist items must be questions (tools.checklists rejects "xx"). Not a schema example: the local
+    # model copied an example from the schema into every checklist.
+    "ChecklistSchema": {"items": ["行为人是否已满十六周岁？"]},
+}
+"""Rule-based replies for schemas whose validators the smallest instance cannot pass, by schema title."""
 _STREAM_CHUNK = 4
 """Characters per streamed chunk: several chunks per reply, like a real model's tokens."""
 
 
 def minimal_instance(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
-    """The smallest value valid for a JSON schema: required keys filled, a field's default or else its first
-    example, arrays and strings at their minimum length, numbers at their minimum, enums at their first value,
-    booleans true."""
+    """The smallest value valid for a JSON schema: required keys filled, arrays and strings at their minimum
+    length, numbers at their minimum, enums at their first value, booleans true."""
     defs = defs if defs is not None else schema.get("$defs", {})
     if "$ref" in schema:
         return minimal_instance(defs[schema["$ref"].rsplit("/", 1)[-1]], defs)
@@ -35,8 +40,6 @@ def minimal_instance(schema: dict[str, Any], defs: dict[str, Any] | None = None)
         return minimal_instance(schema["anyOf"][0], defs)
     if "default" in schema:
         return schema["default"]
-    if "examples" in schema:
-        return schema["examples"][0]
     if "enum" in schema:
         return schema["enum"][0]
     if "const" in schema:
@@ -79,8 +82,8 @@ class FakeChatModel(BaseChatModel):
         scripted = len(self.calls) - 1
         if scripted < len(self.responses):
             return self.responses[scripted]
-        if fmt.get("schema"):
-            return json.dumps(minimal_instance(fmt["schema"]), ensure_ascii=False)
+        if schema := fmt.get("schema"):
+            return json.dumps(_RULE_REPLIES.get(schema.get("title")) or minimal_instance(schema), ensure_ascii=False)
         prompt = "\n".join(str(m.content) for m in messages)
         ids = list(dict.fromkeys(_EVIDENCE_ID_RE.findall(prompt)))[:2]
         if not ids:
