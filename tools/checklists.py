@@ -44,29 +44,36 @@ class ChecklistSchema(BaseModel):
     @field_validator("items")
     @classmethod
     def _checkable_items(cls, items: list[str], info: ValidationInfo) -> list[str]:
-        # A small model copies a template's ellipsis ("主体是否……？"): such an item cannot be verified.
-        if any("…" in item or "..." in item for item in items):
-            raise ValueError("items must state each element concretely, without ellipses (……)")
-        if statements := [item for item in items if not _is_question(item)]:
-            raise ValueError(f"every item must be a yes/no question (是否…？), not a statement: {statements[0]!r}")
-        if circular := [item for item in items if _CIRCULAR.search(item)]:
-            raise ValueError(f"an item must ask about a fact, not whether the offence is made out: {circular[0]!r}")
+        # A small model mixes usable questions with ones nothing can be checked against; the usable ones are
+        # kept, and only a list with none left is sent back (with the first reason) to be made again.
         article = (info.context or {}).get("article_text")
-        if article and (copied := [item for item in items if restated_share(item, article) >= RESTATEMENT_SHARE]):
-            raise ValueError(f"an item must ask about one element, not restate the whole article: {copied[0]!r}")
-        return items
+        reasons = [_unusable(item, article) for item in items]
+        kept = [item for item, reason in zip(items, reasons, strict=True) if reason is None]
+        if not kept:
+            raise ValueError(next(reason for reason in reasons if reason))
+        return kept
+
+
+def _unusable(item: str, article_text: str | None) -> str | None:
+    """Why an item cannot be checked against facts, or None when it can."""
+    if "…" in item or "..." in item:
+        # Copied from a template ("主体是否……？").
+        return f"items must state each element concretely, without ellipses (……): {item!r}"
+    if not ("是否" in item or item.rstrip().endswith(("?", "？"))):
+        return f"every item must be a yes/no question (是否…？), not a statement: {item!r}"
+    if _CIRCULAR.search(item):
+        return f"an item must ask about a fact, not whether the offence is made out: {item!r}"
+    if article_text and restated_share(item, article_text) >= RESTATEMENT_SHARE:
+        return f"an item must ask about one element, not restate the whole article: {item!r}"
+    return None
 
 
 def _checkable(items: Sequence[str], article_text: str) -> bool:
     try:
-        ChecklistSchema.model_validate({"items": list(items)}, context={"article_text": article_text})
+        parsed = ChecklistSchema.model_validate({"items": list(items)}, context={"article_text": article_text})
     except ValidationError:
         return False
-    return True
-
-
-def _is_question(item: str) -> bool:
-    return "是否" in item or item.rstrip().endswith(("?", "？"))
+    return parsed.items == list(items)
 
 
 def restated_share(item: str, article_text: str) -> float:

@@ -73,6 +73,7 @@ def test_a_checklist_restating_the_article_is_asked_for_again(kb: Services, repo
         Checklist("刑法:232", ("是/否",), "fake", prompt_version()),
         Checklist("刑法:232", ("行为人是否构成故意杀人罪？",), "fake", prompt_version()),
         Checklist("刑法:232", ("行为人是否实施了本条规定的行为？",), "fake", prompt_version()),
+        Checklist("刑法:232", ("行为人是否杀人？", "是否构成故意杀人罪？"), "fake", prompt_version()),
         # Valid items, but made by an earlier version of the prompt.
         Checklist("刑法:232", ("行为人是否杀人？",), "fake", "0ld0ld00"),
     ],

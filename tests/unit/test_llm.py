@@ -103,6 +103,9 @@ def test_checklists_that_cannot_be_checked_are_rejected() -> None:
         ChecklistSchema.model_validate({"items": ["是/否"]})
     with pytest.raises(ValueError, match="restate the whole article"):
         ChecklistSchema.model_validate({"items": ["夫妻双方是否都有各自使用自己姓名的权利？"]}, context=article)
+    # Mixed lists keep their usable questions (the local model's 刑法:264 list began with 是否构成盗窃罪).
+    mixed = ["是否构成盗窃罪", "盗窃公私财物的数额是否达到较大标准", "是/否"]
+    assert ChecklistSchema.model_validate({"items": mixed}).items == ["盗窃公私财物的数额是否达到较大标准"]
 
 
 def test_concurrent_first_loads_build_the_model_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
