@@ -184,6 +184,17 @@ def _full_judgment(fact: str, context: Context) -> Prediction:
         "evidence": [e["id"] for e in out["evidence"] if e["kind"] == "article"],
         "dropped": out["dropped"],
         "pruned": [v["article_id"] for v in out["verdicts"] if not v["applicable"]],
+        # Why each audited article stayed or went, so a run shows where the auditor erred.
+        "verdicts": [
+            {
+                "article_id": v["article_id"],
+                "applicable": v["applicable"],
+                "decided_by": v["decided_by"],
+                "reason": v["reason"],
+                "checks": [[c["item"], c["holds"]] for c in v["checks"]],
+            }
+            for v in out["verdicts"]
+        ],
         "usage": out["usage"],
         "stages_ms": stage_totals(out["trace"]),
     }

@@ -162,6 +162,11 @@ def test_ljp_eval_runs_the_judge_graph_beside_the_baselines(data_dir: Path, tmp_
     )
     full = [r for r in results if r["system"] == "full"]
     assert all(set(r["prediction"]["cited"]) <= set(r["prediction"]["evidence"]) for r in full)
+    for r in full:  # each audited article's verdict with its checklist answers, to see why it stayed or went
+        verdicts = r["prediction"]["verdicts"]
+        assert verdicts and all(v["decided_by"] in {"rule", "model", "unverified"} for v in verdicts)
+        assert {v["article_id"] for v in verdicts if not v["applicable"]} == set(r["prediction"]["pruned"])
+        assert all(isinstance(item, str) and isinstance(holds, bool) for v in verdicts for item, holds in v["checks"])
 
 
 def test_malformed_task_file_is_a_clear_error(data_dir: Path, tmp_path: Path) -> None:
