@@ -22,6 +22,7 @@ from typing_extensions import TypedDict
 
 from prompts import render_prompt
 from tools.errors import ModelUnavailableError, StructuredOutputError
+from tools.stop import raise_if_stopped
 from tools.tokens import count_tokens
 
 if TYPE_CHECKING:
@@ -155,6 +156,9 @@ def invoke_structured(
     usage = empty_usage()
     errors: list[str] = []
     for _ in range(retries + 1):
+        # Graph nodes run in worker threads that a Ctrl-C or SIGTERM never reaches: without this check a
+        # stopped eval burnt minutes of CPU finishing the item in hand, whose result is discarded anyway.
+        raise_if_stopped()
         reply = runnable.invoke(history)
         assert isinstance(reply, AIMessage)
         usage = add_usage(usage, _usage_of(history, reply))

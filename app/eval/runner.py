@@ -22,6 +22,7 @@ from typing import Any
 from app.eval.systems import System
 from app.eval.tasks import gold_articles
 from tools.errors import InputError, JurisError
+from tools.stop import StopRequested
 
 Result = dict[str, Any]
 
@@ -116,6 +117,8 @@ def run_systems(
                     result["prediction"] = system(item)
                     result["ok"] = True
                     annotate(result, item)
+                except StopRequested:
+                    raise  # not the system's failure: the item runs again on resume
                 except (JurisError, ValueError, RuntimeError, KeyError) as exc:
                     result["ok"] = False
                     result["error"] = f"{type(exc).__name__}: {exc}"

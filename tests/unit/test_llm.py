@@ -136,3 +136,20 @@ def test_concurrent_first_loads_build_the_model_once(monkeypatch: pytest.MonkeyP
     finally:
         llm._load.cache_clear()
     assert len(built) == 1 and len(models) == 4 and all(m is models[0] for m in models)
+
+
+def test_a_requested_stop_ends_structured_calls_before_the_model_is_asked() -> None:
+    from tools.stop import StopRequested, clear_stop, request_stop
+
+    class Answer(BaseModel):
+        ok: bool
+
+    model = FakeChatModel()
+    request_stop()
+    try:
+        with pytest.raises(StopRequested):
+            invoke_structured(model, [HumanMessage(content="q")], Answer)
+    finally:
+        clear_stop()
+    assert model.calls == []
+    assert invoke_structured(model, [HumanMessage(content="q")], Answer)[0].ok
