@@ -3,7 +3,9 @@
 Providers: ``local`` (the embedded GGUF through llama.cpp, see :mod:`tools.local_llm`), ``fake``
 (deterministic, see :mod:`tools.fake_llm`), and any ``provider:model`` spec LangChain's
 ``init_chat_model`` understands (``openai:gpt-4o-mini``, ``ollama:qwen2.5:7b``). Every call returns its
-:class:`Usage`, with tiktoken estimates where the provider reports no token counts.
+:class:`Usage`, with tiktoken estimates where the provider reports no token counts. Every call first
+checks the stop flag (:mod:`tools.stop`): graph nodes run in worker threads that Ctrl-C or SIGTERM never
+reaches, and without the check a stopped eval spent minutes finishing an item whose result it discards.
 """
 
 from __future__ import annotations
@@ -110,6 +112,7 @@ def _usage_of(messages: Sequence[BaseMessage], reply: AIMessage) -> Usage:
 
 def invoke_text(model: BaseChatModel, messages: Sequence[BaseMessage]) -> tuple[str, Usage]:
     """One free-text call; returns the reply text and its usage."""
+    raise_if_stopped()
     reply = model.invoke(list(messages))
     if not isinstance(reply, AIMessage):
         reply = AIMessage(content=str(reply))
@@ -130,6 +133,11 @@ def extract_json(text: str) -> object:
             except json.JSONDecodeError:
                 continue
     raise ValueError("no JSON object found in the reply")
+
+
+def _reason(exc: ValueError | ValidationError) -> str:
+    # str() of a ValidationError starts "1 validation error for X": the reason itself is in errors().
+    return str(exc.errors()[0]["msg"]) if isinstance(exc, ValidationError) else str(exc)
 
 
 def invoke_structured(
@@ -156,8 +164,6 @@ def invoke_structured(
     usage = empty_usage()
     errors: list[str] = []
     for _ in range(retries + 1):
-        # Graph nodes run in worker threads that a Ctrl-C or SIGTERM never reaches: without this check a
-        # stopped eval burnt minutes of CPU finishing the item in hand, whose result is discarded anyway.
         raise_if_stopped()
         reply = runnable.invoke(history)
         assert isinstance(reply, AIMessage)
@@ -166,7 +172,7 @@ def invoke_structured(
         try:
             return schema.model_validate(extract_json(text), context=context), usage
         except (ValueError, ValidationError) as exc:
-            errors.append(str(exc).splitlines()[0])
+            errors.append(_reason(exc))
             history = [
                 *history,
                 reply,

@@ -153,3 +153,12 @@ def test_a_requested_stop_ends_structured_calls_before_the_model_is_asked() -> N
         clear_stop()
     assert model.calls == []
     assert invoke_structured(model, [HumanMessage(content="q")], Answer)[0].ok
+
+
+def test_a_failed_structured_call_says_why_each_reply_was_refused() -> None:
+    from tools.checklists import ChecklistSchema
+
+    model = FakeChatModel(responses=[json.dumps({"items": ["是/否"]})] * 3)
+    with pytest.raises(StructuredOutputError, match=r"after 3 attempts: .*yes/no question") as failed:
+        invoke_structured(model, [HumanMessage(content="q")], ChecklistSchema)
+    assert "validation error for" not in str(failed.value)
