@@ -2,9 +2,11 @@
 
 The article's diagnostic checklist is read from the graph (generated and stored on first demand), the
 model answers every item with a short reason and a boolean, and applicability follows from the true and
-false lists: all true applies and all false does not, by rule; a mixed list goes to the model's
-"checklist final" decision. An article whose checklist cannot be made or answered is kept and marked
-``unverified`` rather than pruned, so a flaky model never silently removes correct law.
+false lists: all true applies and all false does not, by rule. A mixed list is kept and flagged for review
+(``audit_mixed="keep"``) or goes to the model's "checklist final" decision (``"model"``, LegalGraphRAG's
+design, which needs a model that reads alternatives as alternatives). An article whose checklist cannot
+be made or answered is kept and marked ``unverified`` rather than pruned, so a flaky model never silently
+removes correct law.
 """
 
 from __future__ import annotations
@@ -132,6 +134,15 @@ def _verify(article: Article, facts: str, facts_kind: str, ctx: Context) -> tupl
             "article_id": article.id,
             "applicable": ruled,
             "reason": reason,
+            "checks": checks,
+            "decided_by": "rule",
+        }
+        return verdict, usage
+    if ctx.audit_mixed == "keep":
+        verdict = {
+            "article_id": article.id,
+            "applicable": True,
+            "reason": label("mixed_kept", ctx.language),
             "checks": checks,
             "decided_by": "rule",
         }
@@ -279,6 +290,17 @@ def _pruned(verdicts: list[Verdict]) -> list[str]:
     return [v["article_id"] for v in verdicts if not v["applicable"]]
 
 
+def retain_best(verdicts: list[Verdict], lang: str) -> list[Verdict]:
+    """When every candidate failed its audit, the best-ranked one (the first) stays, marked ``retained``.
+
+    A reviewer's rejection is final, so nothing is retained once a person pruned the best candidate."""
+    if not verdicts or any(v["applicable"] for v in verdicts) or verdicts[0]["decided_by"] == "reviewer":
+        return verdicts
+    best = verdicts[0]
+    kept: Verdict = {**best, "applicable": True, "decided_by": "retained", "reason": label("retained", lang)}
+    return [kept, *verdicts[1:]]
+
+
 def surviving_cases(cases: list[CaseRef], pruned: set[str]) -> list[str]:
     """Precedents citing none of the pruned articles: a case applying an article the audit rejected for
     these facts is a precedent for other facts."""
@@ -299,6 +321,8 @@ def audit_research(state: JudgeState, runtime: Runtime[Context]) -> dict[str, An
         update["trace"] = [trace_event("audit_research", started, candidates=candidates, skipped=True)]
         return update
     out = run_audit(state.fact, candidates, ctx, "case")
+    if ctx.audit_keep_best:
+        out["verdicts"] = retain_best(out["verdicts"], ctx.language)
     pruned = set(_pruned(out["verdicts"]))
     applicable = {v["article_id"] for v in out["verdicts"] if v["applicable"]}
     update |= {

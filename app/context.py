@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from tools.errors import InputError
 
@@ -85,6 +85,22 @@ class Context:
     audit_k: int = field(
         default=5,
         metadata={"description": "Most articles the auditor verifies per answer."},
+    )
+    audit_mixed: Literal["keep", "model"] = field(
+        default="keep",
+        metadata={
+            "description": "An article whose checklist items disagree: 'keep' it, flagged for review (only a "
+            "checklist failing every item prunes), or let the model's checklist-final call decide "
+            "(LegalGraphRAG). With the local 1.5B model that call pruned the gold article on ljp_dev's first "
+            "3 items: it read alternatives (入户/携带凶器/扒窃) as elements that must all hold."
+        },
+    )
+    audit_keep_best: bool = field(
+        default=True,
+        metadata={
+            "description": "Judge: when the audit rejects every candidate, keep the Researcher's best, flagged; "
+            "a criminal fact applies some article, and an empty candidate list can only convict of nothing."
+        },
     )
     content_check: bool = field(
         default=True,
@@ -203,6 +219,7 @@ class Context:
         """A copy with ``key=value`` settings applied (values parsed as JSON where they are JSON, so
         ``audit=false``, ``audit_k=3`` and ``strategy_weights={"charge": 2}`` all work)."""
         known = {f.name for f in fields(self)}
+        hints = get_type_hints(type(self))
         changes: dict[str, Any] = {}
         for pair in pairs:
             key, sep, raw = pair.partition("=")
@@ -218,5 +235,7 @@ class Context:
                 value = float(value)
             if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
                 raise InputError(f"bad setting {pair!r}: {key} needs a {expected.__name__}")
+            if get_origin(hints[key]) is Literal and value not in (allowed := get_args(hints[key])):
+                raise InputError(f"bad setting {pair!r}: {key} is one of {', '.join(map(str, allowed))}")
             changes[key] = value
         return replace(self, **changes)

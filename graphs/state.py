@@ -71,8 +71,10 @@ class Verdict(TypedDict):
     reason: str
     checks: list[CheckResult]
     decided_by: str
-    """``rule`` (all items true or all false), ``model`` (mixed items, the checklist-final call),
-    ``reviewer`` (a human overrode it) or ``unverified`` (no checklist could be made; kept, flagged)."""
+    """``rule`` (all items true or all false; mixed items kept under ``audit_mixed="keep"``), ``model``
+    (mixed items, the checklist-final call), ``reviewer`` (a human overrode it), ``unverified`` (no
+    checklist could be made; kept, flagged) or ``retained`` (the judge's best candidate, kept although every
+    candidate failed its checklist)."""
 
 
 class ManagerDecision(TypedDict):

@@ -178,7 +178,7 @@ def test_auditor_prunes_inapplicable_articles_and_their_citations(active_kb: Ser
         refuted={"刑法:264"},
         mixed={"刑法:266"},
     )
-    out = _run()
+    out = _run(Context(model="fake", audit_mixed="model"))
     verdicts = {v["article_id"]: v for v in out["verdicts"]}
     assert list(verdicts) == ["刑法:133-1", "刑法:264", "刑法:266"]
     assert verdicts["刑法:133-1"]["applicable"] and verdicts["刑法:133-1"]["decided_by"] == "rule"
@@ -348,10 +348,7 @@ def test_human_review_interrupts_on_borderline_verdicts_and_resumes(active_kb: S
             Checklist(article_id, ("行为人是否实施了该行为？", "是否达到追诉标准？"), "fake", prompt_version())
         )
     draft = "回答：构成危险驾驶罪[刑法:133-1]，或诈骗[刑法:266]。\n引用：[刑法:133-1]、[刑法:266]"
-    install(
-        by_schema={"text": [draft], "Applicability": [json.dumps({"reason": "要件不全", "applicable": False})]},
-        mixed={"刑法:266"},
-    )
+    model = install(by_schema={"text": [draft]}, mixed={"刑法:266"})
     graph = build_graph(checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "review"}}
     context = Context(model="fake", human_review=True)
@@ -359,14 +356,16 @@ def test_human_review_interrupts_on_borderline_verdicts_and_resumes(active_kb: S
     (pending,) = paused["__interrupt__"]
     assert pending.value["kind"] == "review_verdicts"
     assert [v["article_id"] for v in pending.value["verdicts"]] == ["刑法:266"]  # only the borderline one
-    assert pending.value["verdicts"][0]["applicable"] is False
+    assert pending.value["verdicts"][0]["applicable"] is True  # kept until a person says otherwise
+    assert pending.value["verdicts"][0]["reason"].startswith("部分要件满足")
     out = graph.invoke(
-        Command(resume={"刑法:266": {"applicable": True, "reason": "复核：虚构事实骗取财物"}}), config, context=context
+        Command(resume={"刑法:266": {"applicable": False, "reason": "复核：未虚构事实"}}), config, context=context
     )
     verdicts = {v["article_id"]: v for v in out["verdicts"]}
-    assert verdicts["刑法:266"]["decided_by"] == "reviewer" and verdicts["刑法:266"]["applicable"]
+    assert verdicts["刑法:266"]["decided_by"] == "reviewer" and not verdicts["刑法:266"]["applicable"]
     assert verdicts["刑法:133-1"]["decided_by"] == "rule"
-    assert [b["article_id"] for b in out["legal_basis"]] == ["刑法:133-1", "刑法:266"]
+    assert [b["article_id"] for b in out["legal_basis"]] == ["刑法:133-1"]
+    assert not any("根据诊断清单的核对结果" in str(call[-1].content) for call in model.calls)  # no checklist-final call
 
 
 def test_without_human_review_borderline_verdicts_stand(active_kb: Services, install: Any) -> None:
@@ -380,10 +379,23 @@ def test_without_human_review_borderline_verdicts_stand(active_kb: Services, ins
         },
         mixed={"刑法:266"},
     )
-    out = build_graph(checkpointer=InMemorySaver()).invoke(
-        ConsultInput(question=QUESTION), {"configurable": {"thread_id": "x"}}, context=Context(model="fake")
+    graph = build_graph(checkpointer=InMemorySaver())
+    by_model = graph.invoke(
+        ConsultInput(question=QUESTION),
+        {"configurable": {"thread_id": "model"}},
+        context=Context(model="fake", audit_mixed="model"),
     )
-    assert "__interrupt__" not in out and out["legal_basis"] == []
+    assert "__interrupt__" not in by_model and by_model["legal_basis"] == []
+    (verdict,) = by_model["verdicts"]
+    assert (verdict["decided_by"], verdict["reason"]) == ("model", "要件不全")
+    install(by_schema={"text": ["回答：诈骗[刑法:266]。\n引用：[刑法:266]"]}, mixed={"刑法:266"})
+    kept = graph.invoke(
+        ConsultInput(question=QUESTION), {"configurable": {"thread_id": "keep"}}, context=Context(model="fake")
+    )
+    (verdict,) = kept["verdicts"]
+    assert verdict["applicable"] and verdict["decided_by"] == "rule"
+    assert [c["holds"] for c in verdict["checks"]] == [True, False]
+    assert [b["article_id"] for b in kept["legal_basis"]] == ["刑法:266"]
 
 
 def test_cli_review_loop_overrides_at_the_terminal(
@@ -407,7 +419,7 @@ def test_cli_review_loop_overrides_at_the_terminal(
     out = cli._run_reviewed(
         build_graph(checkpointer=InMemorySaver()),
         ConsultInput(question=QUESTION),
-        Context(model="fake", human_review=True),
+        Context(model="fake", human_review=True, audit_mixed="model"),
         live=False,
         config={"configurable": {"thread_id": "cli-review"}},
     )

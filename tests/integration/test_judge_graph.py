@@ -153,6 +153,24 @@ def test_pruned_article_takes_its_charge_and_cases_with_it(active_judge_kb: Serv
     assert "[刑法:264]" not in adjudicate_prompt and "法条 刑法:264" not in adjudicate_prompt
 
 
+def test_when_every_candidate_fails_the_best_ranked_stays_flagged(active_judge_kb: Services, install: Any) -> None:
+    # The local model answered every item of 刑法:236 false for a fact that names the violence; with nothing
+    # left, the judgment could only convict of nothing. The best candidate stays, marked as such.
+    refuted = {f"刑法:{n}" for n in range(1, 500)}
+    install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted=refuted)
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", audit_k=3))
+    best, *rest = out["verdicts"]
+    assert best["article_id"] == out["rankings"]["researcher"][0] == "刑法:264"
+    assert (best["applicable"], best["decided_by"]) == (True, "retained")
+    assert best["reason"].startswith("所有候选均未通过核查") and not any(c["holds"] for c in best["checks"])
+    assert len(rest) == 2 and not any(v["applicable"] for v in rest)
+    assert out["articles"] == ["刑法:264"] and out["charges"] == ["盗窃"]
+    install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted=refuted)
+    strict_context = Context(model="fake", audit_k=3, audit_keep_best=False)
+    strict = build_graph().invoke(JudgeInput(fact=FACT), context=strict_context)
+    assert not any(v["applicable"] for v in strict["verdicts"]) and strict["articles"] == []
+
+
 def test_charge_prejudgment_rules(judge_kb: Services) -> None:
     ctx = Context(model="fake", charge_confidence=0.5, max_prejudged_charges=2)
     low = Prejudgment.model_validate(

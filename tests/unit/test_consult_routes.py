@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 from langgraph.runtime import Runtime
 
-from agents.auditor import answers_schema, audit_candidates, consult_facts, decide_by_rule
+from agents.auditor import answers_schema, audit_candidates, consult_facts, decide_by_rule, retain_best
 from agents.element import MAX_KEPT, merge_elements
 from agents.format_check import format_problems
 from agents.law_search import build_query, merge_evidence
 from agents.manager import PLANS
 from app.context import Context
 from graphs.consult import route_after_draft, route_after_format, route_manager, route_start
-from graphs.state import CheckResult, ConsultState, EvidenceItem
+from graphs.state import CheckResult, ConsultState, EvidenceItem, Verdict
 from tools.errors import InputError
 from tools.fake_llm import minimal_instance
 from tools.retrieval import route_collections, select_collections
@@ -166,3 +166,22 @@ def test_context_overrides_are_typed() -> None:
         ctx.with_overrides(["audit_k=many"])
     with pytest.raises(InputError, match="key one of"):
         ctx.with_overrides(["nope=1"])
+    assert ctx.with_overrides(["audit_mixed=model"]).audit_mixed == "model"
+    with pytest.raises(InputError, match="audit_mixed is one of keep, model"):
+        ctx.with_overrides(["audit_mixed=prune"])
+
+
+def _verdict(article_id: str, applicable: bool, decided_by: str = "rule") -> Verdict:
+    return {"article_id": article_id, "applicable": applicable, "reason": "", "checks": [], "decided_by": decided_by}
+
+
+def test_retain_best_only_when_every_candidate_failed() -> None:
+    failed = [_verdict("刑法:236", False), _verdict("刑法:264", False)]
+    kept, other = retain_best(failed, "en")
+    assert (kept["article_id"], kept["applicable"], kept["decided_by"]) == ("刑法:236", True, "retained")
+    assert other == failed[1] and not failed[0]["applicable"]  # the input is not mutated
+    one_holds = [_verdict("刑法:236", False), _verdict("刑法:264", True)]
+    assert retain_best(one_holds, "en") == one_holds
+    assert retain_best([], "en") == []
+    reviewed = [_verdict("刑法:236", False, "reviewer"), _verdict("刑法:264", False)]
+    assert retain_best(reviewed, "en") == reviewed  # a person's rejection is final
