@@ -35,6 +35,7 @@ from graphs.state import (
     trace_event,
 )
 from prompts import label, render_prompt
+from tools.charges import ChargeRepository
 from tools.checklists import ChecklistRepository, ensure_checklist
 from tools.errors import InputError, StructuredOutputError
 from tools.interpretations import InterpretationRepository
@@ -290,15 +291,17 @@ def _pruned(verdicts: list[Verdict]) -> list[str]:
     return [v["article_id"] for v in verdicts if not v["applicable"]]
 
 
-def retain_best(verdicts: list[Verdict], lang: str) -> list[Verdict]:
-    """When every candidate failed its audit, the best-ranked one (the first) stays, marked ``retained``.
-
-    A reviewer's rejection is final, so nothing is retained once a person pruned the best candidate."""
-    if not verdicts or any(v["applicable"] for v in verdicts) or verdicts[0]["decided_by"] == "reviewer":
+def retain_best(verdicts: list[Verdict], lang: str, convicting: set[str]) -> list[Verdict]:
+    """When no article in ``convicting`` (those that define a charge) survived its audit, the best-ranked
+    of them stays, marked ``retained``: a criminal fact is convicted under some such article, and without
+    one the judgment can only convict of nothing. A person's rejection is final and never retained."""
+    if any(v["applicable"] and v["article_id"] in convicting for v in verdicts):
         return verdicts
-    best = verdicts[0]
-    kept: Verdict = {**best, "applicable": True, "decided_by": "retained", "reason": label("retained", lang)}
-    return [kept, *verdicts[1:]]
+    for i, verdict in enumerate(verdicts):
+        if verdict["article_id"] in convicting and verdict["decided_by"] != "reviewer":
+            kept: Verdict = {**verdict, "applicable": True, "decided_by": "retained", "reason": label("retained", lang)}
+            return [*verdicts[:i], kept, *verdicts[i + 1 :]]
+    return verdicts
 
 
 def surviving_cases(cases: list[CaseRef], pruned: set[str]) -> list[str]:
@@ -322,7 +325,9 @@ def audit_research(state: JudgeState, runtime: Runtime[Context]) -> dict[str, An
         return update
     out = run_audit(state.fact, candidates, ctx, "case")
     if ctx.audit_keep_best:
-        out["verdicts"] = retain_best(out["verdicts"], ctx.language)
+        charges = ChargeRepository(get_services().graph)
+        convicting = charges.defining(candidates) if charges.has_charges() else set(candidates)
+        out["verdicts"] = retain_best(out["verdicts"], ctx.language, convicting)
     pruned = set(_pruned(out["verdicts"]))
     applicable = {v["article_id"] for v in out["verdicts"] if v["applicable"]}
     update |= {

@@ -98,8 +98,9 @@ class Context:
     audit_keep_best: bool = field(
         default=True,
         metadata={
-            "description": "Judge: when the audit rejects every candidate, keep the Researcher's best, flagged; "
-            "a criminal fact applies some article, and an empty candidate list can only convict of nothing."
+            "description": "Judge: when the audit rejects every candidate that defines a charge, keep the best-"
+            "ranked of them, flagged: a criminal fact is convicted under some such article, and without one the "
+            "judgment can only convict of nothing."
         },
     )
     content_check: bool = field(

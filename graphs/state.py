@@ -73,8 +73,8 @@ class Verdict(TypedDict):
     decided_by: str
     """``rule`` (all items true or all false; mixed items kept under ``audit_mixed="keep"``), ``model``
     (mixed items, the checklist-final call), ``reviewer`` (a human overrode it), ``unverified`` (no
-    checklist could be made; kept, flagged) or ``retained`` (the judge's best candidate, kept although every
-    candidate failed its checklist)."""
+    checklist could be made; kept, flagged) or ``retained`` (the judge's best charge-defining candidate, kept
+    although every one failed its checklist)."""
 
 
 class ManagerDecision(TypedDict):

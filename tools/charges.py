@@ -55,6 +55,12 @@ MERGE (a)-[:DEFINES]->(c)
 
 _ALL_CHARGES = "MATCH (c:Charge) RETURN c.name AS name, c.aliases AS aliases"
 
+_DEFINING = """
+UNWIND $ids AS wanted
+MATCH (a:Article {id: wanted})-[:DEFINES]->(:Charge)
+RETURN DISTINCT a.id AS article_id
+"""
+
 _ARTICLES_OF = """
 UNWIND $names AS wanted
 MATCH (a:Article)-[:DEFINES]->(c:Charge {name: wanted})
@@ -112,6 +118,11 @@ class ChargeRepository:
         for row in self.store.read(_ARTICLES_OF, {"names": resolved}) if resolved else []:
             found.setdefault(row["charge"], []).append(row["article_id"])
         return {raw: found.get(name, []) if name else [] for raw, name in wanted.items()}
+
+    def defining(self, article_ids: Iterable[str]) -> set[str]:
+        """Those of ``article_ids`` that define a charge."""
+        ids = list(dict.fromkeys(article_ids))
+        return {row["article_id"] for row in self.store.read(_DEFINING, {"ids": ids})} if ids else set()
 
     def has_charges(self) -> bool:
         """Whether the graph holds any charge (read once per repository, with the alias index)."""

@@ -141,7 +141,7 @@ def test_pruned_article_takes_its_charge_and_cases_with_it(active_judge_kb: Serv
     model = install(
         by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted={"刑法:264"}
     )
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", audit_keep_best=False))
     verdict = next(v for v in out["verdicts"] if v["article_id"] == "刑法:264")
     assert not verdict["applicable"] and verdict["reason"] == "全部要件均不满足"
     assert "刑法:264" not in {e["id"] for e in out["evidence"]}
@@ -153,7 +153,7 @@ def test_pruned_article_takes_its_charge_and_cases_with_it(active_judge_kb: Serv
     assert "[刑法:264]" not in adjudicate_prompt and "法条 刑法:264" not in adjudicate_prompt
 
 
-def test_when_every_candidate_fails_the_best_ranked_stays_flagged(active_judge_kb: Services, install: Any) -> None:
+def test_when_every_convicting_candidate_fails_the_best_stays(active_judge_kb: Services, install: Any) -> None:
     # The local model answered every item of 刑法:236 false for a fact that names the violence; with nothing
     # left, the judgment could only convict of nothing. The best candidate stays, marked as such.
     refuted = {f"刑法:{n}" for n in range(1, 500)}
@@ -162,7 +162,7 @@ def test_when_every_candidate_fails_the_best_ranked_stays_flagged(active_judge_k
     best, *rest = out["verdicts"]
     assert best["article_id"] == out["rankings"]["researcher"][0] == "刑法:264"
     assert (best["applicable"], best["decided_by"]) == (True, "retained")
-    assert best["reason"].startswith("所有候选均未通过核查") and not any(c["holds"] for c in best["checks"])
+    assert best["reason"].startswith("定罪法条均未通过核查") and not any(c["holds"] for c in best["checks"])
     assert len(rest) == 2 and not any(v["applicable"] for v in rest)
     assert out["articles"] == ["刑法:264"] and out["charges"] == ["盗窃"]
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted=refuted)
@@ -232,6 +232,8 @@ def test_a_charge_needs_an_audited_article_that_defines_it(judge_kb: Services) -
     kept, dropped = supported_charges(["盗窃罪", "抢劫", "不存在的罪"], {"刑法:264", "刑法:67"}, charges)
     assert kept == ["盗窃"]
     assert dropped == ["charge:抢劫", "charge:不存在的罪"]
+    assert charges.defining(["刑法:264", "刑法:67", "刑法:999", "刑法:264"]) == {"刑法:264"}
+    assert charges.defining([]) == set()
 
 
 def test_retrieval_eval_keeps_the_other_strategies_when_the_prejudgment_fails(

@@ -175,13 +175,20 @@ def _verdict(article_id: str, applicable: bool, decided_by: str = "rule") -> Ver
     return {"article_id": article_id, "applicable": applicable, "reason": "", "checks": [], "decided_by": decided_by}
 
 
-def test_retain_best_only_when_every_candidate_failed() -> None:
-    failed = [_verdict("刑法:236", False), _verdict("刑法:264", False)]
-    kept, other = retain_best(failed, "en")
-    assert (kept["article_id"], kept["applicable"], kept["decided_by"]) == ("刑法:236", True, "retained")
-    assert other == failed[1] and not failed[0]["applicable"]  # the input is not mutated
+def test_retain_best_keeps_the_best_charge_defining_candidate_when_all_failed() -> None:
+    convicting = {"刑法:236", "刑法:264"}
+    # 刑法:98 (告诉才处理) survived, but it defines no charge: the best defining one comes back.
+    failed = [_verdict("刑法:98", True), _verdict("刑法:236", False), _verdict("刑法:264", False)]
+    kept = retain_best(failed, "en", convicting)
+    assert [(v["article_id"], v["applicable"], v["decided_by"]) for v in kept] == [
+        ("刑法:98", True, "rule"),
+        ("刑法:236", True, "retained"),
+        ("刑法:264", False, "rule"),
+    ]
+    assert not failed[1]["applicable"]  # the input is not mutated
     one_holds = [_verdict("刑法:236", False), _verdict("刑法:264", True)]
-    assert retain_best(one_holds, "en") == one_holds
-    assert retain_best([], "en") == []
+    assert retain_best(one_holds, "en", convicting) == one_holds
+    assert retain_best([], "en", convicting) == []
     reviewed = [_verdict("刑法:236", False, "reviewer"), _verdict("刑法:264", False)]
-    assert retain_best(reviewed, "en") == reviewed  # a person's rejection is final
+    assert retain_best(reviewed, "en", convicting)[1]["decided_by"] == "retained"  # a person's rejection is final
+    assert retain_best(reviewed[:1], "en", convicting) == reviewed[:1]
