@@ -782,7 +782,9 @@ def eval_cmd(
     failures = 0
     with _progress() as progress:
         bar = progress.add_task(f"{task}: 0 failed", total=len(items) * len(runners))
-        progress.update(bar, completed=len(read_results(out_dir / "results.jsonl")))
+        planned = {(item["id"], name) for item in items for name in runners}
+        recorded = {(r["item_id"], r["system"]) for r in read_results(out_dir / "results.jsonl")}
+        progress.update(bar, completed=len(planned & recorded))
 
         seen: list[dict[str, Any]] = []
 
