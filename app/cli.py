@@ -739,8 +739,9 @@ def eval_cmd(
     from app.eval.report import headline, summarise, write_outputs
     from app.eval.runner import read_results, run_systems
     from app.eval.systems import consult_system, judge_answer, judgment_system, retrieval_system
-    from app.eval.tasks import load_items
+    from app.eval.tasks import CHARGE_LABELS_NOTE, load_items, resolve_charge_labels
     from app.services import get_services
+    from tools.charges import ChargeRepository
 
     if compare:
         a, b = (json.loads(p.read_text(encoding="utf-8")) for p in compare)
@@ -795,7 +796,10 @@ def eval_cmd(
             progress.update(bar, advance=1, description=f"{task}: {headline(task, seen)}; {failures} failed")
 
         results = run_systems(task, items, runners, out_dir / "results.jsonl", annotate, on_result, every_item)
+    resolved = task in ("ljp", "charge") and resolve_charge_labels(results, ChargeRepository(get_services().graph))
     summary = summarise(task, results, judge_threshold=judge_threshold)
+    if resolved:
+        summary["notes"] = [CHARGE_LABELS_NOTE]
     summary.update(
         {"data": str(data), "model": context.model, "judge_model": judge_model, "limit": limit, "settings": settings}
     )

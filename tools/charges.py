@@ -75,6 +75,7 @@ class ChargeRepository:
     def __init__(self, store: GraphStore) -> None:
         self.store = store
         self._index: dict[str, str] | None = None
+        self._exact: dict[str, str] | None = None
 
     def upsert(self, articles: Mapping[str, Sequence[str]], aliases: Mapping[str, str]) -> None:
         """Write charges (normalised name -> article ids) with their abolished/renamed aliases."""
@@ -92,18 +93,26 @@ class ChargeRepository:
         ]
         if rows:
             self.store.query(_UPSERT_CHARGES, {"rows": rows})
-        self._index = None
+        self._index = self._exact = None
 
     def _names(self) -> dict[str, str]:
         """Every accepted spelling (name, alias, bracket alternative) -> charge name in the graph."""
         if self._index is None:
             index: dict[str, str] = {}
+            exact: dict[str, str] = {}
             for row in self.store.read(_ALL_CHARGES):
                 for spelling in [row["name"], *(row["aliases"] or [])]:
+                    exact[normalise_charge(spelling)] = row["name"]
                     for variant in charge_variants(spelling):
                         index.setdefault(variant, row["name"])
-            self._index = index
+            self._index, self._exact = index, exact
         return self._index
+
+    def named(self, name: str) -> str | None:
+        """The charge in the graph whose full name or alias ``name`` is (normalised; no single alternative
+        of an enumeration, unlike :meth:`resolve`), or None."""
+        self._names()
+        return (self._exact or {}).get(normalise_charge(name))
 
     def resolve(self, name: str) -> str | None:
         """The charge in the graph that ``name`` denotes, or None."""

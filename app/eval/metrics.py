@@ -30,6 +30,28 @@ def match_charges(predicted: Iterable[str], gold: Iterable[str]) -> tuple[int, i
     return len(matched), len(preds), len(gold_variants)
 
 
+def canonical_charges(
+    names: Iterable[str], named: Callable[[str], str | None], resolve: Callable[[str], str | None]
+) -> list[str]:
+    """Charge labels as the knowledge base names them. Consecutive pieces of one name that a data file split
+    on 、 are joined again when together they are exactly a charge's name (``named``): ljp_dev writes
+    伪造、变造居民身份证 as 伪造 + 变造居民身份证. Each name then becomes the charge in force (``resolve``
+    follows abolished and renamed charges), so naming today's law is not marked wrong against a 2018 label.
+    Names neither knows stay as written, normalised."""
+    pieces = [n for n in names if n.strip()]
+    out: list[str] = []
+    start = 0
+    while start < len(pieces):
+        end = next(
+            (e for e in range(len(pieces), start + 1, -1) if named("、".join(pieces[start:e])) is not None),
+            start + 1,
+        )
+        joined = "、".join(pieces[start:end])
+        out.append(named(joined) or resolve(joined) or normalise_charge(joined))
+        start = end
+    return list(dict.fromkeys(out))
+
+
 @dataclass(frozen=True)
 class PRF:
     """Micro precision, recall and F1 from summed counts."""

@@ -198,7 +198,7 @@ def _fmt(entry: dict[str, Any]) -> str:
 
 def render_report(summary: dict[str, Any]) -> str:
     """Markdown tables of a summary."""
-    lines = [f"# Evaluation: {summary['task']}", ""]
+    lines = [f"# Evaluation: {summary['task']}", "", *[f"{note}\n" for note in summary.get("notes", [])]]
     for system, entry in summary["systems"].items():
         lines += [f"## {system} ({entry['items']} items, {len(entry['failures'])} failed)", ""]
         if len(versions := entry.get("code_versions", {})) > 1:

@@ -7,9 +7,12 @@ charge {id, fact, charges}, consult {id, question, answer}. ``retrieval`` accept
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from app.eval.metrics import canonical_charges
+from tools.charges import ChargeRepository
 from tools.corpus.jsonl import read_jsonl
 from tools.errors import CorpusError, InputError
 from tools.statutes import CRIMINAL_LAW, make_article_id, parse_citations
@@ -62,3 +65,22 @@ def gold_articles(item: dict[str, Any]) -> list[str]:
     answer = html.unescape(str(item.get("answer", "")))
     basis = answer.split("法律依据", 1)[1] if "法律依据" in answer else answer
     return parse_citations(basis)
+
+
+CHARGE_LABELS_NOTE = (
+    "Charges are compared as the knowledge base's charge table names them: gold names the data file split "
+    "on 、 are joined again, and abolished or renamed charges become the charge in force, for every system."
+)
+
+
+def resolve_charge_labels(results: Sequence[dict[str, Any]], charges: ChargeRepository) -> bool:
+    """Rewrite, in memory, the gold and predicted charges of judgment results as the KB's charge table names
+    them (see :func:`canonical_charges`); the results file keeps what each system wrote. False (nothing
+    changed) when the KB holds no charges."""
+    if not charges.has_charges():
+        return False
+    for r in results:
+        r["gold"]["charges"] = canonical_charges(r["gold"]["charges"], charges.named, charges.resolve)
+        if r.get("ok"):
+            r["prediction"]["charges"] = canonical_charges(r["prediction"]["charges"], charges.named, charges.resolve)
+    return True

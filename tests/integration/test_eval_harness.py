@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from app.eval.tasks import CHARGE_LABELS_NOTE
 from tests.conftest import SHARED_DATA, run_cli
 
 pytestmark = pytest.mark.integration
@@ -175,6 +176,8 @@ def test_ljp_eval_runs_the_judge_graph_beside_the_baselines(data_dir: Path, tmp_
     assert sorted(r["system"] for r in results) == ["full", "full", "naive_rag", "naive_rag"]
     assert all(r["ok"] for r in results), [r.get("error") for r in results]
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["notes"] == [CHARGE_LABELS_NOTE]  # the KB has charges: labels are compared as it names them
+    assert CHARGE_LABELS_NOTE in (out / "report.md").read_text(encoding="utf-8")
     assert {"align_ontology", "research_charges", "audit_research", "adjudicate"} <= set(
         summary["systems"]["full"]["stage_median_ms"]
     )
@@ -182,7 +185,7 @@ def test_ljp_eval_runs_the_judge_graph_beside_the_baselines(data_dir: Path, tmp_
     assert all(set(r["prediction"]["cited"]) <= set(r["prediction"]["evidence"]) for r in full)
     for r in full:  # each audited article's verdict with its checklist answers, to see why it stayed or went
         verdicts = r["prediction"]["verdicts"]
-        assert verdicts and all(v["decided_by"] in {"rule", "model", "unverified"} for v in verdicts)
+        assert verdicts and all(v["decided_by"] in {"rule", "model", "unverified", "retained"} for v in verdicts)
         assert {v["article_id"] for v in verdicts if not v["applicable"]} == set(r["prediction"]["pruned"])
         assert all(isinstance(item, str) and isinstance(holds, bool) for v in verdicts for item, holds in v["checks"])
 

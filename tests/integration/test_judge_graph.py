@@ -234,6 +234,32 @@ def test_a_charge_needs_an_audited_article_that_defines_it(judge_kb: Services) -
     assert dropped == ["charge:抢劫", "charge:不存在的罪"]
     assert charges.defining(["刑法:264", "刑法:67", "刑法:999", "刑法:264"]) == {"刑法:264"}
     assert charges.defining([]) == set()
+    # Exact names and aliases only: a single alternative of an enumeration is resolve()'s business.
+    assert (
+        charges.named("伪造、变造居民身份证罪") == charges.resolve("伪造、变造居民身份证") == "伪造、变造、买卖身份证件"
+    )
+    assert charges.named("[走私、贩卖、运输、制造]毒品") == "走私、贩卖、运输、制造毒品"
+    assert charges.named("贩卖毒品") is None and charges.resolve("贩卖毒品") == "走私、贩卖、运输、制造毒品"
+
+
+def test_eval_compares_charges_as_the_charge_table_names_them(judge_kb: Services) -> None:
+    from app.eval.metrics import match_charges
+    from app.eval.tasks import resolve_charge_labels
+
+    results = [
+        {  # ljp_dev's ljp-17: gold split on 、 and named as in 2018; the system names the charge in force
+            "gold": {"charges": ["盗窃", "伪造", "变造居民身份证"]},
+            "prediction": {"charges": ["盗窃罪", "伪造、变造、买卖身份证件"]},
+            "ok": True,
+        },
+        {"gold": {"charges": ["盗窃"]}, "prediction": {"charges": ["容留他人吸食毒品"]}, "ok": True},
+        {"gold": {"charges": ["盗窃"]}, "ok": False},
+    ]
+    assert match_charges(results[0]["prediction"]["charges"], results[0]["gold"]["charges"]) == (1, 2, 3)
+    assert resolve_charge_labels(results, ChargeRepository(judge_kb.graph))
+    assert results[0]["gold"]["charges"] == results[0]["prediction"]["charges"] == ["盗窃", "伪造、变造、买卖身份证件"]
+    assert results[1]["prediction"]["charges"] == ["容留他人吸食毒品"]  # a name no table knows stays wrong
+    assert results[2]["gold"]["charges"] == ["盗窃"] and "prediction" not in results[2]
 
 
 def test_retrieval_eval_keeps_the_other_strategies_when_the_prejudgment_fails(

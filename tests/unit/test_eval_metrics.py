@@ -6,6 +6,7 @@ import pytest
 
 from app.eval.metrics import (
     bootstrap_ci,
+    canonical_charges,
     hallucination_risk,
     match_charges,
     micro_prf,
@@ -35,6 +36,29 @@ def test_charge_matching_counts_each_gold_charge_once() -> None:
     assert match_charges(["贩卖毒品罪", "盗窃"], ["[走私、贩卖、运输、制造]毒品", "盗窃"]) == (2, 2, 2)
     assert match_charges(["贩卖毒品", "运输毒品"], ["[走私、贩卖、运输、制造]毒品"]) == (1, 2, 1)
     assert match_charges([], ["盗窃"]) == (0, 0, 1)
+
+
+def test_charge_labels_are_rejoined_and_renamed_charges_followed() -> None:
+    # The names a charge table knows exactly, and what its looser resolution (single alternatives) finds.
+    table = {"盗窃": "盗窃", "故意伤害": "故意伤害", "走私、贩卖、运输、制造毒品": "走私、贩卖、运输、制造毒品"}
+    table["伪造、变造居民身份证"] = "伪造、变造、买卖身份证件"  # renamed by Amendment IX
+
+    def named(name: str) -> str | None:
+        return table.get(normalise_charge(name))
+
+    def resolve(name: str) -> str | None:
+        return named(name) or ("走私、贩卖、运输、制造毒品" if normalise_charge(name) == "贩卖毒品" else None)
+
+    # ljp_dev splits names on 、: the pieces of one name are joined, never two charges into one.
+    assert canonical_charges(["盗窃", "伪造", "变造居民身份证"], named, resolve) == ["盗窃", "伪造、变造、买卖身份证件"]
+    assert canonical_charges(["故意伤害", "走私", "贩卖", "运输", "制造毒品"], named, resolve) == [
+        "故意伤害",
+        "走私、贩卖、运输、制造毒品",
+    ]
+    assert canonical_charges(["贩卖毒品罪", "盗窃罪", "盗窃"], named, resolve) == ["走私、贩卖、运输、制造毒品", "盗窃"]
+    # Unknown names stay as written (normalised): a wrong name is not made right.
+    assert canonical_charges(["容留他人吸食毒品罪", " "], named, resolve) == ["容留他人吸食毒品"]
+    assert canonical_charges(["制造", "贩卖"], named, resolve) == ["制造", "贩卖"]
 
 
 def test_micro_prf_sums_counts_before_dividing() -> None:
