@@ -34,6 +34,16 @@ _NOT_TEXT = re.compile(r"[\W_]|是否")
 # "是否构成诈骗罪？" or "是否实施了本条规定的行为？" asks the audit's own question back: whatever the model
 # answers, nothing was checked.
 _CIRCULAR = re.compile(r"构成[^，。？?]{0,15}罪|本条")
+# A statutory penalty ("处三年以下有期徒刑", "处拘役"); neither "被判处…" in the general part nor an
+# accessory fine ("并处罚金", "单处罚金") starts one.
+_PENALTY = re.compile(r"(?<![判并单])处(?:[一二三四五六七八九十]+年|拘役|管制|罚金|死刑|无期|有期)")
+_CLAUSE = re.compile(r"[。；;\n]")
+_FLOOR = re.compile(r"处(?:[一二三四五六七八九十]+年以上|无期|死刑)")
+_LIST_ITEM = re.compile(r"[（(][一二三四五六七八九十]+[)）]")
+# An item drawing at least this share of its wording from an article's sentencing bands (and more than from
+# its basic offence) asks about a band, not an element: the local model wrote checklists for 刑法:263 of
+# 入户抢劫, 持枪抢劫… only, all false for a plain robbery, and the audit pruned the article that applied.
+BAND_SHARE = 0.5
 
 
 class ChecklistSchema(BaseModel):
@@ -65,7 +75,50 @@ def _unusable(item: str, article_text: str | None) -> str | None:
         return f"an item must ask about a fact, not whether the offence is made out: {item!r}"
     if article_text and restated_share(item, article_text) >= RESTATEMENT_SHARE:
         return f"an item must ask about one element, not restate the whole article: {item!r}"
+    if article_text and (tiers := penalty_tiers(article_text)) and _asks_about_band(item, *tiers):
+        return (
+            f"an item must ask about an element of the basic offence ({tiers[0].strip('，, ')}), not about a "
+            f"heavier or lighter sentencing band: {item!r}"
+        )
     return None
+
+
+def penalty_tiers(article_text: str) -> tuple[str, str] | None:
+    """(basic offence, sentencing bands) of an article that sets penalties, or None for one that does not.
+
+    Read clause by clause (。；and line breaks). A clause whose penalty has a floor ("处三年以上…", 无期,
+    死刑) is a band, and so are the numbered items listed under it ("有下列情形之一的，处十年以上…：（一）
+    入户抢劫的"). The text before the first penalty, a clause whose penalty starts from nothing ("猥亵儿童的，
+    处五年以下"), a clause without a penalty ("奸淫不满十四周岁的幼女的，以强奸论") and items listed under
+    such clauses ("…有下列情形之一的，处拘役…：（一）追逐竞驶…") are the offence."""
+    if _PENALTY.search(article_text) is None:
+        return None
+    offence: list[str] = []
+    bands: list[str] = []
+    seen_penalty = listing_band = False
+    for clause in filter(None, (c.strip() for c in _CLAUSE.split(article_text))):
+        penalty = _PENALTY.search(clause)
+        if _LIST_ITEM.match(clause) and seen_penalty:
+            (bands if listing_band else offence).append(clause)
+            continue
+        listing_band = bool(penalty and seen_penalty and _FLOOR.match(clause, penalty.start()))
+        if listing_band:
+            bands.append(clause)
+        else:
+            offence.append(clause[: penalty.start()] if penalty else clause)
+        seen_penalty = seen_penalty or penalty is not None
+    return "".join(offence), "".join(bands)
+
+
+def _bigram_share(item: str, text: str) -> float:
+    words = _NOT_TEXT.sub("", item)
+    pairs = [words[i : i + 2] for i in range(len(words) - 1)]
+    return sum(pair in text for pair in pairs) / len(pairs) if pairs else 0.0
+
+
+def _asks_about_band(item: str, offence: str, bands: str) -> bool:
+    in_bands = _bigram_share(item, bands)
+    return in_bands >= BAND_SHARE and in_bands > _bigram_share(item, offence)
 
 
 def _checkable(items: Sequence[str], article_text: str) -> bool:

@@ -54,7 +54,7 @@ def test_bad_model_output_and_unknown_articles_fail_clearly(kb: Services, repo: 
 
 def test_a_checklist_restating_the_article_is_asked_for_again(kb: Services, repo: ChecklistRepository) -> None:
     murder = kb.statutes.get_articles(["刑法:232"])[0].text  # 故意杀人的，处死刑、无期徒刑……
-    items = ["行为人是否故意非法剥夺他人生命？", "是否有情节较轻的情形？"]
+    items = ["行为人是否故意非法剥夺他人生命？", "行为人是否具有杀人的故意？"]
     model = FakeChatModel(
         responses=[
             json.dumps({"items": [f"是否{murder}"]}, ensure_ascii=False),
