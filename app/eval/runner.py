@@ -44,6 +44,10 @@ def _line(result: Result) -> str:
     return json.dumps({k: v for k, v in result.items() if k != "gold"}, ensure_ascii=False) + "\n"
 
 
+RUNS_DIR = "benchmarks/runs"
+"""Where eval runs are committed with the code (relative to the repository root)."""
+
+
 @lru_cache(maxsize=1)
 def code_version() -> str:
     """The commit the code under test comes from (``+dirty`` with uncommitted changes), stamped on every
@@ -52,7 +56,9 @@ def code_version() -> str:
     try:
         git = ["git", "-C", str(root)]
         head = subprocess.run([*git, "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True, check=True)
-        dirty = subprocess.run([*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True)
+        # Committed run directories change as a run writes them; they are results, not the code under test.
+        status = [*git, "status", "--porcelain", "--untracked-files=no", "--", ".", f":!{RUNS_DIR}"]
+        dirty = subprocess.run(status, capture_output=True, text=True)
     except (OSError, subprocess.CalledProcessError):
         try:
             return f"jurisgraph {version('jurisgraph')}"
