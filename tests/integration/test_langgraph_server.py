@@ -117,7 +117,8 @@ def test_server_lists_the_graphs(server: str) -> None:
 
 def test_judge_interrupts_for_review_and_resumes(server: str) -> None:
     thread = _http("POST", f"{server}/threads", {})["thread_id"]
-    context = {"model": "fake", "human_review": True, "audit_k": 1}
+    # The checklist-final call (not the default) proposes pruning, so the reviewer's override shows.
+    context = {"model": "fake", "human_review": True, "audit_k": 1, "audit_mixed": "model"}
     fact = "被告人张某秘密窃取被害人李某的电动自行车一辆，价值人民币2300元。"
     run = {"assistant_id": "judge", "input": {"fact": fact}, "context": context}
     first = _http("POST", f"{server}/threads/{thread}/runs/wait", run, timeout=120)
