@@ -102,20 +102,8 @@ def test_consult_eval_compares_systems_and_resumes(data_dir: Path, tmp_path: Pat
     assert again.returncode == 0, again.stderr
     assert len(_lines(out / "results.jsonl")) == 9
     # One more item for one system: the progress counts only this run's pairs, not the file's other lines.
-    more = _run(
-        "eval",
-        "--task",
-        "consult",
-        "--data",
-        str(CONSULT),
-        "--limit",
-        "4",
-        "--systems",
-        "no_rag",
-        "--out",
-        str(out),
-        data_dir=data_dir,
-    )
+    args = ("eval", "--task", "consult", "--data", str(CONSULT), "--out", str(out))
+    more = _run(*args, "--limit", "4", "--systems", "no_rag", data_dir=data_dir)
     assert more.returncode == 0, more.stderr
     assert "consult: 0 failed: 3/4 after" in more.stderr and "4/4 after" in more.stderr
     assert len(_lines(out / "results.jsonl")) == 10
