@@ -91,8 +91,7 @@ def _verify(article: Article, facts: str, facts_kind: str, ctx: Context) -> tupl
     usage = empty_usage()
     try:
         checklist, used = ensure_checklist(
-            article.id,
-            services.statutes,
+            article,
             ChecklistRepository(services.graph),
             model,
             spec,
@@ -225,7 +224,8 @@ def consult_facts(question: str, element_graph: dict[str, Any]) -> str:
 
 
 def is_borderline(verdict: Verdict) -> bool:
-    """A verdict a person should see: its checklist items disagree, so the model's final call decided it."""
+    """A verdict a person should see: its checklist items disagree, so neither all-true nor all-false decided
+    it (the article was kept as flagged, or the model's checklist-final call ruled)."""
     return bool(verdict["checks"]) and decide_by_rule(verdict["checks"]) is None
 
 

@@ -245,21 +245,21 @@ def checklists(
     services = get_services()
     spec = model or Context().model
     chat = load_chat_model(spec, services.settings)
-    ids = articles_of_laws(services.statutes, [law.strip() for law in laws.split(",") if law.strip()])
+    ids = articles_of_laws(services.statutes, [law.strip() for law in laws.split(",") if law.strip()])[:limit]
     if not ids:
         raise InputError(f"no ingested articles for {laws!r}: run `jurisgraph ingest --laws {laws}` first")
     repo = ChecklistRepository(services.graph)
     made = reused = 0
     failed: list[str] = []
     with _progress() as progress:
-        task = progress.add_task("checklists", total=len(ids[:limit]))
-        for article_id in ids[:limit]:
-            existed = not regenerate and repo.get(article_id) is not None
+        task = progress.add_task("checklists", total=len(ids))
+        for article in services.statutes.get_articles(ids):
+            existed = not regenerate and repo.get(article.id) is not None
             try:
-                ensure_checklist(article_id, services.statutes, repo, chat, spec, regenerate=regenerate)
+                ensure_checklist(article, repo, chat, spec, regenerate=regenerate)
                 made, reused = made + (not existed), reused + existed
             except StructuredOutputError as exc:
-                failed.append(f"{article_id}: {exc}")
+                failed.append(f"{article.id}: {exc}")
             progress.advance(task)
     services.graph.compact()
     console.print(f"Checklists: {made} generated, {reused} already stored, {len(failed)} failed.")

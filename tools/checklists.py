@@ -21,10 +21,9 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
 
 from prompts import load_prompt, render_prompt
-from tools.errors import InputError
 from tools.kg.port import GraphStore
 from tools.llm import Usage, empty_usage, invoke_structured
-from tools.statutes import StatuteRepository
+from tools.statutes import Article, StatuteRepository
 
 PROMPT = "generate_checklist"
 # An item holding this share of the article's own characters restates the article instead of asking about
@@ -57,15 +56,17 @@ class ChecklistSchema(BaseModel):
         # A small model mixes usable questions with ones nothing can be checked against; the usable ones are
         # kept, and only a list with none left is sent back (with the first reason) to be made again.
         article = (info.context or {}).get("article_text")
-        reasons = [_unusable(item, article) for item in items]
+        tiers = penalty_tiers(article) if article else None
+        reasons = [_unusable(item, article, tiers) for item in items]
         kept = [item for item, reason in zip(items, reasons, strict=True) if reason is None]
         if not kept:
             raise ValueError(next(reason for reason in reasons if reason))
         return kept
 
 
-def _unusable(item: str, article_text: str | None) -> str | None:
-    """Why an item cannot be checked against facts, or None when it can."""
+def _unusable(item: str, article_text: str | None, tiers: tuple[str, str] | None) -> str | None:
+    """Why an item cannot be checked against facts, or None when it can; ``tiers`` is the article's
+    :func:`penalty_tiers`, read once per checklist."""
     if "…" in item or "..." in item:
         # Copied from a template ("主体是否……？").
         return f"items must state each element concretely, without ellipses (……): {item!r}"
@@ -75,7 +76,7 @@ def _unusable(item: str, article_text: str | None) -> str | None:
         return f"an item must ask about a fact, not whether the offence is made out: {item!r}"
     if article_text and restated_share(item, article_text) >= RESTATEMENT_SHARE:
         return f"an item must ask about one element, not restate the whole article: {item!r}"
-    if article_text and (tiers := penalty_tiers(article_text)) and _asks_about_band(item, *tiers):
+    if tiers and _asks_about_band(item, *tiers):
         return (
             f"an item must ask about an element of the basic offence ({tiers[0].strip('，, ')}), not about a "
             f"heavier or lighter sentencing band: {item!r}"
@@ -195,8 +196,7 @@ class ChecklistRepository:
 
 
 def ensure_checklist(
-    article_id: str,
-    statutes: StatuteRepository,
+    article: Article,
     checklists: ChecklistRepository,
     model: BaseChatModel,
     model_name: str,
@@ -207,11 +207,7 @@ def ensure_checklist(
     """The stored checklist of an article, generating (and storing) it when absent, when asked to, when it
     was made by another version of the prompt, or when it fails today's checks (so a KB built before a
     prompt edit or a new check heals on first use)."""
-    found = statutes.get_articles([article_id])
-    if not found:
-        raise InputError(f"no article {article_id!r} in the knowledge base")
-    article = found[0]
-    stored = None if regenerate else checklists.get(article_id)
+    stored = None if regenerate else checklists.get(article.id)
     if stored and stored.prompt_version == prompt_version(language) and _checkable(stored.items, article.text):
         return stored, empty_usage()
     prompt = render_prompt(PROMPT, language, article_id=article.id, heading=article.heading, text=article.text)
