@@ -131,6 +131,9 @@ class HybridRetriever:
         return self.fuse(self.rankings(query, candidates_per_retriever), k)
 
 
+STATUTE_RETRIEVERS = ("bm25", "dense", "exact")
+"""The rankings :meth:`HybridRetriever.rankings` returns, over statute text alone."""
+
 CITED_FIELD = {INTERPRETATIONS: "cites", CASES: "articles", COMMUNITY_REPORTS: "articles"}
 """Metadata field holding the comma-separated article ids a chunk of each collection cites."""
 

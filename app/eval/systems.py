@@ -34,7 +34,14 @@ from prompts import render_prompt
 from tools.charges import ChargeRepository
 from tools.errors import InputError, StructuredOutputError
 from tools.llm import empty_usage, failed_usage, invoke_structured, invoke_text, load_chat_model
-from tools.retrieval import OPTIONAL_SOURCES, Candidate, articles_cited_by, route_collections, weighted_rrf
+from tools.retrieval import (
+    OPTIONAL_SOURCES,
+    STATUTE_RETRIEVERS,
+    Candidate,
+    articles_cited_by,
+    route_collections,
+    weighted_rrf,
+)
 from tools.statutes import CRIMINAL_LAW, make_article_id, parse_citations
 from tools.vectors import CASES, STATUTES
 
@@ -244,19 +251,21 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
     # One repository for the whole run: its alias index is read from the graph once, not per item.
     charges = ChargeRepository(get_services().graph)
     research_ctx = replace(context, model=prejudge_model or context.model, judge_model="", feature_extractor="lexical")
+    wide = replace(context, candidates_per_retriever=max(depth, context.candidates_per_retriever))
 
     def run(item: dict[str, Any]) -> Prediction:
         services = get_services()
         query = query_of(item)
-        rankings = services.retriever.rankings(query, max(depth, context.candidates_per_retriever))
-        fused = services.retriever.fuse(rankings, depth)
-        out = {**{k: v[:depth] for k, v in rankings.items()}, "fused": [c.article_id for c in fused]}
+        # The consult graph's LawSearch sources as it runs with the keyword router (no model call); the
+        # statute retrievers among them are also scored alone and as the flat hybrid fusion.
+        counts = {c: services.vectors.count(c) for c in OPTIONAL_SOURCES}
+        sources = source_rankings(query, route_collections(query, counts)[0], services, wide)
+        statutes = {k: sources[k] for k in STATUTE_RETRIEVERS}
+        fused = services.retriever.fuse(statutes, depth)
+        out = {k: sources[k][:depth] for k in (*STATUTE_RETRIEVERS, "kg")}
+        out["fused"] = [c.article_id for c in fused]
         if services.vectors.count(CASES):
             out["cases"] = articles_cited_by(services.vectors, CASES, query, context.candidates_per_retriever, depth)
-        # The consult graph's LawSearch fusion as it runs with the keyword router (no model call).
-        counts = {c: services.vectors.count(c) for c in OPTIONAL_SOURCES}
-        sources = source_rankings(query, route_collections(query, counts)[0], services, context)
-        out["kg"] = sources["kg"][:depth]
         out["law_search"] = [c.article_id for c in weighted_rrf(sources, context.source_weights, depth)]
         usage = empty_usage()
         if item.get("fact"):
