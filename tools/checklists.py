@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from pathlib import Path
 from typing import Annotated
 
 from langchain_core.language_models import BaseChatModel
@@ -21,6 +22,7 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
 
 from prompts import load_prompt, render_prompt
+from tools.errors import StructuredOutputError
 from tools.kg.port import GraphStore
 from tools.llm import Usage, empty_usage, invoke_structured
 from tools.statutes import Article, StatuteRepository
@@ -154,6 +156,15 @@ def prompt_version(language: str = "zh") -> str:
     return hashlib.sha256(load_prompt(PROMPT, language).template.encode("utf-8")).hexdigest()[:8]
 
 
+def failure_key(model_name: str, language: str, retries: int) -> str:
+    """What a recorded failure to make a checklist holds for: the model, the prompt, this module's checks
+    (its source, so an edited check tries again without anyone bumping a number) and the retries allowed.
+    Decoding is greedy, so the same key fails the same way; recording it saves every later audit of the
+    article the same futile calls (the local model never made one for 刑法:234 in three tries)."""
+    checks = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]
+    return f"{model_name}|{prompt_version(language)}|{checks}|{retries}"
+
+
 _GET = """
 MATCH (a:Article {id: $id})
 OPTIONAL MATCH (a)-[:HAS_CHECK]->(c:CheckItem)
@@ -161,12 +172,23 @@ RETURN a.checklist_model AS model, a.checklist_prompt AS prompt, c.text AS text,
 ORDER BY ord
 """
 
+_GET_FAILURE = """
+MATCH (a:Article {id: $id})
+RETURN a.checklist_failure AS failure, a.checklist_failure_key AS key
+"""
+
+_SET_FAILURE = """
+MATCH (a:Article {id: $id})
+SET a.checklist_failure = $failure, a.checklist_failure_key = $key
+"""
+
 _REPLACE = """
 MATCH (a:Article {id: $id})
 OPTIONAL MATCH (a)-[:HAS_CHECK]->(old:CheckItem)
 DETACH DELETE old
 WITH DISTINCT a
-SET a.checklist_model = $model, a.checklist_prompt = $prompt
+SET a.checklist_model = $model, a.checklist_prompt = $prompt, a.checklist_failure = null,
+    a.checklist_failure_key = null
 WITH a
 UNWIND $items AS item
 CREATE (a)-[:HAS_CHECK]->(:CheckItem {id: item.id, text: item.text, order: item.order})
@@ -184,6 +206,14 @@ class ChecklistRepository:
         if not rows:
             return None
         return Checklist(article_id, tuple(r["text"] for r in rows), rows[0]["model"] or "", rows[0]["prompt"] or "")
+
+    def failure(self, article_id: str, key: str) -> str | None:
+        """Why making the article's checklist failed under ``key`` (see :func:`failure_key`), if it did."""
+        rows = self.store.read(_GET_FAILURE, {"id": article_id})
+        return rows[0]["failure"] if rows and rows[0]["key"] == key else None
+
+    def record_failure(self, article_id: str, key: str, failure: str) -> None:
+        self.store.query(_SET_FAILURE, {"id": article_id, "key": key, "failure": failure})
 
     def save(self, checklist: Checklist) -> None:
         items = [
@@ -206,14 +236,25 @@ def ensure_checklist(
 ) -> tuple[Checklist, Usage]:
     """The stored checklist of an article, generating (and storing) it when absent, when asked to, when it
     was made by another version of the prompt, or when it fails today's checks (so a KB built before a
-    prompt edit or a new check heals on first use)."""
+    prompt edit or a new check heals on first use).
+
+    A failure is recorded on the article and raised again, without calls, while its :func:`failure_key`
+    holds; ``regenerate`` tries anyway."""
     stored = None if regenerate else checklists.get(article.id)
     if stored and stored.prompt_version == prompt_version(language) and _checkable(stored.items, article.text):
         return stored, empty_usage()
+    key = failure_key(model_name, language, retries)
+    recorded = None if regenerate else checklists.failure(article.id, key)
+    if recorded is not None:
+        raise StructuredOutputError(f"{recorded} (recorded earlier for this model and prompt; regenerate to retry)")
     prompt = render_prompt(PROMPT, language, article_id=article.id, heading=article.heading, text=article.text)
-    parsed, usage = invoke_structured(
-        model, [HumanMessage(content=prompt)], ChecklistSchema, retries, context={"article_text": article.text}
-    )
+    try:
+        parsed, usage = invoke_structured(
+            model, [HumanMessage(content=prompt)], ChecklistSchema, retries, context={"article_text": article.text}
+        )
+    except StructuredOutputError as exc:
+        checklists.record_failure(article.id, key, str(exc))
+        raise
     items = tuple(dict.fromkeys(item.strip() for item in parsed.items if item.strip()))
     checklist = Checklist(article.id, items, model_name, prompt_version(language))
     checklists.save(checklist)

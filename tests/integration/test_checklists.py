@@ -5,7 +5,7 @@ import json
 import pytest
 
 from app.services import Services
-from tools.checklists import Checklist, ChecklistRepository, ensure_checklist, prompt_version
+from tools.checklists import Checklist, ChecklistRepository, ensure_checklist, failure_key, prompt_version
 from tools.errors import StructuredOutputError
 from tools.fake_llm import FakeChatModel
 from tools.statutes import Article
@@ -21,6 +21,7 @@ def _article(kb: Services, article_id: str) -> Article:
 @pytest.fixture
 def repo(kb: Services) -> ChecklistRepository:
     kb.graph.query("MATCH (c:CheckItem) DETACH DELETE c")
+    kb.graph.query("MATCH (a:Article) SET a.checklist_failure = null, a.checklist_failure_key = null")
     return ChecklistRepository(kb.graph)
 
 
@@ -90,3 +91,32 @@ def test_a_stale_or_unusable_stored_checklist_is_made_again(
     made, usage = ensure_checklist(_article(kb, "刑法:232"), repo, model, "fake")
     assert made.items == tuple(items) and usage["llm_calls"] == 1
     assert repo.get("刑法:232") == made
+
+
+def test_a_failure_is_recorded_and_not_repeated_until_asked(kb: Services, repo: ChecklistRepository) -> None:
+    statement = json.dumps({"items": ["故意伤害他人身体的，处三年以下有期徒刑。"]}, ensure_ascii=False)
+    article = _article(kb, "刑法:234")
+    first = FakeChatModel(responses=[statement] * 3)
+    with pytest.raises(StructuredOutputError, match="yes/no question"):
+        ensure_checklist(article, repo, first, "fake")
+    assert len(first.calls) == 3
+
+    # Greedy decoding fails the same way again: the recorded reason comes back without a call.
+    again = FakeChatModel(responses=[statement] * 3)
+    with pytest.raises(StructuredOutputError, match="recorded earlier") as raised:
+        ensure_checklist(article, repo, again, "fake")
+    assert "yes/no question" in str(raised.value) and again.calls == []
+
+    # Another model, or more retries, is another attempt.
+    other = FakeChatModel(responses=[statement] * 3)
+    with pytest.raises(StructuredOutputError, match="yes/no question"):
+        ensure_checklist(article, repo, other, "other-model")
+    assert len(other.calls) == 3
+
+    # Regenerating tries anyway, and a checklist made clears the record.
+    items = ["行为人是否故意损害他人身体健康？"]
+    fixed = FakeChatModel(responses=[json.dumps({"items": items}, ensure_ascii=False)])
+    made, usage = ensure_checklist(article, repo, fixed, "fake", regenerate=True)
+    assert made.items == tuple(items) and usage["llm_calls"] == 1
+    assert repo.failure("刑法:234", failure_key("fake", "zh", 2)) is None
+    assert repo.failure("刑法:234", failure_key("other-model", "zh", 2)) is None
