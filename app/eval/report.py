@@ -91,7 +91,30 @@ def _traceable(r: Result) -> bool:
     return _charges_exact(r) and set(r["gold"]["articles"]) <= set(r["prediction"].get("evidence", []))
 
 
-def _judgment_metrics(task: str) -> dict[str, Metric]:
+def _verdict_share(rs: Sequence[Result], pool: Callable[[Result, dict[str, Any]], bool], counted: str) -> float:
+    """Share of the audit verdicts selected by ``pool`` whose outcome is ``counted`` (``pruned`` or a
+    ``decided_by`` value), over all items at once: an item audits only a few articles."""
+    verdicts = [v for r in rs for v in r["prediction"].get("verdicts", []) if pool(r, v)]
+    hits = [v for v in verdicts if (not v["applicable"] if counted == "pruned" else v["decided_by"] == counted)]
+    return len(hits) / len(verdicts) if verdicts else 0.0
+
+
+def _is_gold(r: Result, verdict: dict[str, Any]) -> bool:
+    return verdict["article_id"] in r["gold"]["articles"]
+
+
+AUDIT_METRICS: dict[str, Metric] = {
+    # The audit's errors: correct law removed (lower is better)…
+    "audit_gold_pruned": lambda rs: _verdict_share(rs, _is_gold, "pruned"),
+    # …and its use: wrong candidates removed before the Adjudicator reads them (higher is better).
+    "audit_other_pruned": lambda rs: _verdict_share(rs, lambda r, v: not _is_gold(r, v), "pruned"),
+    # Articles kept only because no usable checklist could be made or answered.
+    "audit_unverified": lambda rs: _verdict_share(rs, lambda r, v: True, "unverified"),
+}
+"""How the auditor's verdicts compare with the gold articles (ljp items name them), for systems that audit."""
+
+
+def _judgment_metrics(task: str, audited: bool = False) -> dict[str, Metric]:
     metrics: dict[str, Metric] = {
         "charge_accuracy": lambda rs: _mean([float(_charges_exact(r)) for r in rs]),
         "charge_f1": lambda rs: (
@@ -109,6 +132,8 @@ def _judgment_metrics(task: str) -> dict[str, Metric]:
             ),
             "traceable_correct": lambda rs: _mean([float(_traceable(r)) for r in rs]),
         }
+        if audited:
+            metrics |= AUDIT_METRICS
     return metrics | _cost_metrics()
 
 
@@ -184,7 +209,8 @@ def summarise(
             retrievers = sorted({name for r in ok for name in r["prediction"]["rankings"]})
             entry["retrievers"] = {name: _score(ok, _retrieval_metrics(name), with_ci) for name in retrievers}
         elif task in ("ljp", "charge"):
-            entry["metrics"] = _score(ok, _judgment_metrics(task), with_ci)
+            audited = any(r["prediction"].get("verdicts") for r in ok)
+            entry["metrics"] = _score(ok, _judgment_metrics(task, audited), with_ci)
         else:
             entry["metrics"] = _score(ok, _consult_metrics(ok, judge_threshold), with_ci)
         summary["systems"][system] = entry

@@ -143,3 +143,26 @@ def test_result_lines_hold_no_gold_which_is_reattached_from_the_items(tmp_path: 
     assert [r["gold"]["charges"] for r in again] == [["盗窃"], ["抢劫"]]
     with pytest.raises(InputError, match="1 item\\(s\\) not in this data file \\(a\\)"):
         run_systems("charge", items[1:], {"s": lambda item: {}}, path)
+
+
+def _verdict(article_id: str, applicable: bool, decided_by: str = "rule") -> dict[str, Any]:
+    return {"article_id": article_id, "applicable": applicable, "decided_by": decided_by, "reason": "", "checks": []}
+
+
+def test_audit_verdicts_are_scored_against_the_gold_articles() -> None:
+    audited = [_ljp(i, ["盗窃"], ["刑法:264"], 6, ["刑法:264"], 6) for i in "ab"]
+    for r in audited:
+        r["system"] = "full"
+    audited[0]["prediction"]["verdicts"] = [
+        _verdict("刑法:264", False),  # gold, pruned
+        _verdict("刑法:266", False),  # other, pruned
+        _verdict("刑法:263", True, "unverified"),
+    ]
+    audited[1]["prediction"]["verdicts"] = [_verdict("刑法:264", True, "retained"), _verdict("刑法:267", True)]
+    unaudited = _ljp("a", ["盗窃"], ["刑法:264"], 6, ["刑法:264"], 6)
+    systems = summarise("ljp", [*audited, unaudited], with_ci=False)["systems"]
+    m = {k: v["value"] for k, v in systems["full"]["metrics"].items()}
+    assert m["audit_gold_pruned"] == 0.5  # one of the two gold verdicts
+    assert m["audit_other_pruned"] == pytest.approx(1 / 3, abs=1e-4)  # 266 of 266, 263, 267
+    assert m["audit_unverified"] == 0.2
+    assert "audit_gold_pruned" not in systems["naive_rag"]["metrics"]  # nothing audited, nothing to score
