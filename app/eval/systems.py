@@ -189,6 +189,10 @@ def _full_judgment(fact: str, context: Context) -> Prediction:
         "death_penalty": out["term"]["death"],
         "cited": out["articles"],
         "evidence": [e["id"] for e in out["evidence"] if e["kind"] == "article"],
+        # With the articles, what the Adjudicator read: a run can be analysed (or its last step replayed)
+        # without redoing retrieval and audit.
+        "precedents": [e["id"] for e in out["evidence"] if e["kind"] == "case"],
+        "prejudged": [[g["name"], g["confidence"]] for g in out["prejudged"]],
         "dropped": out["dropped"],
         "pruned": [v["article_id"] for v in out["verdicts"] if not v["applicable"]],
         # Why each audited article stayed or went, so a run shows where the auditor erred.

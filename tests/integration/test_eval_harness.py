@@ -176,6 +176,10 @@ def test_ljp_eval_runs_the_judge_graph_beside_the_baselines(data_dir: Path, tmp_
         assert verdicts and all(v["decided_by"] in {"rule", "model", "unverified", "retained"} for v in verdicts)
         assert {v["article_id"] for v in verdicts if not v["applicable"]} == set(r["prediction"]["pruned"])
         assert all(isinstance(item, str) and isinstance(holds, bool) for v in verdicts for item, holds in v["checks"])
+        # What the Adjudicator read besides the articles: the precedents (none: this KB holds no cases), and
+        # the charges pre-judged.
+        assert r["prediction"]["precedents"] == []
+        assert all(isinstance(name, str) and 0 <= conf <= 1 for name, conf in r["prediction"]["prejudged"])
 
 
 def test_malformed_task_file_is_a_clear_error(data_dir: Path, tmp_path: Path) -> None:
