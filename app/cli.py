@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 from rich.console import Console
@@ -27,6 +27,9 @@ from app.context import Context
 from app.settings import load_settings
 from tools.errors import InputError, JurisError
 from tools.stop import request_stop
+
+if TYPE_CHECKING:
+    from graphs.state import Verdict
 
 cli = typer.Typer(
     add_completion=False, no_args_is_help=True, help="JurisGraph: legal answers with verifiable citations."
@@ -502,6 +505,27 @@ def _print_usage(out: dict[str, Any]) -> None:
     )
 
 
+VERDICT_LABELS = {"unverified": "未核验 unverified", "retained": "保留 retained", "reviewer": "复核 reviewed"}
+"""How a verdict reads when neither its checklist's rule nor the model's final call decided it."""
+
+
+def _print_verdicts(verdicts: list[Verdict]) -> None:
+    """The audit trail: each candidate article, whether it stayed, why, and every checklist answer."""
+    from agents.auditor import is_borderline
+
+    if not verdicts:
+        return
+    table = Table("法条 Article", "核验 Verdict", "清单 Checklist (✓ holds, ✗ does not)", title="核验 Audit")
+    for verdict in verdicts:
+        outcome = "适用 applies" if verdict["applicable"] else "[yellow]排除 pruned[/yellow]"
+        if verdict["applicable"] and is_borderline(verdict):
+            outcome = "保留待复核 kept, mixed"
+        outcome = VERDICT_LABELS.get(verdict["decided_by"], outcome)
+        checks = "\n".join(f"{'✓' if c['holds'] else '✗'} {escape(c['item'])}" for c in verdict["checks"])
+        table.add_row(escape(verdict["article_id"]), outcome, checks or escape(verdict["reason"]))
+    console.print(table)
+
+
 def _print_judgment(out: dict[str, Any]) -> None:
     term = out["term"]
     sentence = "死刑" if term["death"] else "无期徒刑" if term["life"] else f"有期徒刑 {term['months']} 个月"
@@ -512,11 +536,7 @@ def _print_judgment(out: dict[str, Any]) -> None:
     console.print("[bold]证据 Evidence[/bold]")
     for item in out["evidence"]:
         console.print(f"  [cyan]\\[{item['n']}][/cyan] {escape(item['id'])}　{escape(item['text'])}")
-    for verdict in out["verdicts"]:
-        if not verdict["applicable"]:
-            err.print(
-                f"[yellow]Pruned by the auditor:[/yellow] {escape(verdict['article_id'])}: {escape(verdict['reason'])}"
-            )
+    _print_verdicts(out["verdicts"])
     if out["dropped"]:
         err.print(f"[yellow]Dropped (not supported by the evidence):[/yellow] {escape(', '.join(out['dropped']))}")
     _print_usage(out)
@@ -648,11 +668,7 @@ def _print_basis(items: list[dict[str, Any]]) -> None:
 def _print_answer(out: dict[str, Any]) -> None:
     console.print(Panel(escape(out["response"] or "（无回答）"), title="回答 Response", title_align="left"))
     _print_basis(out["legal_basis"])
-    pruned = [v for v in out.get("verdicts", []) if not v["applicable"]]
-    for verdict in pruned:
-        err.print(
-            f"[yellow]Pruned by the auditor:[/yellow] {escape(verdict['article_id'])}: {escape(verdict['reason'])}"
-        )
+    _print_verdicts(out.get("verdicts", []))
     if out["dropped_citations"]:
         err.print(
             "[yellow]Dropped citations (not in the knowledge base or not audited as applicable):[/yellow] "

@@ -216,6 +216,7 @@ def test_judge_prints_a_traceable_judgment(data_dir: Path, tmp_path: Path) -> No
     assert len(out["verdicts"]) == len(articles)  # the fake verifies every candidate as applicable
     pretty = _run("judge", "--fact", fact.read_text(encoding="utf-8"), data_dir=data_dir)
     assert pretty.returncode == 0 and "证据 Evidence" in pretty.stdout
+    assert "核验 Audit" in pretty.stdout and "✓" in pretty.stdout  # the trail: each item the fake found to hold
     neither = _run("judge", data_dir=data_dir)
     assert neither.returncode == 2 and "exactly one of --fact" in neither.stderr
 
