@@ -8,6 +8,7 @@ no evidence supports are removed and reported, so every conclusion stays traceab
 from __future__ import annotations
 
 import time
+from string import Template
 from typing import Annotated, Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -94,27 +95,21 @@ def supported_charges(
     return list(dict.fromkeys(kept)), dropped
 
 
-def adjudicate(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Decide charges, articles and sentence from the numbered evidence."""
-    started = time.perf_counter()
-    ctx = runtime.context
+def decide_judgment(
+    fact: str, evidence: list[JudgeEvidence], ctx: Context, template: Template | None = None
+) -> dict[str, Any]:
+    """The Adjudicator's call over numbered evidence: charges, articles and term, the reasoning, what was
+    dropped as unsupported, and the usage. ``template`` stands in for ``prompts/<lang>/adjudicate.md``, so a
+    benchmark can measure a variant on recorded evidence (``benchmarks/replay_adjudicate.py``)."""
     services = get_services()
-    if ctx.audit:
-        applicable = [v["article_id"] for v in state.verdicts if v["applicable"]]
-    else:
-        applicable = state.rankings.get("researcher", [])[: ctx.audit_k]
-    found = {a.id: a for a in services.statutes.get_articles(applicable)}
-    articles = [(a, found[a].heading, found[a].text) for a in applicable if a in found]
-    cases = [state.cases[c] for c in state.kept_cases if c in state.cases][: ctx.case_k]
-    evidence = number_evidence(articles, cases)
-    prompt = render_prompt("adjudicate", ctx.language, evidence=format_judge_evidence(evidence), fact=state.fact)
+    values = {"evidence": format_judge_evidence(evidence), "fact": fact}
+    prompt = template.substitute(values).strip() if template else render_prompt("adjudicate", ctx.language, **values)
     model = load_chat_model(ctx.model_for("judge"), services.settings)
     messages = [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
     judgment, usage = invoke_structured(model, messages, Judgment, ctx.structured_retries)
     evidence_articles = {e["id"] for e in evidence if e["kind"] == "article"}
     kept_articles, dropped_articles = resolve_articles(judgment.articles, evidence)
     charges, dropped_charges = supported_charges(judgment.charges, evidence_articles, ChargeRepository(services.graph))
-    dropped = dropped_articles + dropped_charges
     return {
         "charges": charges,
         "articles": kept_articles,
@@ -124,8 +119,26 @@ def adjudicate(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
             "death": judgment.death_penalty,
         },
         "reasoning": judgment.reasoning,
-        "evidence": evidence,
-        "dropped": dropped,
+        "dropped": dropped_articles + dropped_charges,
         "usage": usage,
-        "trace": [trace_event("adjudicate", started, evidence=len(evidence), dropped=dropped)],
+    }
+
+
+def adjudicate(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Decide charges, articles and sentence from the numbered evidence."""
+    started = time.perf_counter()
+    ctx = runtime.context
+    if ctx.audit:
+        applicable = [v["article_id"] for v in state.verdicts if v["applicable"]]
+    else:
+        applicable = state.rankings.get("researcher", [])[: ctx.audit_k]
+    found = {a.id: a for a in get_services().statutes.get_articles(applicable)}
+    articles = [(a, found[a].heading, found[a].text) for a in applicable if a in found]
+    cases = [state.cases[c] for c in state.kept_cases if c in state.cases][: ctx.case_k]
+    evidence = number_evidence(articles, cases)
+    decided = decide_judgment(state.fact, evidence, ctx)
+    return {
+        **decided,
+        "evidence": evidence,
+        "trace": [trace_event("adjudicate", started, evidence=len(evidence), dropped=decided["dropped"])],
     }

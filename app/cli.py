@@ -754,7 +754,13 @@ def eval_cmd(
     from app.eval.report import compare as compare_summaries
     from app.eval.report import headline, summarise, write_outputs
     from app.eval.runner import read_results, run_systems
-    from app.eval.systems import consult_system, judge_answer, judgment_system, retrieval_system
+    from app.eval.systems import (
+        consult_system,
+        judge_answer,
+        judgment_system,
+        mark_known_citations,
+        retrieval_system,
+    )
     from app.eval.tasks import CHARGE_LABELS_NOTE, load_items, resolve_charge_labels
     from app.services import get_services
     from tools.charges import ChargeRepository
@@ -787,12 +793,7 @@ def eval_cmd(
     statutes = get_services().statutes
 
     def annotate(result: dict[str, Any], item: dict[str, Any]) -> None:
-        if "cited" in result["prediction"]:
-            found, _ = statutes.check_citations(result["prediction"]["cited"])
-            result["prediction"]["cited_in_kb"] = [a.id for a in found]
-            if basis := result["prediction"].get("basis"):
-                # Checked against the store, not trusted: the Legal Basis must be the KB's text, verbatim.
-                result["prediction"]["basis_verbatim"] = [a.id for a in found if basis.get(a.id) == a.text]
+        mark_known_citations(result["prediction"], statutes)
         if judge_model and task == "consult":
             result["judge"] = judge_answer(item, result["prediction"]["answer"], judge_model, context)
 

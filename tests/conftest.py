@@ -17,7 +17,8 @@ from app.settings import Settings
 from tools.corpus.laws_db import default_db_path, list_laws, resolve_laws
 from tools.ingestion import ingest_laws
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
 
 
 @pytest.fixture(autouse=True)
@@ -96,15 +97,20 @@ def laws_db_text(law_name: str, article_no: str) -> str:
     return str(row[0])
 
 
+def _cli_env(data_dir: Path, env: dict[str, str]) -> dict[str, str]:
+    return {**os.environ, "JURIS_DATA_DIR": str(data_dir), "JURIS_MODEL": "fake", "JURIS_EMBEDDINGS": "hash", **env}
+
+
 def run_cli(*args: str, data_dir: Path, timeout: float = 300, **env: str) -> subprocess.CompletedProcess[str]:
     """Run the installed ``jurisgraph`` command as a user would, on the fake model and hash embeddings."""
     exe = Path(sys.executable).with_name("jurisgraph")
     assert exe.is_file(), "the jurisgraph entry point is not installed"
-    full_env = {
-        **os.environ,
-        "JURIS_DATA_DIR": str(data_dir),
-        "JURIS_MODEL": "fake",
-        "JURIS_EMBEDDINGS": "hash",
-        **env,
-    }
-    return subprocess.run([str(exe), *args], capture_output=True, text=True, env=full_env, timeout=timeout)
+    return subprocess.run(
+        [str(exe), *args], capture_output=True, text=True, env=_cli_env(data_dir, env), timeout=timeout
+    )
+
+
+def run_script(script: Path, *args: str, data_dir: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Run a repository script (a benchmark) in the same setting as :func:`run_cli`."""
+    command = [sys.executable, str(script), *args]
+    return subprocess.run(command, capture_output=True, text=True, env=_cli_env(data_dir, {}), timeout=timeout)

@@ -29,7 +29,7 @@ from app.context import Context
 from app.eval.tasks import query_of
 from app.services import get_services
 from app.settings import load_settings
-from graphs.state import ConsultInput, EvidenceItem, JudgeInput, TraceEvent
+from graphs.state import ConsultInput, EvidenceItem, JudgeEvidence, JudgeInput, TraceEvent
 from prompts import render_prompt
 from tools.charges import ChargeRepository
 from tools.errors import InputError, StructuredOutputError
@@ -42,7 +42,7 @@ from tools.retrieval import (
     route_collections,
     weighted_rrf,
 )
-from tools.statutes import CRIMINAL_LAW, make_article_id, parse_citations
+from tools.statutes import CRIMINAL_LAW, StatuteRepository, make_article_id, parse_citations
 from tools.vectors import CASES, STATUTES
 
 Prediction = dict[str, Any]
@@ -177,23 +177,31 @@ def _predict_judgment(task: str, fact: str, context: Context, evidence: list[Evi
     }
 
 
+def judgment_prediction(decided: dict[str, Any], evidence: list[JudgeEvidence]) -> Prediction:
+    """A judgment as a results line records it: the decision, and what the Adjudicator read (articles and
+    precedents, by id), so a run can be analysed, or its last step replayed, without redoing retrieval and
+    audit."""
+    return {
+        "charges": decided["charges"],
+        "articles": decided["articles"],
+        "term_months": decided["term"]["months"],
+        "life_imprisonment": decided["term"]["life"],
+        "death_penalty": decided["term"]["death"],
+        "cited": decided["articles"],
+        "evidence": [e["id"] for e in evidence if e["kind"] == "article"],
+        "precedents": [e["id"] for e in evidence if e["kind"] == "case"],
+        "dropped": decided["dropped"],
+        "usage": decided["usage"],
+    }
+
+
 def _full_judgment(fact: str, context: Context) -> Prediction:
     from graphs.judge import graph
 
     out = graph.invoke(JudgeInput(fact=fact), context=context)
     return {
-        "charges": out["charges"],
-        "articles": out["articles"],
-        "term_months": out["term"]["months"],
-        "life_imprisonment": out["term"]["life"],
-        "death_penalty": out["term"]["death"],
-        "cited": out["articles"],
-        "evidence": [e["id"] for e in out["evidence"] if e["kind"] == "article"],
-        # With the articles, what the Adjudicator read: a run can be analysed (or its last step replayed)
-        # without redoing retrieval and audit.
-        "precedents": [e["id"] for e in out["evidence"] if e["kind"] == "case"],
+        **judgment_prediction(out, out["evidence"]),
         "prejudged": [[g["name"], g["confidence"]] for g in out["prejudged"]],
-        "dropped": out["dropped"],
         "pruned": [v["article_id"] for v in out["verdicts"] if not v["applicable"]],
         # Why each audited article stayed or went, so a run shows where the auditor erred.
         "verdicts": [
@@ -206,9 +214,19 @@ def _full_judgment(fact: str, context: Context) -> Prediction:
             }
             for v in out["verdicts"]
         ],
-        "usage": out["usage"],
         "stages_ms": stage_totals(out["trace"]),
     }
+
+
+def mark_known_citations(prediction: Prediction, statutes: StatuteRepository) -> None:
+    """Add which cited ids exist in the KB (``cited_in_kb``) and, for a Legal Basis, which texts are the
+    KB's own, verbatim (``basis_verbatim``): checked against the store, never trusted."""
+    if "cited" not in prediction:
+        return
+    found, _ = statutes.check_citations(prediction["cited"])
+    prediction["cited_in_kb"] = [a.id for a in found]
+    if basis := prediction.get("basis"):
+        prediction["basis_verbatim"] = [a.id for a in found if basis.get(a.id) == a.text]
 
 
 def judgment_system(task: str, name: str, context: Context) -> System:

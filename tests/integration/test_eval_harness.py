@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 
 from app.eval.tasks import CHARGE_LABELS_NOTE
-from tests.conftest import SHARED_DATA, run_cli
+from tests.conftest import REPO, SHARED_DATA, run_cli, run_script
 
 pytestmark = pytest.mark.integration
 CONSULT = SHARED_DATA / "zh" / "eval" / "consult_dev.jsonl"
 LJP = SHARED_DATA / "zh" / "eval" / "ljp_dev.jsonl"
+PROMPTS = REPO / "prompts" / "zh"
+REPLAY = REPO / "benchmarks" / "replay_adjudicate.py"
 
 
 def _run(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
@@ -180,6 +182,28 @@ def test_ljp_eval_runs_the_judge_graph_beside_the_baselines(data_dir: Path, tmp_
         # the charges pre-judged.
         assert r["prediction"]["precedents"] == []
         assert all(isinstance(name, str) and 0 <= conf <= 1 for name, conf in r["prediction"]["prejudged"])
+
+    # The Adjudicator alone, again, on the recorded evidence: as it was, and with a prompt variant.
+    variant = tmp_path / "numbered.md"
+    variant.write_text("（变体）\n" + (PROMPTS / "adjudicate.md").read_text(encoding="utf-8"), encoding="utf-8")
+    replay = tmp_path / "replay"
+    replayed = run_script(
+        REPLAY, str(out / "results.jsonl"), "--task", "ljp", "--data", str(LJP), "--out", str(replay),
+        "--template", str(variant), "--model", "fake", data_dir=data_dir, timeout=600,
+    )  # fmt: skip
+    assert replayed.returncode == 0, replayed.stderr
+    assert "2 of 2 full lines recorded their precedents; replaying 2" in replayed.stdout
+    lines = _lines(replay / "results.jsonl")
+    assert sorted(r["system"] for r in lines) == ["replay", "replay", "replay-numbered", "replay-numbered"]
+    recorded = {r["item_id"]: r["prediction"] for r in full}
+    for r in lines:  # the same evidence, numbered the same way, and (the fake being deterministic) the same call
+        assert r["ok"], r.get("error")
+        assert r["prediction"]["evidence"] == recorded[r["item_id"]]["evidence"]
+        assert r["prediction"]["usage"]["llm_calls"] == 1
+    same = [r for r in lines if r["system"] == "replay"]
+    assert all(r["prediction"]["charges"] == recorded[r["item_id"]]["charges"] for r in same)
+    summary = json.loads((replay / "summary.json").read_text(encoding="utf-8"))
+    assert set(summary["systems"]) == {"full", "replay", "replay-numbered"}
 
 
 def test_malformed_task_file_is_a_clear_error(data_dir: Path, tmp_path: Path) -> None:

@@ -1,0 +1,109 @@
+"""Re-run only the Adjudicator on the evidence a judge run recorded (a benchmark, not a test).
+
+    python benchmarks/replay_adjudicate.py benchmarks/runs/RUN/results.jsonl --task ljp --data DATA.jsonl \\
+        --out benchmarks/runs/RUN-replay [--template VARIANT.md] [--model local] [--limit N]
+
+Every `full` line that recorded its precedents (lines made before that field are skipped, and counted) has
+its evidence rebuilt from the knowledge base as the judge numbered it: the audited articles verbatim, then
+the precedents with their outcome. The Adjudicator is asked again with prompts/<lang>/adjudicate.md
+(system `replay`, which shows how closely a replay reproduces the run) and, given --template, with that
+variant (`replay-<file stem>`; a template takes $evidence and $fact). The report puts both beside the
+recorded `full`. A prompt change then costs one call per item instead of a whole judge run, about 5 min
+per item with the local model: the way to try a fix for ljp50's commonest miss, a second charge left out
+although its article was in the evidence.
+
+Results are appended to OUT/results.jsonl, stamped with the commit, and resumed like `jurisgraph eval`.
+Run it on the knowledge base the judge run used (JURIS_DATA_DIR), and never while another process has it
+open.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from string import Template
+from typing import Any
+
+from agents.adjudicator import decide_judgment, number_evidence
+from agents.researcher import case_refs
+from app.context import Context
+from app.eval.report import render_report, summarise, write_outputs
+from app.eval.runner import gold_of, read_results, run_systems
+from app.eval.systems import Prediction, judgment_prediction, mark_known_citations
+from app.eval.tasks import CHARGE_LABELS_NOTE, load_items, resolve_charge_labels
+from app.services import get_services
+from tools.charges import ChargeRepository
+from tools.errors import InputError
+
+
+def replayer(recorded: dict[str, Any], context: Context, template: Template | None) -> Any:
+    """A system for the eval runner: the Adjudicator on the evidence ``recorded[item id]`` names."""
+
+    def run(item: dict[str, Any]) -> Prediction:
+        services = get_services()
+        line = recorded[item["id"]]["prediction"]
+        found = {a.id: a for a in services.statutes.get_articles(line["evidence"])}
+        if missing := [a for a in line["evidence"] if a not in found]:
+            raise InputError(f"{item['id']}: articles {missing} are not in this knowledge base")
+        cases = case_refs(services, [(case_id, 0.0) for case_id in line["precedents"]], "replay")
+        if len(cases) != len(line["precedents"]):
+            raise InputError(f"{item['id']}: some of its precedents are not in this knowledge base")
+        articles = [(a, found[a].heading, found[a].text) for a in line["evidence"]]
+        evidence = number_evidence(articles, cases)
+        started = time.perf_counter()
+        decided = decide_judgment(item["fact"], evidence, context, template)
+        return {
+            **judgment_prediction(decided, evidence),
+            "stages_ms": {"adjudicate": round((time.perf_counter() - started) * 1000, 1)},
+        }
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results", type=Path, help="results.jsonl of a judge run (ljp or charge task)")
+    parser.add_argument("--task", choices=("ljp", "charge"), required=True)
+    parser.add_argument("--data", type=Path, required=True, help="the data file the run was made on")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--template", type=Path, help="a variant of prompts/<lang>/adjudicate.md")
+    parser.add_argument("--model", default="local")
+    parser.add_argument("--limit", type=int, help="only the first N replayable items")
+    parser.add_argument("--set", action="append", default=[], help="Context setting key=value (repeatable)")
+    args = parser.parse_args()
+
+    full = {r["item_id"]: r for r in read_results(args.results) if r["system"] == "full" and r.get("ok")}
+    replayable = {i: r for i, r in full.items() if "precedents" in r["prediction"]}
+    every_item = load_items(args.task, args.data)
+    items = [item for item in every_item if item["id"] in replayable][: args.limit]
+    print(f"{len(replayable)} of {len(full)} full lines recorded their precedents; replaying {len(items)}")
+    context = Context(model=args.model).with_overrides(args.set)
+    systems = {"replay": replayer(replayable, context, None)}
+    if args.template:
+        template = Template(args.template.read_text(encoding="utf-8"))
+        systems[f"replay-{args.template.stem}"] = replayer(replayable, context, template)
+    statutes = get_services().statutes
+    results = run_systems(
+        args.task,
+        items,
+        systems,
+        args.out / "results.jsonl",
+        annotate=lambda result, item: mark_known_citations(result["prediction"], statutes),
+        recorded_items=every_item,
+    )
+    # The recorded run, on the same items, as the baseline the replays are read against.
+    chosen = {item["id"]: item for item in items}
+    baseline = [{**full[i], "gold": gold_of(args.task, item)} for i, item in chosen.items()]
+    every = [*baseline, *(r for r in results if r["item_id"] in chosen)]
+    resolved = resolve_charge_labels(every, ChargeRepository(get_services().graph))
+    summary = summarise(args.task, every)
+    if resolved:
+        summary["notes"] = [CHARGE_LABELS_NOTE]
+    summary.update({"replayed_from": str(args.results), "template": str(args.template or ""), "model": args.model})
+    write_outputs(summary, args.out)
+    print(render_report(summary))
+
+
+if __name__ == "__main__":
+    main()
