@@ -114,6 +114,12 @@ AUDIT_METRICS: dict[str, Metric] = {
 """How the auditor's verdicts compare with the gold articles (ljp items name them), for systems that audit."""
 
 
+def _fixed_term(rs: Sequence[Result]) -> list[Result]:
+    """The items whose gold sentence is a number of months: ljp_dev gives some none (ljp-69) and some a
+    label instead ("刑期:无期", ljp-114), which a months error cannot be taken against."""
+    return [r for r in rs if isinstance(r["gold"].get("term_months"), int)]
+
+
 def _judgment_metrics(task: str, audited: bool = False) -> dict[str, Metric]:
     metrics: dict[str, Metric] = {
         "charge_accuracy": lambda rs: _mean([float(_charges_exact(r)) for r in rs]),
@@ -125,10 +131,11 @@ def _judgment_metrics(task: str, audited: bool = False) -> dict[str, Metric]:
         metrics |= {
             **_citation_metrics("article"),
             "term_mae_months": lambda rs: _mean(
-                [abs(r["prediction"]["term_months"] - r["gold"]["term_months"]) for r in rs]
+                [abs(r["prediction"]["term_months"] - r["gold"]["term_months"]) for r in _fixed_term(rs)]
             ),
             "term_log_score": lambda rs: term_log_score(
-                [r["prediction"]["term_months"] for r in rs], [r["gold"]["term_months"] for r in rs]
+                [r["prediction"]["term_months"] for r in _fixed_term(rs)],
+                [r["gold"]["term_months"] for r in _fixed_term(rs)],
             ),
             "traceable_correct": lambda rs: _mean([float(_traceable(r)) for r in rs]),
         }

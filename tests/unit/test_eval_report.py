@@ -166,3 +166,15 @@ def test_audit_verdicts_are_scored_against_the_gold_articles() -> None:
     assert m["audit_other_pruned"] == pytest.approx(1 / 3, abs=1e-4)  # 266 of 266, 263, 267
     assert m["audit_unverified"] == 0.2
     assert "audit_gold_pruned" not in systems["naive_rag"]["metrics"]  # nothing audited, nothing to score
+
+
+def test_items_without_a_gold_term_in_months_are_left_out_of_the_term_metrics() -> None:
+    results = [
+        _ljp("a", ["盗窃"], ["刑法:264"], 6, ["刑法:264"], 10),
+        _ljp("b", ["盗窃"], ["刑法:264"], 6, ["刑法:264"], 10),
+        _ljp("c", ["盗窃"], ["刑法:264"], 6, ["刑法:264"], 10),
+    ]
+    results[1]["gold"]["term_months"] = None  # ljp-69 gives no term
+    results[2]["gold"]["term_months"] = "刑期:无期"  # ljp-114 a label
+    m = {k: v["value"] for k, v in summarise("ljp", results, with_ci=False)["systems"]["naive_rag"]["metrics"].items()}
+    assert m["term_mae_months"] == 4.0 and m["charge_accuracy"] == 1.0  # one item for the term, three for the rest
