@@ -19,7 +19,7 @@ from app.context import Context
 from app.services import get_services
 from graphs.state import CaseRef, JudgeEvidence, JudgeState, trace_event
 from prompts import render_prompt
-from tools.charges import ChargeRepository, normalise_charge
+from tools.charges import MAX_CHARGE_CHARS, ChargeRepository, normalise_charge
 from tools.llm import invoke_structured, load_chat_model
 from tools.statutes import CRIMINAL_LAW, make_article_id
 
@@ -31,7 +31,7 @@ class Judgment(BaseModel):
     """The Adjudicator's structured decision; reasoning first so the model reasons before deciding."""
 
     reasoning: str = Field(max_length=200)
-    charges: list[Annotated[str, Field(max_length=20)]] = Field(min_length=1, max_length=3)
+    charges: list[Annotated[str, Field(max_length=MAX_CHARGE_CHARS)]] = Field(min_length=1, max_length=3)
     articles: list[Annotated[int, Field(ge=1, le=500)]] = Field(
         max_length=6, description="Evidence numbers [n] of the applicable articles"
     )

@@ -27,7 +27,7 @@ from app.services import Services, get_services
 from graphs.state import CaseRef, ChargeGuess, JudgeState, trace_event
 from prompts import render_prompt
 from tools.cases import get_cases, precedents
-from tools.charges import ChargeRepository
+from tools.charges import MAX_CHARGE_CHARS, ChargeRepository
 from tools.errors import InputError, StructuredOutputError
 from tools.llm import Usage, failed_usage, invoke_structured, load_chat_model
 from tools.ontology import (
@@ -48,7 +48,7 @@ CASE_FACT_CHARS = 120
 
 
 class ChargeConfidence(BaseModel):
-    name: str = Field(max_length=20)
+    name: str = Field(max_length=MAX_CHARGE_CHARS)
     confidence: float = Field(ge=0, le=1)
 
 

@@ -12,6 +12,11 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from tools.kg.port import GraphStore
 
+MAX_CHARGE_CHARS = 32
+"""Longest charge name a model may write: the longest in force, 非法收购、运输、加工、出售国家重点保护植物、
+国家重点保护植物制品, has 32 characters. Constrained decoding cuts a string at its schema's limit, and with 20
+the judge's "虚开增值税专用发票、用于骗取出口退税、抵扣税款发票" (24) became an unknown charge and was dropped."""
+
 _BRACKET_RE = re.compile(r"\[([^\]]+)\]")
 
 

@@ -31,7 +31,7 @@ from app.services import get_services
 from app.settings import load_settings
 from graphs.state import ConsultInput, EvidenceItem, JudgeEvidence, JudgeInput, TraceEvent
 from prompts import render_prompt
-from tools.charges import ChargeRepository
+from tools.charges import MAX_CHARGE_CHARS, ChargeRepository
 from tools.errors import InputError, StructuredOutputError
 from tools.llm import empty_usage, failed_usage, invoke_structured, invoke_text, load_chat_model
 from tools.retrieval import (
@@ -61,7 +61,7 @@ JUDGMENT_BASELINES = ("naive_rag", "no_rag")
 class JudgmentPrediction(BaseModel):
     """What the ljp baselines predict (bounded so constrained decoding stays short)."""
 
-    charges: list[Annotated[str, Field(max_length=30)]] = Field(max_length=4)
+    charges: list[Annotated[str, Field(max_length=MAX_CHARGE_CHARS)]] = Field(max_length=4)
     articles: list[int] = Field(max_length=6)
     term_months: int
     life_imprisonment: bool
@@ -71,7 +71,7 @@ class JudgmentPrediction(BaseModel):
 class ChargePrediction(BaseModel):
     """What the charge baselines predict."""
 
-    charges: list[Annotated[str, Field(max_length=30)]] = Field(max_length=4)
+    charges: list[Annotated[str, Field(max_length=MAX_CHARGE_CHARS)]] = Field(max_length=4)
 
 
 def _full_consult(question: str, context: Context) -> Prediction:

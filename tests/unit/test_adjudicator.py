@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+import pytest
+
 from agents.adjudicator import format_judge_evidence, number_evidence
 from agents.auditor import surviving_cases
 from agents.researcher import articles_of, fuse_research
 from app.context import Context
 from graphs.state import CaseRef
+from tools.charges import MAX_CHARGE_CHARS
 
 
 def _case(case_id: str, articles: list[str], score: float = 1.0) -> CaseRef:
@@ -54,3 +60,24 @@ def test_adjudicator_numbers_map_to_evidence_articles() -> None:
     kept, dropped = resolve_articles([1, 67, 3, 180], evidence)
     assert kept == ["刑法:264", "刑法:67"]
     assert dropped == ["刑法:3", "刑法:180"]
+
+
+@pytest.mark.parametrize("schema", ["judgment", "prejudgment", "baseline"])
+def test_every_judgment_schema_admits_the_longest_charge_name(schema: str) -> None:
+    # Constrained decoding cuts a string at the schema's maxLength: a limit of 20 turned 虚开增值税专用发票、用于
+    # 骗取出口退税、抵扣税款发票 into an unknown charge, which the judge then dropped.
+    from agents.adjudicator import Judgment
+    from agents.researcher import Prejudgment
+    from app.eval.systems import JudgmentPrediction
+
+    longest = "非法收购、运输、加工、出售国家重点保护植物、国家重点保护植物制品"
+    assert len(longest) == MAX_CHARGE_CHARS
+    model = {"judgment": Judgment, "prejudgment": Prejudgment, "baseline": JudgmentPrediction}[schema]
+    term = {"term_months": 6, "life_imprisonment": False, "death_penalty": False}
+    values: dict[str, Any] = {
+        "judgment": {"reasoning": "r", "charges": [longest], "articles": [1], **term},
+        "prejudgment": {"charges": [{"name": longest, "confidence": 0.9}], "articles": [205]},
+        "baseline": {"charges": [longest], "articles": [205], **term},
+    }[schema]
+    assert model.model_validate(values)
+    assert str(MAX_CHARGE_CHARS) in json.dumps(model.model_json_schema())  # what the decoder is held to
