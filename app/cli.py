@@ -847,9 +847,11 @@ def model_path() -> None:
 
 def _stop(signum: int, frame: object) -> None:
     # The flag reaches batch loops running in LangGraph worker threads; the exception, the main thread.
-    # Typer turns the exception into exit code 130 without a word, so the message is printed here.
+    # Typer turns the exception into exit code 130 without a word, so the message is printed here, plainly:
+    # a handler printing through rich, while the main thread was importing rich's emoji table for its own
+    # print, failed on the half-imported module and the run exited 1 instead of 130 (seen in CI).
     request_stop()
-    err.print("[yellow]interrupted[/yellow]: nothing is lost; re-run the same command to resume.")
+    sys.stderr.write("interrupted: nothing is lost; re-run the same command to resume.\n")
     raise KeyboardInterrupt
 
 
