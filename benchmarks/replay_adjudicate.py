@@ -30,14 +30,14 @@ from agents.researcher import case_refs
 from app.context import Context
 from app.eval.report import render_report, summarise, write_outputs
 from app.eval.runner import gold_of, read_results, run_systems
-from app.eval.systems import Prediction, judgment_prediction, mark_known_citations
+from app.eval.systems import Prediction, System, judgment_prediction, mark_known_citations
 from app.eval.tasks import CHARGE_LABELS_NOTE, load_items, resolve_charge_labels
 from app.services import get_services
 from tools.charges import ChargeRepository
 from tools.errors import InputError
 
 
-def replayer(recorded: dict[str, Any], context: Context, template: Template | None) -> Any:
+def replayer(recorded: dict[str, Any], context: Context, template: Template | None) -> System:
     """A system for the eval runner: the Adjudicator on the evidence ``recorded[item id]`` names."""
 
     def run(item: dict[str, Any]) -> Prediction:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated
 
@@ -161,8 +162,13 @@ def failure_key(model_name: str, language: str, retries: int) -> str:
     (its source, so an edited check tries again without anyone bumping a number) and the retries allowed.
     Decoding is greedy, so the same key fails the same way; recording it saves every later audit of the
     article the same futile calls (the local model never made one for 刑法:234 in three tries)."""
-    checks = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]
-    return f"{model_name}|{prompt_version(language)}|{checks}|{retries}"
+    return f"{model_name}|{prompt_version(language)}|{_checks_version()}|{retries}"
+
+
+@lru_cache(maxsize=1)
+def _checks_version() -> str:
+    # Read once per process: every audited article asks for its failure key.
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]
 
 
 _GET = """

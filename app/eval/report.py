@@ -91,25 +91,33 @@ def _traceable(r: Result) -> bool:
     return _charges_exact(r) and set(r["gold"]["articles"]) <= set(r["prediction"].get("evidence", []))
 
 
-def _verdict_share(rs: Sequence[Result], pool: Callable[[Result, dict[str, Any]], bool], counted: str) -> float:
-    """Share of the audit verdicts selected by ``pool`` whose outcome is ``counted`` (``pruned`` or a
-    ``decided_by`` value), over all items at once: an item audits only a few articles."""
+Verdict = dict[str, Any]
+
+
+def _verdict_share(
+    rs: Sequence[Result], pool: Callable[[Result, Verdict], bool], counted: Callable[[Verdict], bool]
+) -> float:
+    """Share of the audit verdicts selected by ``pool`` for which ``counted`` holds, over all items at once:
+    an item audits only a few articles."""
     verdicts = [v for r in rs for v in r["prediction"].get("verdicts", []) if pool(r, v)]
-    hits = [v for v in verdicts if (not v["applicable"] if counted == "pruned" else v["decided_by"] == counted)]
-    return len(hits) / len(verdicts) if verdicts else 0.0
+    return sum(map(counted, verdicts)) / len(verdicts) if verdicts else 0.0
 
 
-def _is_gold(r: Result, verdict: dict[str, Any]) -> bool:
+def _pruned(verdict: Verdict) -> bool:
+    return not verdict["applicable"]
+
+
+def _is_gold(r: Result, verdict: Verdict) -> bool:
     return verdict["article_id"] in r["gold"]["articles"]
 
 
 AUDIT_METRICS: dict[str, Metric] = {
     # The audit's errors: correct law removed (lower is better)…
-    "audit_gold_pruned": lambda rs: _verdict_share(rs, _is_gold, "pruned"),
+    "audit_gold_pruned": lambda rs: _verdict_share(rs, _is_gold, _pruned),
     # …and its use: wrong candidates removed before the Adjudicator reads them (higher is better).
-    "audit_other_pruned": lambda rs: _verdict_share(rs, lambda r, v: not _is_gold(r, v), "pruned"),
+    "audit_other_pruned": lambda rs: _verdict_share(rs, lambda r, v: not _is_gold(r, v), _pruned),
     # Articles kept only because no usable checklist could be made or answered.
-    "audit_unverified": lambda rs: _verdict_share(rs, lambda r, v: True, "unverified"),
+    "audit_unverified": lambda rs: _verdict_share(rs, lambda r, v: True, lambda v: v["decided_by"] == "unverified"),
 }
 """How the auditor's verdicts compare with the gold articles (ljp items name them), for systems that audit."""
 
@@ -118,6 +126,10 @@ def _fixed_term(rs: Sequence[Result]) -> list[Result]:
     """The items whose gold sentence is a number of months: ljp_dev gives some none (ljp-69) and some a
     label instead ("刑期:无期", ljp-114), which a months error cannot be taken against."""
     return [r for r in rs if isinstance(r["gold"].get("term_months"), int)]
+
+
+def _term_log_score(rs: Sequence[Result]) -> float:
+    return term_log_score([r["prediction"]["term_months"] for r in rs], [r["gold"]["term_months"] for r in rs])
 
 
 def _judgment_metrics(task: str, audited: bool = False) -> dict[str, Metric]:
@@ -133,10 +145,7 @@ def _judgment_metrics(task: str, audited: bool = False) -> dict[str, Metric]:
             "term_mae_months": lambda rs: _mean(
                 [abs(r["prediction"]["term_months"] - r["gold"]["term_months"]) for r in _fixed_term(rs)]
             ),
-            "term_log_score": lambda rs: term_log_score(
-                [r["prediction"]["term_months"] for r in _fixed_term(rs)],
-                [r["gold"]["term_months"] for r in _fixed_term(rs)],
-            ),
+            "term_log_score": lambda rs: _term_log_score(_fixed_term(rs)),
             "traceable_correct": lambda rs: _mean([float(_traceable(r)) for r in rs]),
         }
         if audited:
