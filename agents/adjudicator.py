@@ -19,7 +19,7 @@ from app.context import Context
 from app.services import get_services
 from graphs.state import CaseRef, JudgeEvidence, JudgeState, trace_event
 from prompts import render_prompt
-from tools.charges import MAX_CHARGE_CHARS, ChargeRepository, normalise_charge
+from tools.charges import MAX_CHARGE_CHARS, ChargeRepository, ground_charge, normalise_charge
 from tools.llm import invoke_structured, load_chat_model
 from tools.statutes import CRIMINAL_LAW, make_article_id
 
@@ -75,24 +75,30 @@ def format_judge_evidence(evidence: list[JudgeEvidence]) -> str:
 
 def supported_charges(
     named: list[str], evidence_articles: set[str], charges: ChargeRepository
-) -> tuple[list[str], list[str]]:
-    """(kept, dropped): a charge is kept only when an audited evidence article defines it. A precedent's
-    conviction does not count: it was decided on other facts, and accepting it let precedents' charges
-    into judgments whose own articles were pruned. Without a charge index nothing can be checked and every
-    charge is kept."""
+) -> tuple[list[str], list[str], dict[str, list[str]]]:
+    """(kept, dropped, grounded): a charge is kept only when an audited evidence article defines it. A
+    precedent's conviction does not count: it was decided on other facts, and accepting it let precedents'
+    charges into judgments whose own articles were pruned. A name the charge table does not know is
+    grounded on the charges the evidence articles define (:func:`tools.charges.ground_charge`; ``grounded``
+    maps it to them); a known charge no evidence article defines is dropped, not grounded, since 保险诈骗
+    is not 诈骗. Without a charge index nothing can be checked and every charge is kept."""
     named = [n for n in named if n.strip()]
     if not charges.has_charges():
-        return list(dict.fromkeys(normalise_charge(n) for n in named)), []
+        return list(dict.fromkeys(normalise_charge(n) for n in named)), [], {}
     defined = charges.articles_for(named)
     kept: list[str] = []
     dropped: list[str] = []
+    grounded: dict[str, list[str]] = {}
     for raw in named:
         name = charges.resolve(raw)
         if name and set(defined.get(raw, [])) & evidence_articles:
             kept.append(name)
+        elif not name and (found := ground_charge(raw, charges.defined_by(evidence_articles))):
+            kept.extend(found)
+            grounded[raw] = found
         else:
             dropped.append(f"charge:{raw}")
-    return list(dict.fromkeys(kept)), dropped
+    return list(dict.fromkeys(kept)), dropped, grounded
 
 
 def decide_judgment(
@@ -109,7 +115,9 @@ def decide_judgment(
     judgment, usage = invoke_structured(model, messages, Judgment, ctx.structured_retries)
     evidence_articles = {e["id"] for e in evidence if e["kind"] == "article"}
     kept_articles, dropped_articles = resolve_articles(judgment.articles, evidence)
-    charges, dropped_charges = supported_charges(judgment.charges, evidence_articles, ChargeRepository(services.graph))
+    charges, dropped_charges, grounded = supported_charges(
+        judgment.charges, evidence_articles, ChargeRepository(services.graph)
+    )
     return {
         "charges": charges,
         "articles": kept_articles,
@@ -120,6 +128,7 @@ def decide_judgment(
         },
         "reasoning": judgment.reasoning,
         "dropped": dropped_articles + dropped_charges,
+        "grounded": grounded,
         "usage": usage,
     }
 

@@ -537,6 +537,8 @@ def _print_judgment(out: dict[str, Any]) -> None:
     for item in out["evidence"]:
         console.print(f"  [cyan]\\[{item['n']}][/cyan] {escape(item['id'])}　{escape(item['text'])}")
     _print_verdicts(out["verdicts"])
+    for raw, names in out["grounded"].items():
+        err.print(f"[yellow]Charge named as:[/yellow] {escape(raw)} -> {escape('、'.join(names))}")
     if out["dropped"]:
         err.print(f"[yellow]Dropped (not supported by the evidence):[/yellow] {escape(', '.join(out['dropped']))}")
     _print_usage(out)

@@ -12,6 +12,11 @@ recorded `full`. A prompt change then costs one call per item instead of a whole
 per item with the local model: the way to try a fix for ljp50's commonest miss, a second charge left out
 although its article was in the evidence.
 
+With --reground no model is asked: the charges the Adjudicator wrote (kept and dropped, both recorded) go
+through the current charge grounding again (system `regrounded`). Every `full` line qualifies. Grounding is
+deterministic code after the model's last call, so this is what the run makes with today's grounding.
+
+The report shows every system the run recorded on the same items (`full`, `naive_rag`, ...) beside these.
 Results are appended to OUT/results.jsonl, stamped with the commit, and resumed like `jurisgraph eval`.
 Run it on the knowledge base the judge run used (JURIS_DATA_DIR), and never while another process has it
 open.
@@ -25,7 +30,7 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from agents.adjudicator import decide_judgment, number_evidence
+from agents.adjudicator import decide_judgment, number_evidence, supported_charges
 from agents.researcher import case_refs
 from app.context import Context
 from app.eval.report import render_report, summarise, write_outputs
@@ -61,6 +66,21 @@ def replayer(recorded: dict[str, Any], context: Context, template: Template | No
     return run
 
 
+def regrounder(recorded: dict[str, Any]) -> System:
+    """A system for the eval runner: the recorded judgment of an item with its charges grounded again."""
+
+    def run(item: dict[str, Any]) -> Prediction:
+        line = recorded[item["id"]]["prediction"]
+        written = [d.removeprefix("charge:") for d in line["dropped"] if d.startswith("charge:")]
+        charges, dropped, grounded = supported_charges(
+            [*line["charges"], *written], set(line["evidence"]), ChargeRepository(get_services().graph)
+        )
+        unchanged = [d for d in line["dropped"] if not d.startswith("charge:")]
+        return {**line, "charges": charges, "dropped": unchanged + dropped, "grounded": grounded}
+
+    return run
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("results", type=Path, help="results.jsonl of a judge run (ljp or charge task)")
@@ -68,21 +88,29 @@ def main() -> None:
     parser.add_argument("--data", type=Path, required=True, help="the data file the run was made on")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--template", type=Path, help="a variant of prompts/<lang>/adjudicate.md")
+    parser.add_argument("--reground", action="store_true", help="no model: ground the recorded charges again")
     parser.add_argument("--model", default="local")
     parser.add_argument("--limit", type=int, help="only the first N replayable items")
     parser.add_argument("--set", action="append", default=[], help="Context setting key=value (repeatable)")
     args = parser.parse_args()
 
-    full = {r["item_id"]: r for r in read_results(args.results) if r["system"] == "full" and r.get("ok")}
-    replayable = {i: r for i, r in full.items() if "precedents" in r["prediction"]}
+    recorded = [r for r in read_results(args.results) if r.get("ok")]
+    full = {r["item_id"]: r for r in recorded if r["system"] == "full"}
     every_item = load_items(args.task, args.data)
-    items = [item for item in every_item if item["id"] in replayable][: args.limit]
-    print(f"{len(replayable)} of {len(full)} full lines recorded their precedents; replaying {len(items)}")
-    context = Context(model=args.model).with_overrides(args.set)
-    systems = {"replay": replayer(replayable, context, None)}
-    if args.template:
-        template = Template(args.template.read_text(encoding="utf-8"))
-        systems[f"replay-{args.template.stem}"] = replayer(replayable, context, template)
+    if args.reground:
+        chosen = {item["id"]: item for item in every_item if item["id"] in full}
+        systems = {"regrounded": regrounder(full)}
+        print(f"grounding the charges of {len(chosen)} full lines again")
+    else:
+        replayable = {i: r for i, r in full.items() if "precedents" in r["prediction"]}
+        chosen = {item["id"]: item for item in every_item if item["id"] in replayable}
+        print(f"{len(replayable)} of {len(full)} full lines recorded their precedents; replaying {len(chosen)}")
+        context = Context(model=args.model).with_overrides(args.set)
+        systems = {"replay": replayer(replayable, context, None)}
+        if args.template:
+            template = Template(args.template.read_text(encoding="utf-8"))
+            systems[f"replay-{args.template.stem}"] = replayer(replayable, context, template)
+    items = list(chosen.values())[: args.limit]
     statutes = get_services().statutes
     results = run_systems(
         args.task,
@@ -92,15 +120,21 @@ def main() -> None:
         annotate=lambda result, item: mark_known_citations(result["prediction"], statutes),
         recorded_items=every_item,
     )
-    # The recorded run, on the same items, as the baseline the replays are read against.
+    # The recorded run, every system of it on the same items, as the baseline the new lines are read against.
     chosen = {item["id"]: item for item in items}
-    baseline = [{**full[i], "gold": gold_of(args.task, item)} for i, item in chosen.items()]
+    baseline = [{**r, "gold": gold_of(args.task, chosen[r["item_id"]])} for r in recorded if r["item_id"] in chosen]
     every = [*baseline, *(r for r in results if r["item_id"] in chosen)]
     resolved = resolve_charge_labels(every, ChargeRepository(get_services().graph))
     summary = summarise(args.task, every)
     if resolved:
         summary["notes"] = [CHARGE_LABELS_NOTE]
-    summary.update({"replayed_from": str(args.results), "template": str(args.template or ""), "model": args.model})
+    summary.update(
+        {
+            "replayed_from": str(args.results),
+            "template": str(args.template or ""),
+            "model": "none (reground)" if args.reground else args.model,
+        }
+    )
     write_outputs(summary, args.out)
     print(render_report(summary))
 

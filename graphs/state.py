@@ -350,6 +350,10 @@ class JudgeOutput:
     dropped: list[str] = field(default_factory=list)
     """Articles or charges the Adjudicator named that the audited evidence does not support."""
 
+    grounded: dict[str, list[str]] = field(default_factory=dict)
+    """Charge names the Adjudicator wrote that the charge table does not know (虐待家庭成员), mapped to the
+    charges of the evidence articles they stand for (虐待)."""
+
     usage: Annotated[Usage, add_usage] = field(default_factory=empty_usage)
     """LLM calls and tokens, summed over nodes."""
 

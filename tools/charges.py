@@ -48,6 +48,32 @@ def charge_variants(name: str) -> set[str]:
     return variants
 
 
+GROUNDING_MIN_CHARS = 4
+"""Shortest unknown name matched to a charge by its characters alone: shorter ones (伪造, 盗窃罪) say too
+little to pick one charge."""
+
+
+def ground_charge(raw: str, defined: Iterable[str]) -> list[str]:
+    """The charges among ``defined`` (those the evidence articles define) that a name the charge table does
+    not know stands for. Small models describe rather than name: 虐待家庭成员 or 盗窃公私财物 contain a charge
+    (虐待, 盗窃), and 盗窃、掩饰、隐瞒犯罪所得 joins two; those are the charges contained, the longest where one
+    contains another (合同诈骗 over 诈骗). Failing that, an abridged name (伪造武装部队证件) stands for the one
+    shortest charge whose characters include all of its own (伪造、变造、买卖武装部队公文、证件、印章). Only
+    charges an evidence article defines are candidates, so grounding never adds an untraceable charge."""
+    name = normalise_charge(raw)
+    candidates = sorted(set(defined))
+    contained = [c for c in candidates if any(v in name for v in charge_variants(c))]
+    if contained:
+        return [c for c in contained if not any(c != other and c in other for other in contained)]
+    letters = set(name.replace("、", ""))
+    if len(letters) < GROUNDING_MIN_CHARS:
+        return []
+    covering = sorted((c for c in candidates if letters <= set(c)), key=len)
+    if len(covering) == 1 or (len(covering) > 1 and len(covering[0]) < len(covering[1])):
+        return covering[:1]
+    return []
+
+
 _UPSERT_CHARGES = """
 UNWIND $rows AS row
 MERGE (c:Charge {name: row.name})
@@ -64,6 +90,12 @@ _DEFINING = """
 UNWIND $ids AS wanted
 MATCH (a:Article {id: wanted})-[:DEFINES]->(:Charge)
 RETURN DISTINCT a.id AS article_id
+"""
+
+_DEFINED_BY = """
+UNWIND $ids AS wanted
+MATCH (a:Article {id: wanted})-[:DEFINES]->(c:Charge)
+RETURN DISTINCT c.name AS name
 """
 
 _ARTICLES_OF = """
@@ -137,6 +169,11 @@ class ChargeRepository:
         """Those of ``article_ids`` that define a charge."""
         ids = list(dict.fromkeys(article_ids))
         return {row["article_id"] for row in self.store.read(_DEFINING, {"ids": ids})} if ids else set()
+
+    def defined_by(self, article_ids: Iterable[str]) -> set[str]:
+        """Names of the charges that ``article_ids`` define."""
+        ids = list(dict.fromkeys(article_ids))
+        return {row["name"] for row in self.store.read(_DEFINED_BY, {"ids": ids})} if ids else set()
 
     def has_charges(self) -> bool:
         """Whether the graph holds any charge (read once per repository, with the alias index)."""

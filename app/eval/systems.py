@@ -191,6 +191,7 @@ def judgment_prediction(decided: dict[str, Any], evidence: list[JudgeEvidence]) 
         "evidence": [e["id"] for e in evidence if e["kind"] == "article"],
         "precedents": [e["id"] for e in evidence if e["kind"] == "case"],
         "dropped": decided["dropped"],
+        "grounded": decided["grounded"],
         "usage": decided["usage"],
     }
 

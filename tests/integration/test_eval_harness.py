@@ -203,7 +203,28 @@ def test_ljp_eval_runs_the_judge_graph_beside_the_baselines(data_dir: Path, tmp_
     same = [r for r in lines if r["system"] == "replay"]
     assert all(r["prediction"]["charges"] == recorded[r["item_id"]]["charges"] for r in same)
     summary = json.loads((replay / "summary.json").read_text(encoding="utf-8"))
-    assert set(summary["systems"]) == {"full", "replay", "replay-numbered"}
+    assert set(summary["systems"]) == {"full", "naive_rag", "replay", "replay-numbered"}  # the run's, beside
+
+    # No model: the charges the Adjudicator wrote, grounded again (a description kept, a known charge that no
+    # evidence article defines still dropped).
+    edited = [
+        {**r, "prediction": {**r["prediction"], "charges": [], "evidence": ["刑法:264"], "dropped": [
+            "刑法:180", "charge:盗窃公私财物", "charge:保险诈骗"]}} if r["system"] == "full" else r
+        for r in results
+    ]  # fmt: skip
+    (tmp_path / "edited.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in edited))
+    regrounded = run_script(
+        REPLAY, str(tmp_path / "edited.jsonl"), "--task", "ljp", "--data", str(LJP), "--out",
+        str(tmp_path / "regrounded"), "--reground", data_dir=data_dir, timeout=600,
+    )  # fmt: skip
+    assert regrounded.returncode == 0, regrounded.stderr
+    lines = _lines(tmp_path / "regrounded" / "results.jsonl")
+    assert [r["system"] for r in lines] == ["regrounded", "regrounded"]
+    for r in lines:
+        assert r["prediction"]["charges"] == ["盗窃"]
+        assert r["prediction"]["grounded"] == {"盗窃公私财物": ["盗窃"]}
+        assert r["prediction"]["dropped"] == ["刑法:180", "charge:保险诈骗"]
+        assert r["prediction"]["usage"] == recorded[r["item_id"]]["usage"]  # no call: the run's own cost
 
 
 def test_malformed_task_file_is_a_clear_error(data_dir: Path, tmp_path: Path) -> None:

@@ -103,7 +103,8 @@ def _judgment(charges: list[str], articles: list[int], months: int = 8) -> str:
 
 
 def test_judgment_is_traceable_to_audited_evidence(active_judge_kb: Services, install: Any) -> None:
-    model = install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃", "重婚"], [264, 67, 180])]})
+    judgment = _judgment(["盗窃公私财物", "重婚"], [264, 67, 180])
+    model = install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [judgment]})
     out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", prejudge_hints=True))
     prejudge_prompt = next(str(c[-1].content) for c in model.calls if "作出预判" in str(c[-1].content))
     assert "类似判例的罪名" in prejudge_prompt and "盗窃(" in prejudge_prompt  # precedents' charges as hints
@@ -117,7 +118,7 @@ def test_judgment_is_traceable_to_audited_evidence(active_judge_kb: Services, in
     assert out["rankings"]["kg"][0] == "刑法:264"  # the fact names 盗窃: its DEFINES edge leads to the article
     assert out["rankings"]["researcher"][0] == "刑法:264" and "刑法:67" in out["rankings"]["researcher"][:4]
     assert [v["article_id"] for v in out["verdicts"]] == out["rankings"]["researcher"][:5]
-    assert out["charges"] == ["盗窃"]
+    assert out["charges"] == ["盗窃"] and out["grounded"] == {"盗窃公私财物": ["盗窃"]}  # described, then named
     assert out["articles"] == ["刑法:264", "刑法:67"]
     assert out["term"] == {"months": 8, "life": False, "death": False}
     assert "[1]" in out["reasoning"]
@@ -229,9 +230,15 @@ def test_prejudgment_hints_come_from_precedents_found_by_words(
 def test_a_charge_needs_an_audited_article_that_defines_it(judge_kb: Services) -> None:
     charges = ChargeRepository(judge_kb.graph)
     # 抢劫 is a precedent's charge in this KB, but no evidence article defines it: only 盗窃 is traceable.
-    kept, dropped = supported_charges(["盗窃罪", "抢劫", "不存在的罪"], {"刑法:264", "刑法:67"}, charges)
+    kept, dropped, grounded = supported_charges(["盗窃罪", "抢劫", "不存在的罪"], {"刑法:264", "刑法:67"}, charges)
     assert kept == ["盗窃"]
-    assert dropped == ["charge:抢劫", "charge:不存在的罪"]
+    assert dropped == ["charge:抢劫", "charge:不存在的罪"] and grounded == {}
+    # A description the charge table does not know is grounded on what the evidence defines; a known charge
+    # that no evidence article defines is not (保险诈骗 is not 诈骗).
+    kept, dropped, grounded = supported_charges(["盗窃公私财物", "保险诈骗"], {"刑法:264", "刑法:266"}, charges)
+    assert kept == ["盗窃"] and grounded == {"盗窃公私财物": ["盗窃"]}
+    assert dropped == ["charge:保险诈骗"]
+    assert charges.defined_by(["刑法:264", "刑法:266", "刑法:67"]) == {"盗窃", "诈骗"}
     assert charges.defining(["刑法:264", "刑法:67", "刑法:999", "刑法:264"]) == {"刑法:264"}
     assert charges.defining([]) == set()
     # Exact names and aliases only: a single alternative of an enumeration is resolve()'s business.

@@ -12,7 +12,7 @@ from agents.auditor import surviving_cases
 from agents.researcher import articles_of, fuse_research
 from app.context import Context
 from graphs.state import CaseRef
-from tools.charges import MAX_CHARGE_CHARS
+from tools.charges import MAX_CHARGE_CHARS, ground_charge
 
 
 def _case(case_id: str, articles: list[str], score: float = 1.0) -> CaseRef:
@@ -81,3 +81,28 @@ def test_every_judgment_schema_admits_the_longest_charge_name(schema: str) -> No
     }[schema]
     assert model.model_validate(values)
     assert str(MAX_CHARGE_CHARS) in json.dumps(model.model_json_schema())  # what the decoder is held to
+
+
+# Charges the evidence articles of ljp50 items define, as the KB's charge table names them.
+_DEFINED_375 = ["伪造、变造、买卖武装部队公文、证件、印章", "伪造、盗窃、买卖、非法提供、非法使用武装部队专用标志"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "defined", "expected"),
+    [
+        ("虐待家庭成员罪", ["故意伤害", "虐待"], ["虐待"]),  # ljp-65: a description containing the charge
+        ("盗窃公私财物", ["盗窃", "伪造、变造、买卖身份证件"], ["盗窃"]),  # ljp-17
+        ("盗窃、掩饰、隐瞒犯罪所得、犯罪所得收益", ["盗窃", "容留他人吸毒"], ["盗窃"]),  # ljp-78: two joined
+        ("合同诈骗行为", ["诈骗", "合同诈骗"], ["合同诈骗"]),  # the longer charge, not both
+        ("贩卖毒品行为", ["走私、贩卖、运输、制造毒品"], ["走私、贩卖、运输、制造毒品"]),  # an alternative
+        ("伪造武装部队证件罪", _DEFINED_375, [_DEFINED_375[0]]),  # ljp-60: abridged
+        ("非法使用武装部队专用标志", _DEFINED_375, [_DEFINED_375[1]]),
+        ("窝藏、包庇、转移、隐瞒毒品、毒赃", ["诈骗", "合同诈骗"], []),  # ljp-87: nothing in the evidence
+        ("伪造罪", _DEFINED_375, []),  # too short to pick one by its characters
+        ("武装部队证件", ["伪造武装部队证件", "买卖武装部队证件"], []),  # two equally short: no pick
+    ],
+)
+def test_an_unknown_charge_name_is_grounded_on_the_evidence_charges(
+    raw: str, defined: list[str], expected: list[str]
+) -> None:
+    assert ground_charge(raw, defined) == expected
