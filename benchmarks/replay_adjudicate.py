@@ -124,6 +124,10 @@ def main() -> None:
     chosen = {item["id"]: item for item in items}
     baseline = [{**r, "gold": gold_of(args.task, chosen[r["item_id"]])} for r in recorded if r["item_id"] in chosen]
     every = [*baseline, *(r for r in results if r["item_id"] in chosen)]
+    if args.reground:  # a regrounded judgment took what its run took, plus the grounding
+        for r in every:
+            if r["system"] == "regrounded":
+                r["seconds"] += full[r["item_id"]]["seconds"]
     resolved = resolve_charge_labels(every, ChargeRepository(get_services().graph))
     summary = summarise(args.task, every)
     if resolved:

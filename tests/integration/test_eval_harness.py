@@ -225,6 +225,10 @@ def test_ljp_eval_runs_the_judge_graph_beside_the_baselines(data_dir: Path, tmp_
         assert r["prediction"]["grounded"] == {"盗窃公私财物": ["盗窃"]}
         assert r["prediction"]["dropped"] == ["刑法:180", "charge:保险诈骗"]
         assert r["prediction"]["usage"] == recorded[r["item_id"]]["usage"]  # no call: the run's own cost
+    summary = json.loads((tmp_path / "regrounded" / "summary.json").read_text(encoding="utf-8"))
+    systems = summary["systems"]
+    assert set(systems) == {"full", "naive_rag", "regrounded"}
+    assert systems["regrounded"]["metrics"]["latency_s"]["value"] >= systems["full"]["metrics"]["latency_s"]["value"]
 
 
 def test_malformed_task_file_is_a_clear_error(data_dir: Path, tmp_path: Path) -> None:
