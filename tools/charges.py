@@ -40,11 +40,16 @@ def charge_variants(name: str) -> set[str]:
         return variants
     parts = normalise_charge(base).split("、")
     verb_length = len(parts[0])
-    # Only verb lists of equal length before one shared object (走私、贩卖…制造 + 毒品) are expanded;
-    # object lists such as 枪支、弹药、爆炸物 are left alone.
+    # Verb lists of equal length before one shared object (走私、贩卖…制造 + 毒品) are expanded, and one verb
+    # before two objects when the second is a two-character word (拐卖 + 妇女、儿童; 强制 + 猥亵、侮辱). Other
+    # lists are left alone: where a verb ends cannot be told from lengths (非法批准征用、占用土地 is not
+    # 非法批准 + 征用/占用土地, and 组织残疾人、儿童乞讨 has its verb in front and its object behind).
     if len(parts) > 1 and all(len(p) == verb_length for p in parts[:-1]) and len(parts[-1]) > verb_length:
         obj = parts[-1][verb_length:]
         variants.update(verb + obj for verb in [*parts[:-1], parts[-1][:verb_length]])
+    elif len(parts) == 2 and len(parts[1]) == 2 < len(parts[0]) - 1:
+        verb = parts[0][: -len(parts[1])]
+        variants.update({parts[0], verb + parts[1]})
     return variants
 
 

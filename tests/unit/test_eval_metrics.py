@@ -30,6 +30,11 @@ def test_charge_names_are_normalised_and_bracket_alternatives_expanded() -> None
         "运输毒品",
         "制造毒品",
     }
+    # One verb before two objects: each object with the verb.
+    assert charge_variants("拐卖妇女、儿童罪") == {"拐卖妇女、儿童", "拐卖妇女", "拐卖儿童"}
+    assert charge_variants("强制猥亵、侮辱") == {"强制猥亵、侮辱", "强制猥亵", "强制侮辱"}
+    assert charge_variants("窝藏、包庇") == {"窝藏、包庇"}  # two verbs, no object: nothing to expand
+    assert charge_variants("组织残疾人、儿童乞讨") == {"组织残疾人、儿童乞讨"}  # verb in front, object behind
 
 
 def test_charge_matching_counts_each_gold_charge_once() -> None:
