@@ -8,7 +8,6 @@ no evidence supports are removed and reported, so every conclusion stays traceab
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
 from string import Template
 from typing import Annotated, Any
 
@@ -68,21 +67,10 @@ def resolve_articles(numbers: list[int], evidence: list[JudgeEvidence]) -> tuple
     return list(dict.fromkeys(kept)), dropped
 
 
-def format_judge_evidence(evidence: list[JudgeEvidence], charges_of: Mapping[str, Sequence[str]]) -> str:
-    """Evidence as the Adjudicator reads it. Each article is labelled with the charges it defines
-    (``charges_of``), so the model writes a charge as the law names it, and sees a second act's charge
-    among the evidence, instead of describing the act (虐待家庭成员 for 虐待)."""
-    lines = []
-    for e in evidence:
-        label = "判例" if e["kind"] == "case" else "法条"
-        if names := charges_of.get(e["id"]):
-            label += f"（罪名：{'；'.join(names)}）"
-        lines.append(f"[{e['n']}] {label} {e['id']}　{e['text']}")
-    return "\n".join(lines) or "（无）"
-
-
-def _defined_by(charges: ChargeRepository, article_ids: set[str]) -> list[str]:
-    return [name for names in charges.charges_of(sorted(article_ids)).values() for name in names]
+def format_judge_evidence(evidence: list[JudgeEvidence]) -> str:
+    """Evidence as the Adjudicator reads it."""
+    label = {"article": "法条", "case": "判例"}
+    return "\n".join(f"[{e['n']}] {label[e['kind']]} {e['id']}　{e['text']}" for e in evidence) or "（无）"
 
 
 def supported_charges(
@@ -105,7 +93,7 @@ def supported_charges(
         name = charges.resolve(raw)
         if name and set(defined.get(raw, [])) & evidence_articles:
             kept.append(name)
-        elif not name and (found := ground_charge(raw, _defined_by(charges, evidence_articles))):
+        elif not name and (found := ground_charge(raw, charges.defined_by(evidence_articles))):
             kept.extend(found)
             grounded[raw] = found
         else:
@@ -120,17 +108,18 @@ def decide_judgment(
     dropped as unsupported, and the usage. ``template`` stands in for ``prompts/<lang>/adjudicate.md``, so a
     benchmark can measure a variant on recorded evidence (``benchmarks/replay_adjudicate.py``)."""
     services = get_services()
-    charges = ChargeRepository(services.graph)
-    evidence_articles = {e["id"] for e in evidence if e["kind"] == "article"}
-    values = {"evidence": format_judge_evidence(evidence, charges.charges_of(evidence_articles)), "fact": fact}
+    values = {"evidence": format_judge_evidence(evidence), "fact": fact}
     prompt = template.substitute(values).strip() if template else render_prompt("adjudicate", ctx.language, **values)
     model = load_chat_model(ctx.model_for("judge"), services.settings)
     messages = [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
     judgment, usage = invoke_structured(model, messages, Judgment, ctx.structured_retries)
+    evidence_articles = {e["id"] for e in evidence if e["kind"] == "article"}
     kept_articles, dropped_articles = resolve_articles(judgment.articles, evidence)
-    named, dropped_charges, grounded = supported_charges(judgment.charges, evidence_articles, charges)
+    charges, dropped_charges, grounded = supported_charges(
+        judgment.charges, evidence_articles, ChargeRepository(services.graph)
+    )
     return {
-        "charges": named,
+        "charges": charges,
         "articles": kept_articles,
         "term": {
             "months": judgment.term_months,

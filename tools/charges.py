@@ -97,11 +97,10 @@ MATCH (a:Article {id: wanted})-[:DEFINES]->(:Charge)
 RETURN DISTINCT a.id AS article_id
 """
 
-_CHARGES_OF = """
+_DEFINED_BY = """
 UNWIND $ids AS wanted
 MATCH (a:Article {id: wanted})-[:DEFINES]->(c:Charge)
-RETURN a.id AS article_id, c.name AS name
-ORDER BY article_id, name
+RETURN DISTINCT c.name AS name
 """
 
 _ARTICLES_OF = """
@@ -176,13 +175,10 @@ class ChargeRepository:
         ids = list(dict.fromkeys(article_ids))
         return {row["article_id"] for row in self.store.read(_DEFINING, {"ids": ids})} if ids else set()
 
-    def charges_of(self, article_ids: Iterable[str]) -> dict[str, list[str]]:
-        """Article id -> names of the charges it defines (articles defining none are left out)."""
+    def defined_by(self, article_ids: Iterable[str]) -> set[str]:
+        """Names of the charges that ``article_ids`` define."""
         ids = list(dict.fromkeys(article_ids))
-        found: dict[str, list[str]] = {}
-        for row in self.store.read(_CHARGES_OF, {"ids": ids}) if ids else []:
-            found.setdefault(row["article_id"], []).append(row["name"])
-        return found
+        return {row["name"] for row in self.store.read(_DEFINED_BY, {"ids": ids})} if ids else set()
 
     def has_charges(self) -> bool:
         """Whether the graph holds any charge (read once per repository, with the alias index)."""

@@ -31,15 +31,8 @@ def test_evidence_is_numbered_articles_first() -> None:
     evidence = number_evidence([("刑法:264", "第二百六十四条", "盗窃公私财物……")], [_case("c1", ["刑法:264"])])
     assert [(e["n"], e["kind"], e["id"]) for e in evidence] == [(1, "article", "刑法:264"), (2, "case", "c1")]
     assert evidence[0]["text"] == "第二百六十四条：盗窃公私财物……"
-    shown = format_judge_evidence(evidence, {}).splitlines()
-    assert shown[0].startswith("[1] 法条 刑法:264　第二百六十四条") and shown[1].startswith("[2] 判例 c1")
-    assert "（罪名：盗窃" in shown[1]  # the precedent's outcome
-    # Each article labelled with the charges it defines, as the law names them.
-    defines = ["伪造、变造、买卖国家机关公文、证件、印章", "盗窃、抢夺、毁灭国家机关公文、证件、印章"]
-    evidence = number_evidence([("刑法:280", "第二百八十条", "伪造……"), ("刑法:67", "第六十七条", "犯罪以后……")], [])
-    shown = format_judge_evidence(evidence, {"刑法:280": defines}).splitlines()
-    assert shown[0] == f"[1] 法条（罪名：{defines[0]}；{defines[1]}） 刑法:280　第二百八十条：伪造……"
-    assert shown[1] == "[2] 法条 刑法:67　第六十七条：犯罪以后……"
+    shown = format_judge_evidence(evidence)
+    assert shown.splitlines()[0].startswith("[1] 法条 刑法:264") and "（罪名：盗窃" in shown.splitlines()[1]
 
 
 def test_cases_citing_a_pruned_article_are_pruned() -> None:
