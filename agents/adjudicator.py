@@ -89,11 +89,13 @@ def supported_charges(
     kept: list[str] = []
     dropped: list[str] = []
     grounded: dict[str, list[str]] = {}
+    unknown = [raw for raw in named if not charges.resolve(raw)]
+    evidence_charges = charges.defined_by(evidence_articles) if unknown else set()  # one read, only when needed
     for raw in named:
         name = charges.resolve(raw)
         if name and set(defined.get(raw, [])) & evidence_articles:
             kept.append(name)
-        elif not name and (found := ground_charge(raw, charges.defined_by(evidence_articles))):
+        elif not name and (found := ground_charge(raw, evidence_charges)):
             kept.extend(found)
             grounded[raw] = found
         else:
