@@ -89,10 +89,11 @@ def supported_charges(
     kept: list[str] = []
     dropped: list[str] = []
     grounded: dict[str, list[str]] = {}
-    unknown = [raw for raw in named if not charges.resolve(raw)]
-    evidence_charges = charges.defined_by(evidence_articles) if unknown else set()  # one read, only when needed
+    resolved = {raw: charges.resolve(raw) for raw in named}
+    # One read of the evidence articles' charges, and only when a name needs grounding.
+    evidence_charges = charges.defined_by(evidence_articles) if None in resolved.values() else set()
     for raw in named:
-        name = charges.resolve(raw)
+        name = resolved[raw]
         if name and set(defined.get(raw, [])) & evidence_articles:
             kept.append(name)
         elif not name and (found := ground_charge(raw, evidence_charges)):
