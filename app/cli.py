@@ -25,7 +25,7 @@ from rich.table import Table
 
 from app.context import Context
 from app.settings import load_settings
-from tools.errors import InputError, JurisError
+from tools.errors import InputError, JurisError, listing
 from tools.stop import request_stop
 
 if TYPE_CHECKING:
@@ -238,14 +238,29 @@ def checklists(
     model: Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")] = None,
     regenerate: Annotated[bool, typer.Option(help="Replace checklists that already exist.")] = False,
     limit: Annotated[int | None, typer.Option(help="Only the first N articles.")] = None,
+    export: Annotated[
+        Path | None, typer.Option(help="Write every stored checklist and recorded failure to this JSONL file.")
+    ] = None,
+    import_file: Annotated[
+        Path | None, typer.Option("--import", help="Read checklists from a file --export wrote (or edited).")
+    ] = None,
 ) -> None:
-    """Generate the diagnostic checklist of every article of the given laws (stored, reused, resumable)."""
+    """Generate the diagnostic checklist of every article of the given laws (stored, reused, resumable);
+    with --export or --import, move checklists between knowledge bases instead (no model calls)."""
     from app.services import get_services
     from tools.checklists import ChecklistRepository, articles_of_laws, ensure_checklist
     from tools.errors import StructuredOutputError
     from tools.llm import load_chat_model
 
     services = get_services()
+    if export is not None and import_file is not None:
+        raise InputError("give --export or --import, not both")
+    if export is not None:
+        _export_checklists(services, export)
+        return
+    if import_file is not None:
+        _import_checklists(services, import_file)
+        return
     spec = model or Context().model
     chat = load_chat_model(spec, services.settings)
     ids = articles_of_laws(services.statutes, [law.strip() for law in laws.split(",") if law.strip()])[:limit]
@@ -268,6 +283,30 @@ def checklists(
     console.print(f"Checklists: {made} generated, {reused} already stored, {len(failed)} failed.")
     for line in failed:
         err.print(f"[yellow]failed[/yellow] {escape(line)}")
+
+
+def _export_checklists(services: Any, path: Path) -> None:
+    from tools.checklists import ChecklistRepository, export_checklists
+
+    rows = export_checklists(ChecklistRepository(services.graph), services.statutes)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    partial.replace(path)  # a killed export never leaves a truncated file under the asked name
+    failures = sum(1 for r in rows if "failure" in r)
+    console.print(f"Exported {len(rows) - failures} checklists and {failures} recorded failures to {path}.")
+
+
+def _import_checklists(services: Any, path: Path) -> None:
+    from tools.checklists import ChecklistRepository, import_checklists, read_checklist_file
+
+    repo = ChecklistRepository(services.graph)
+    report = import_checklists(read_checklist_file(path), repo, services.statutes)
+    services.graph.compact()
+    console.print(f"Imported {report.checklists} checklists and {report.failures} recorded failures.")
+    for label, ids in (("not in this knowledge base", report.missing), ("text changed since", report.changed)):
+        if ids:
+            err.print(f"[yellow]skipped[/yellow] {len(ids)} ({label}): {escape(listing(ids))}")
 
 
 DATA_LAWS = "个人信息保护法,数据安全法,网络安全法,保守国家秘密法"

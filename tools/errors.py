@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -45,3 +45,8 @@ class StructuredOutputError(JurisError):
         super().__init__(message)
         self.usage = dict(usage or {})
         """Tokens spent on the failed attempts, so the run's ledger stays complete."""
+
+
+def listing(names: Sequence[str], limit: int = 10) -> str:
+    """Names for a message: the first ``limit`` and how many there are, so a long list stays readable."""
+    return ", ".join(names[:limit]) + (f" … ({len(names)} in all)" if len(names) > limit else "")

@@ -17,7 +17,7 @@ from tools.corpus.cail import Case
 from tools.corpus.charge_rules import ChargeRules
 from tools.corpus.interpretations import Interpretation
 from tools.corpus.laws_db import LawInfo, load_articles
-from tools.errors import InputError
+from tools.errors import InputError, listing
 from tools.interpretations import InterpretationRepository
 from tools.ontology import FeatureExtractor, Features, OntologyRepository
 from tools.statutes import CRIMINAL_LAW, Article, StatuteRepository
@@ -197,8 +197,7 @@ def remove_source(
         interpretations.store.compact()
         return "interpretations", len(ids)
     known = sorted(cases.sources()) + interpretations.sources()
-    shown = ", ".join(known[:20]) + (f" … ({len(known)} in all)" if len(known) > 20 else "")
-    raise InputError(f"no source named {source!r}; sources: {shown or 'none'}")
+    raise InputError(f"no source named {source!r}; sources: {listing(known, 20) or 'none'}")
 
 
 def document_text(article: Article) -> str:

@@ -1,12 +1,22 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from app.services import Services
-from tools.checklists import Checklist, ChecklistRepository, ensure_checklist, failure_key, prompt_version
-from tools.errors import StructuredOutputError
+from tools.checklists import (
+    Checklist,
+    ChecklistRepository,
+    ensure_checklist,
+    export_checklists,
+    failure_key,
+    import_checklists,
+    prompt_version,
+    read_checklist_file,
+)
+from tools.errors import CorpusError, StructuredOutputError
 from tools.fake_llm import FakeChatModel
 from tools.statutes import Article
 
@@ -120,3 +130,68 @@ def test_a_failure_is_recorded_and_not_repeated_until_asked(kb: Services, repo: 
     assert made.items == tuple(items) and usage["llm_calls"] == 1
     assert repo.failure("刑法:234", failure_key("fake", "zh", 2)) is None
     assert repo.failure("刑法:234", failure_key("other-model", "zh", 2)) is None
+
+
+def test_checklists_move_to_another_knowledge_base_through_a_file(
+    kb: Services, repo: ChecklistRepository, tmp_path: Path
+) -> None:
+    repo.save(Checklist("刑法:133-1", tuple(ITEMS), "fake", prompt_version()))
+    key = failure_key("fake", "zh", 2)
+    repo.record_failure("刑法:234", key, "no yes/no question")
+    rows = export_checklists(repo, kb.statutes)
+    assert [r["article"] for r in rows] == ["刑法:133-1", "刑法:234"]
+    assert rows[0]["items"] == ITEMS and rows[1]["failure_key"] == key
+    assert rows[0]["article_hash"] == _article(kb, "刑法:133-1").content_hash
+
+    # Made for other text, or for an article this KB lacks: skipped and named, never attached.
+    stale = {**rows[0], "article": "刑法:264", "article_hash": "0" * 16}
+    absent = {**rows[0], "article": "刑法:9999"}
+    path = tmp_path / "checklists.jsonl"
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in [*rows, stale, absent]), encoding="utf-8")
+    kb.graph.query("MATCH (c:CheckItem) DETACH DELETE c")
+    kb.graph.query("MATCH (a:Article) SET a.checklist_failure = null")
+    assert repo.made() == []
+
+    report = import_checklists(read_checklist_file(path), repo, kb.statutes)
+    assert (report.checklists, report.failures) == (1, 1)
+    assert report.changed == ["刑法:264"] and report.missing == ["刑法:9999"]
+    assert repo.get("刑法:133-1") == Checklist("刑法:133-1", tuple(ITEMS), "fake", prompt_version())
+    assert repo.failure("刑法:234", key) == "no yes/no question"
+    assert repo.get("刑法:264") is None
+
+    # An imported checklist is used as if made here: no model call.
+    unused = FakeChatModel(responses=[])
+    made, usage = ensure_checklist(_article(kb, "刑法:133-1"), repo, unused, "fake")
+    assert made.items == tuple(ITEMS) and usage["llm_calls"] == 0
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ("{not json", "Expecting property name"),
+        ('{"article": "刑法:264", "article_hash": "ab"}', "either items"),
+        ('{"article": "刑法:264", "article_hash": "ab", "items": []}', "items"),
+        ('{"article": "刑法:264", "article_hash": "ab", "items": ["是否…"], "failure": "x"}', "either items"),
+        ('{"article": "", "article_hash": "ab", "items": ["是否…"], "model": "m", "prompt_version": "p"}', "article"),
+        ('{"article": "刑法:264", "article_hash": "ab", "items": ["是否…"]}', "prompt_version"),
+    ],
+)
+def test_a_malformed_checklist_file_is_refused_whole(
+    kb: Services, repo: ChecklistRepository, tmp_path: Path, line: str, problem: str
+) -> None:
+    good = json.dumps(
+        {
+            "article": "刑法:133-1",
+            "article_hash": _article(kb, "刑法:133-1").content_hash,
+            "items": ITEMS,
+            "model": "fake",
+            "prompt_version": prompt_version(),
+        },
+        ensure_ascii=False,
+    )
+    path = tmp_path / "checklists.jsonl"
+    path.write_text(f"{good}\n{line}\n", encoding="utf-8")
+    with pytest.raises(CorpusError, match=problem) as raised:
+        import_checklists(read_checklist_file(path), repo, kb.statutes)
+    assert f"{path}:2:" in str(raised.value)
+    assert repo.get("刑法:133-1") is None  # the good first line was not written either

@@ -162,6 +162,16 @@ def test_checklists_command_generates_then_reuses(data_dir: Path) -> None:
     assert "Checklists: 3 generated, 0 already stored, 0 failed." in first.stdout
     second = _run("checklists", "--laws", "刑法", "--limit", "3", data_dir=data_dir)
     assert "Checklists: 0 generated, 3 already stored, 0 failed." in second.stdout
+    exported = _run("checklists", "--export", str(data_dir / "lists.jsonl"), data_dir=data_dir)
+    assert exported.returncode == 0, exported.stderr
+    lines = (data_dir / "lists.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) >= 3  # the three above, and any the audits of earlier tests made
+    assert f"Exported {len(lines)} checklists and 0 recorded failures" in exported.stdout
+    imported = _run("checklists", "--import", str(data_dir / "lists.jsonl"), data_dir=data_dir)
+    assert f"Imported {len(lines)} checklists and 0 recorded failures." in imported.stdout
+    (data_dir / "bad.jsonl").write_text("[]\n", encoding="utf-8")
+    bad = _run("checklists", "--import", str(data_dir / "bad.jsonl"), data_dir=data_dir)
+    assert bad.returncode == 5 and "bad.jsonl:1: not a checklist line" in bad.stderr
     unknown = _run("checklists", "--laws", "民法典", data_dir=data_dir)
     assert unknown.returncode == 2 and "no ingested articles for '民法典'" in unknown.stderr
 
