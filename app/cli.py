@@ -286,7 +286,8 @@ def checklists(
 
 
 def _export_checklists(services: Any, path: Path) -> None:
-    from tools.checklists import ChecklistRepository, export_checklists
+    from tools.checklist_files import export_checklists
+    from tools.checklists import ChecklistRepository
 
     rows = export_checklists(ChecklistRepository(services.graph), services.statutes)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -298,7 +299,8 @@ def _export_checklists(services: Any, path: Path) -> None:
 
 
 def _import_checklists(services: Any, path: Path) -> None:
-    from tools.checklists import ChecklistRepository, import_checklists, read_checklist_file
+    from tools.checklist_files import import_checklists, read_checklist_file
+    from tools.checklists import ChecklistRepository
 
     repo = ChecklistRepository(services.graph)
     report = import_checklists(read_checklist_file(path), repo, services.statutes)

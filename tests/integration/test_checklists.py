@@ -6,16 +6,8 @@ from pathlib import Path
 import pytest
 
 from app.services import Services
-from tools.checklists import (
-    Checklist,
-    ChecklistRepository,
-    ensure_checklist,
-    export_checklists,
-    failure_key,
-    import_checklists,
-    prompt_version,
-    read_checklist_file,
-)
+from tools.checklist_files import export_checklists, import_checklists, read_checklist_file
+from tools.checklists import Checklist, ChecklistRepository, ensure_checklist, failure_key, prompt_version
 from tools.errors import CorpusError, StructuredOutputError
 from tools.fake_llm import FakeChatModel
 from tools.statutes import Article
