@@ -104,12 +104,31 @@ def supported_charges(
     return list(dict.fromkeys(kept)), dropped, grounded
 
 
+def anchor_conviction(
+    charges: list[str], anchors: list[str], evidence_articles: set[str], repository: ChargeRepository
+) -> tuple[list[str], list[str]]:
+    """(charges, anchored): when the Adjudicator named no charge the evidence supports, the pre-judged
+    charges (``anchors``) an audited evidence article defines stand in, so that a fact the audit found
+    criminal is not convicted of nothing. They are as traceable as the Adjudicator's own: the same check
+    admits them. ``anchored`` names them; it is empty when the Adjudicator's charges stand."""
+    if charges or not anchors:
+        return charges, []
+    anchored, _, _ = supported_charges(anchors, evidence_articles, repository)
+    return anchored, anchored
+
+
 def decide_judgment(
-    fact: str, evidence: list[JudgeEvidence], ctx: Context, template: Template | None = None
+    fact: str,
+    evidence: list[JudgeEvidence],
+    ctx: Context,
+    template: Template | None = None,
+    anchors: list[str] | None = None,
 ) -> dict[str, Any]:
     """The Adjudicator's call over numbered evidence: charges, articles and term, the reasoning, what was
     dropped as unsupported, and the usage. ``template`` stands in for ``prompts/<lang>/adjudicate.md``, so a
-    benchmark can measure a variant on recorded evidence (``benchmarks/replay_adjudicate.py``)."""
+    benchmark can measure a variant on recorded evidence (``benchmarks/replay_adjudicate.py``). ``anchors``
+    are the pre-judged charges that survived the audit, the conviction when none the model names is
+    supported and ``ctx.anchor_conviction`` is on (:func:`anchor_conviction`)."""
     services = get_services()
     values = {"evidence": format_judge_evidence(evidence), "fact": fact}
     prompt = template.substitute(values).strip() if template else render_prompt("adjudicate", ctx.language, **values)
@@ -118,9 +137,12 @@ def decide_judgment(
     judgment, usage = invoke_structured(model, messages, Judgment, ctx.structured_retries)
     evidence_articles = {e["id"] for e in evidence if e["kind"] == "article"}
     kept_articles, dropped_articles = resolve_articles(judgment.articles, evidence)
-    charges, dropped_charges, grounded = supported_charges(
-        judgment.charges, evidence_articles, ChargeRepository(services.graph)
-    )
+    repository = ChargeRepository(services.graph)
+    charges, dropped_charges, grounded = supported_charges(judgment.charges, evidence_articles, repository)
+    if ctx.anchor_conviction:
+        charges, anchored = anchor_conviction(charges, anchors or [], evidence_articles, repository)
+    else:
+        anchored = []
     return {
         "charges": charges,
         "articles": kept_articles,
@@ -132,6 +154,7 @@ def decide_judgment(
         "reasoning": judgment.reasoning,
         "dropped": dropped_articles + dropped_charges,
         "grounded": grounded,
+        "anchored": anchored,
         "usage": usage,
     }
 
@@ -148,9 +171,13 @@ def adjudicate(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
     articles = [(a, found[a].heading, found[a].text) for a in applicable if a in found]
     cases = [state.cases[c] for c in state.kept_cases if c in state.cases][: ctx.case_k]
     evidence = number_evidence(articles, cases)
-    decided = decide_judgment(state.fact, evidence, ctx)
+    decided = decide_judgment(state.fact, evidence, ctx, anchors=[g["name"] for g in state.prejudged])
     return {
         **decided,
         "evidence": evidence,
-        "trace": [trace_event("adjudicate", started, evidence=len(evidence), dropped=decided["dropped"])],
+        "trace": [
+            trace_event(
+                "adjudicate", started, evidence=len(evidence), dropped=decided["dropped"], anchored=decided["anchored"]
+            )
+        ],
     }

@@ -580,6 +580,11 @@ def _print_judgment(out: dict[str, Any]) -> None:
     _print_verdicts(out["verdicts"])
     for raw, names in out["grounded"].items():
         err.print(f"[yellow]Charge named as:[/yellow] {escape(raw)} -> {escape('、'.join(names))}")
+    if out["anchored"]:
+        err.print(
+            "[yellow]No charge the Adjudicator named is supported; convicted of the pre-judged:[/yellow] "
+            + escape("、".join(out["anchored"]))
+        )
     if out["dropped"]:
         err.print(f"[yellow]Dropped (not supported by the evidence):[/yellow] {escape(', '.join(out['dropped']))}")
     _print_usage(out)

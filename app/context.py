@@ -103,6 +103,14 @@ class Context:
             "judgment can only convict of nothing."
         },
     )
+    anchor_conviction: bool = field(
+        default=True,
+        metadata={
+            "description": "Judge: when the Adjudicator names no charge an audited evidence article supports, "
+            "convict of the pre-judged charges such an article defines. On charge_dev's first 50 items 7 "
+            "judgments convicted of nothing (all of them wrong); anchoring answered 6 of them, 1 exactly."
+        },
+    )
     content_check: bool = field(
         default=True,
         metadata={"description": "Let ContentCheck rewrite the final answer (off: the draft is the answer)."},

@@ -13,8 +13,10 @@ per item with the local model: the way to try a fix for ljp50's commonest miss, 
 although its article was in the evidence.
 
 With --reground no model is asked: the charges the Adjudicator wrote (kept and dropped, both recorded) go
-through the current charge grounding again (system `regrounded`). Every `full` line qualifies. Grounding is
-deterministic code after the model's last call, so this is what the run makes with today's grounding.
+through the current charge grounding again (system `regrounded`), and a judgment left without a supported
+charge is anchored on the pre-judged charges the line recorded (`anchor_conviction`, off with --set
+anchor_conviction=false). Every `full` line qualifies. Both are deterministic code after the model's last
+call, so this is what the run makes with today's code.
 
 The report shows every system the run recorded on the same items (`full`, `naive_rag`, ...) beside these.
 Results are appended to OUT/results.jsonl, stamped with the commit, and resumed like `jurisgraph eval`.
@@ -30,7 +32,7 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from agents.adjudicator import decide_judgment, number_evidence, supported_charges
+from agents.adjudicator import anchor_conviction, decide_judgment, number_evidence, supported_charges
 from agents.researcher import case_refs
 from app.context import Context
 from app.eval.report import render_report, summarise, write_outputs
@@ -57,7 +59,7 @@ def replayer(recorded: dict[str, Any], context: Context, template: Template | No
         articles = [(a, found[a].heading, found[a].text) for a in line["evidence"]]
         evidence = number_evidence(articles, cases)
         started = time.perf_counter()
-        decided = decide_judgment(item["fact"], evidence, context, template)
+        decided = decide_judgment(item["fact"], evidence, context, template, anchors=_anchors(line))
         return {
             **judgment_prediction(decided, evidence),
             "stages_ms": {"adjudicate": round((time.perf_counter() - started) * 1000, 1)},
@@ -66,17 +68,34 @@ def replayer(recorded: dict[str, Any], context: Context, template: Template | No
     return run
 
 
-def regrounder(recorded: dict[str, Any]) -> System:
-    """A system for the eval runner: the recorded judgment of an item with its charges grounded again."""
+def _anchors(line: dict[str, Any]) -> list[str]:
+    """The pre-judged charges that survived the audit, as the line recorded them (older lines did not)."""
+    return [name for name, _ in line.get("prejudged", [])]
+
+
+def regrounder(recorded: dict[str, Any], context: Context) -> System:
+    """A system for the eval runner: the recorded judgment of an item with its charges grounded again, and
+    anchored on the pre-judgment when none is supported (as ``context.anchor_conviction`` says)."""
 
     def run(item: dict[str, Any]) -> Prediction:
         line = recorded[item["id"]]["prediction"]
-        written = [d.removeprefix("charge:") for d in line["dropped"] if d.startswith("charge:")]
-        charges, dropped, grounded = supported_charges(
-            [*line["charges"], *written], set(line["evidence"]), ChargeRepository(get_services().graph)
-        )
+        # An anchored line's charges are the pre-judgment's: the Adjudicator's own were all dropped.
+        written = [] if line.get("anchored") else list(line["charges"])
+        written += [d.removeprefix("charge:") for d in line["dropped"] if d.startswith("charge:")]
+        repository = ChargeRepository(get_services().graph)
+        evidence = set(line["evidence"])
+        charges, dropped, grounded = supported_charges(written, evidence, repository)
+        anchored: list[str] = []
+        if context.anchor_conviction:
+            charges, anchored = anchor_conviction(charges, _anchors(line), evidence, repository)
         unchanged = [d for d in line["dropped"] if not d.startswith("charge:")]
-        return {**line, "charges": charges, "dropped": unchanged + dropped, "grounded": grounded}
+        return {
+            **line,
+            "charges": charges,
+            "dropped": unchanged + dropped,
+            "grounded": grounded,
+            "anchored": anchored,
+        }
 
     return run
 
@@ -97,15 +116,15 @@ def main() -> None:
     recorded = [r for r in read_results(args.results) if r.get("ok")]
     full = {r["item_id"]: r for r in recorded if r["system"] == "full"}
     every_item = load_items(args.task, args.data)
+    context = Context(model=args.model).with_overrides(args.set)
     if args.reground:
         chosen = {item["id"]: item for item in every_item if item["id"] in full}
-        systems = {"regrounded": regrounder(full)}
+        systems = {"regrounded": regrounder(full, context)}
         print(f"grounding the charges of {len(chosen)} full lines again")
     else:
         replayable = {i: r for i, r in full.items() if "precedents" in r["prediction"]}
         chosen = {item["id"]: item for item in every_item if item["id"] in replayable}
         print(f"{len(replayable)} of {len(full)} full lines recorded their precedents; replaying {len(chosen)}")
-        context = Context(model=args.model).with_overrides(args.set)
         systems = {"replay": replayer(replayable, context, None)}
         if args.template:
             template = Template(args.template.read_text(encoding="utf-8"))

@@ -354,6 +354,10 @@ class JudgeOutput:
     """Charge names the Adjudicator wrote that the charge table does not know (虐待家庭成员), mapped to the
     charges of the evidence articles they stand for (虐待)."""
 
+    anchored: list[str] = field(default_factory=list)
+    """Charges taken from the pre-judgment because the Adjudicator named none the evidence supports (empty
+    when its own charges stand); each is defined by an audited evidence article."""
+
     usage: Annotated[Usage, add_usage] = field(default_factory=empty_usage)
     """LLM calls and tokens, summed over nodes."""
 

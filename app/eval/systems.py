@@ -192,6 +192,7 @@ def judgment_prediction(decided: dict[str, Any], evidence: list[JudgeEvidence]) 
         "precedents": [e["id"] for e in evidence if e["kind"] == "case"],
         "dropped": decided["dropped"],
         "grounded": decided["grounded"],
+        "anchored": decided["anchored"],
         "usage": decided["usage"],
     }
 

@@ -206,10 +206,13 @@ def test_ljp_eval_runs_the_judge_graph_beside_the_baselines(data_dir: Path, tmp_
     assert set(summary["systems"]) == {"full", "naive_rag", "replay", "replay-numbered"}  # the run's, beside
 
     # No model: the charges the Adjudicator wrote, grounded again (a description kept, a known charge that no
-    # evidence article defines still dropped).
+    # evidence article defines still dropped); a judgment left with none is anchored on its pre-judgment.
+    first, second = (r["item_id"] for r in full)
+    written = {first: ["charge:盗窃公私财物", "charge:保险诈骗"], second: ["charge:保险诈骗"]}
     edited = [
         {**r, "prediction": {**r["prediction"], "charges": [], "evidence": ["刑法:264"], "dropped": [
-            "刑法:180", "charge:盗窃公私财物", "charge:保险诈骗"]}} if r["system"] == "full" else r
+            "刑法:180", *written[r["item_id"]]], "prejudged": [["诈骗", 0.9], ["盗窃", 0.6]]}}
+        if r["system"] == "full" else r
         for r in results
     ]  # fmt: skip
     (tmp_path / "edited.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in edited))
@@ -218,11 +221,12 @@ def test_ljp_eval_runs_the_judge_graph_beside_the_baselines(data_dir: Path, tmp_
         str(tmp_path / "regrounded"), "--reground", data_dir=data_dir, timeout=600,
     )  # fmt: skip
     assert regrounded.returncode == 0, regrounded.stderr
-    lines = _lines(tmp_path / "regrounded" / "results.jsonl")
-    assert [r["system"] for r in lines] == ["regrounded", "regrounded"]
-    for r in lines:
-        assert r["prediction"]["charges"] == ["盗窃"]
-        assert r["prediction"]["grounded"] == {"盗窃公私财物": ["盗窃"]}
+    lines = {r["item_id"]: r for r in _lines(tmp_path / "regrounded" / "results.jsonl")}
+    assert [r["system"] for r in lines.values()] == ["regrounded", "regrounded"]
+    assert lines[first]["prediction"]["charges"] == ["盗窃"] and lines[first]["prediction"]["anchored"] == []
+    assert lines[first]["prediction"]["grounded"] == {"盗窃公私财物": ["盗窃"]}
+    assert lines[second]["prediction"]["charges"] == lines[second]["prediction"]["anchored"] == ["盗窃"]
+    for r in lines.values():
         assert r["prediction"]["dropped"] == ["刑法:180", "charge:保险诈骗"]
         assert r["prediction"]["usage"] == recorded[r["item_id"]]["usage"]  # no call: the run's own cost
     summary = json.loads((tmp_path / "regrounded" / "summary.json").read_text(encoding="utf-8"))

@@ -11,7 +11,7 @@ import pytest
 from langchain_core.messages import BaseMessage
 from pydantic import Field
 
-from agents.adjudicator import supported_charges
+from agents.adjudicator import anchor_conviction, supported_charges
 from agents.researcher import Prejudgment, anchor_prejudgment, precedent_charges
 from app.context import Context
 from app.services import Services
@@ -170,6 +170,32 @@ def test_when_every_convicting_candidate_fails_the_best_stays(active_judge_kb: S
     strict_context = Context(model="fake", audit_k=3, audit_keep_best=False)
     strict = build_graph().invoke(JudgeInput(fact=FACT), context=strict_context)
     assert not any(v["applicable"] for v in strict["verdicts"]) and strict["articles"] == []
+
+
+def test_a_judgment_with_no_supported_charge_is_anchored_on_the_prejudgment(
+    active_judge_kb: Services, install: Any
+) -> None:
+    # charge_dev: the Adjudicator named only charges no audited article defines (非法狩猎 for a theft), and
+    # 7 of 50 judgments convicted of nothing. The pre-judged 盗窃, whose article survived the audit, stands in.
+    install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["非法狩猎罪"], [264])]})
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))
+    assert out["charges"] == out["anchored"] == ["盗窃"]
+    assert out["dropped"] == ["charge:非法狩猎罪"] and "刑法:264" in out["articles"]
+    assert out["trace"][-1]["detail"]["anchored"] == ["盗窃"]
+    # The Adjudicator's own supported charges always stand; switched off, nothing stands in.
+    install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃", "非法狩猎"], [264])]})
+    own = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))
+    assert own["charges"] == ["盗窃"] and own["anchored"] == []
+    install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["非法狩猎罪"], [264])]})
+    off = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", anchor_conviction=False))
+    assert off["charges"] == [] and off["anchored"] == []
+
+
+def test_an_anchor_needs_an_audited_article_too(judge_kb: Services) -> None:
+    charges = ChargeRepository(judge_kb.graph)
+    assert anchor_conviction([], ["诈骗", "盗窃"], {"刑法:264"}, charges) == (["盗窃"], ["盗窃"])
+    assert anchor_conviction([], ["诈骗"], {"刑法:264"}, charges) == ([], [])
+    assert anchor_conviction(["抢劫"], ["盗窃"], {"刑法:264"}, charges) == (["抢劫"], [])
 
 
 def test_charge_prejudgment_rules(judge_kb: Services) -> None:
