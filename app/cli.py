@@ -567,9 +567,21 @@ def _print_verdicts(verdicts: list[Verdict]) -> None:
     console.print(table)
 
 
+def describe_term(term: dict[str, Any]) -> str:
+    """The sentence as a reader expects it. Months count fixed-term imprisonment and criminal detention
+    alike (the Adjudicator folds 拘役 into months), so a term in months is not labelled 有期徒刑: 危险驾驶
+    carries 拘役 only."""
+    if term["death"]:
+        return "死刑"
+    if term["life"]:
+        return "无期徒刑"
+    if not term["months"]:
+        return "免予刑事处罚或非监禁刑"
+    return f"{term['months']} 个月（有期徒刑或拘役）"
+
+
 def _print_judgment(out: dict[str, Any]) -> None:
-    term = out["term"]
-    sentence = "死刑" if term["death"] else "无期徒刑" if term["life"] else f"有期徒刑 {term['months']} 个月"
+    sentence = describe_term(out["term"])
     console.print(f"[bold]罪名 Charges:[/bold] {escape('、'.join(out['charges']) or '（无）')}")
     console.print(f"[bold]适用法条 Articles:[/bold] {escape('、'.join(out['articles']) or '（无）')}")
     console.print(f"[bold]刑期 Term:[/bold] {sentence}")
