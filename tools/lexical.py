@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -81,7 +82,7 @@ class LexicalIndex:
             cache.parent.mkdir(parents=True, exist_ok=True)
             for stale in cache.parent.glob(f"bm25-{name}-*.json"):
                 stale.unlink(missing_ok=True)
-            tmp = cache.with_suffix(".tmp")
+            tmp = cache.with_suffix(f".{os.getpid()}.tmp")  # processes sharing a KB never share a temp file
             tmp.write_text(json.dumps({"ids": list(ids), "tokens": tokens}, ensure_ascii=False), encoding="utf-8")
             tmp.replace(cache)
         return cls(ids, tokens)

@@ -7,6 +7,7 @@ Ranked lists are merged by weighted reciprocal-rank fusion; articles the query n
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,8 +77,14 @@ class LexicalCollection:
         """The collection's metadata as of the last rebuild."""
         self._index: LexicalIndex | None = None
         self._state = ""
+        # The judge's retrieval strategies run in parallel and may both ask for the index first: one builds it.
+        self._lock = threading.Lock()
 
     def index(self) -> LexicalIndex:
+        with self._lock:
+            return self._current()
+
+    def _current(self) -> LexicalIndex:
         meta = self.vectors.metadata(self.collection)
         ids = sorted(meta)
         state = fingerprint(ids, [str(meta[i].get("hash", "")) for i in ids])
