@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any, Literal
 
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import HumanMessage
 from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
@@ -115,10 +115,9 @@ def _verify(article: Article, facts: str, facts_kind: str, ctx: Context) -> tupl
         count=len(items),
     )
     try:
-        # The system prompt and the facts open the prompt as they open the judge's other calls, so the local
-        # model reuses their cached prefix instead of reading the facts again.
-        messages = [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
-        parsed, used = invoke_structured(model, messages, answers_schema(len(items)), ctx.structured_retries)
+        parsed, used = invoke_structured(
+            model, [HumanMessage(content=prompt)], answers_schema(len(items)), ctx.structured_retries
+        )
     except StructuredOutputError as exc:
         return _unverified(article.id, f"the checklist could not be answered: {exc}"), add_usage(
             usage, failed_usage(exc)

@@ -134,13 +134,7 @@ def test_judgment_is_traceable_to_audited_evidence(active_judge_kb: Services, in
     assert set(nodes[1:4]) == {"research_semantic", "research_community", "research_charges"}
     # A case description is verified strictly: what the facts do not say is not met.
     verify_prompts = [str(c[-1].content) for c in model.calls if "相关司法解释：" in str(c[-1].content)]
-    assert verify_prompts and all("请逐项判断上面的案件事实" in p for p in verify_prompts)
-    # Every call that reads the fact opens with the same system prompt and the fact, so a local model
-    # reuses that cached prefix: pre-judgment, each checklist answer and the judgment.
-    reading = [c for c in model.calls if FACT in str(c[-1].content)]
-    assert len(reading) == 2 + len(verify_prompts)
-    assert len({str(c[0].content) for c in reading}) == 1 and reading[0][0].type == "system"
-    assert all(str(c[-1].content).startswith(f"案件事实：\n{FACT}\n\n") for c in reading)
+    assert verify_prompts and all(p.startswith("请逐项判断下面的案件事实") for p in verify_prompts)
     json.dumps(out, ensure_ascii=False)
 
 
