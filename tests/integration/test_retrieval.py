@@ -1,9 +1,15 @@
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
 import pytest
 
 from app.services import Services
-from tools.retrieval import named_articles
+from tools.lexical import LexicalIndex
+from tools.retrieval import LexicalCollection, named_articles
+from tools.vectors import STATUTES
 
 pytestmark = pytest.mark.integration
 
@@ -30,6 +36,22 @@ def test_an_article_the_question_names_comes_first(kb: Services) -> None:
 def test_lexical_tokens_are_cached_on_disk(kb: Services) -> None:
     kb.retriever.retrieve("盗窃", k=1)
     assert list(kb.settings.cache_dir.glob("bm25-statutes-*.json"))
+
+
+def test_parallel_first_requests_build_the_index_once(kb: Services, tmp_path: Path) -> None:
+    # The judge's strategies run in parallel and both ask for a collection's index first; they raced on one
+    # cache file (FileNotFoundError on its rename). One builds, the other waits and gets the same index.
+    collection = LexicalCollection(kb.vectors, STATUTES, tmp_path)
+    start = threading.Barrier(4)
+
+    def first_request() -> LexicalIndex:
+        start.wait()
+        return collection.index()
+
+    with ThreadPoolExecutor(4) as pool:
+        built = list(pool.map(lambda _: first_request(), range(4)))
+    assert all(index is built[0] for index in built) and built[0].ids
+    assert [p.suffix for p in tmp_path.iterdir()] == [".json"]  # no temp file left behind
 
 
 def test_case_based_retrieval_ranks_the_articles_of_similar_cases(kb: Services) -> None:
