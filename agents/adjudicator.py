@@ -139,10 +139,8 @@ def decide_judgment(
     kept_articles, dropped_articles = resolve_articles(judgment.articles, evidence)
     repository = ChargeRepository(services.graph)
     charges, dropped_charges, grounded = supported_charges(judgment.charges, evidence_articles, repository)
-    if ctx.anchor_conviction:
-        charges, anchored = anchor_conviction(charges, anchors or [], evidence_articles, repository)
-    else:
-        anchored = []
+    anchors = anchors if anchors and ctx.anchor_conviction else []
+    charges, anchored = anchor_conviction(charges, anchors, evidence_articles, repository)
     return {
         "charges": charges,
         "articles": kept_articles,

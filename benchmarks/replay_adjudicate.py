@@ -85,9 +85,8 @@ def regrounder(recorded: dict[str, Any], context: Context) -> System:
         repository = ChargeRepository(get_services().graph)
         evidence = set(line["evidence"])
         charges, dropped, grounded = supported_charges(written, evidence, repository)
-        anchored: list[str] = []
-        if context.anchor_conviction:
-            charges, anchored = anchor_conviction(charges, _anchors(line), evidence, repository)
+        anchors = _anchors(line) if context.anchor_conviction else []
+        charges, anchored = anchor_conviction(charges, anchors, evidence, repository)
         unchanged = [d for d in line["dropped"] if not d.startswith("charge:")]
         return {
             **line,
