@@ -286,14 +286,12 @@ def checklists(
 
 
 def _export_checklists(services: Any, path: Path) -> None:
+    from tools.atomic import write_text_atomic
     from tools.checklist_files import export_checklists
     from tools.checklists import ChecklistRepository
 
     rows = export_checklists(ChecklistRepository(services.graph), services.statutes)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    partial.replace(path)  # a killed export never leaves a truncated file under the asked name
+    write_text_atomic(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     failures = sum(1 for r in rows if "failure" in r)
     console.print(f"Exported {len(rows) - failures} checklists and {failures} recorded failures to {path}.")
 

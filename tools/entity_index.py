@@ -21,6 +21,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel
 
 from prompts import render_prompt
+from tools.atomic import write_text_atomic
 from tools.checklists import articles_of_laws
 from tools.communities import Cluster, hierarchical_leiden
 from tools.entity_graph import (
@@ -120,11 +121,7 @@ class ResultCache:
             return None  # a torn file from a killed run: recompute it
 
     def put(self, kind: str, key: str, value: Any) -> None:
-        folder = self.root / kind
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / f"{key}.json.tmp"
-        tmp.write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
-        tmp.replace(folder / f"{key}.json")
+        write_text_atomic(self.root / kind / f"{key}.json", json.dumps(value, ensure_ascii=False))
 
 
 def _hash(*parts: str) -> str:

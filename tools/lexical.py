@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -17,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from rank_bm25 import BM25Okapi
+
+from tools.atomic import write_text_atomic
 
 _WORD_RE = re.compile(r"[\w\u4e00-\u9fff]")
 _LATIN_RE = re.compile(r"^[a-z]+$")
@@ -79,12 +80,9 @@ class LexicalIndex:
                 return cls(ids, data["tokens"])
         tokens = [tokenize(t) for t in texts]
         if cache:
-            cache.parent.mkdir(parents=True, exist_ok=True)
             for stale in cache.parent.glob(f"bm25-{name}-*.json"):
                 stale.unlink(missing_ok=True)
-            tmp = cache.with_suffix(f".{os.getpid()}.tmp")  # processes sharing a KB never share a temp file
-            tmp.write_text(json.dumps({"ids": list(ids), "tokens": tokens}, ensure_ascii=False), encoding="utf-8")
-            tmp.replace(cache)
+            write_text_atomic(cache, json.dumps({"ids": list(ids), "tokens": tokens}, ensure_ascii=False))
         return cls(ids, tokens)
 
     def search(self, query: str, k: int, skip_identical: bool = False) -> list[tuple[str, float]]:
