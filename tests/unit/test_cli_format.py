@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from app.cli import describe_term
+import pytest
+
+from app.cli import _print_judgment, describe_term
 
 
 def test_a_term_in_months_is_not_called_fixed_term_imprisonment() -> None:
@@ -11,3 +13,25 @@ def test_a_term_in_months_is_not_called_fixed_term_imprisonment() -> None:
     assert describe_term({"months": 0, "life": False, "death": False}) == "免予刑事处罚或非监禁刑"
     assert describe_term({"months": 0, "life": True, "death": False}) == "无期徒刑"
     assert describe_term({"months": 0, "life": True, "death": True}) == "死刑"
+
+
+def test_an_anchored_conviction_is_said_so(capsys: pytest.CaptureFixture[str]) -> None:
+    out = {
+        "charges": ["盗窃"],
+        "articles": ["刑法:264"],
+        "term": {"months": 8, "life": False, "death": False},
+        "reasoning": "秘密窃取[1]。",
+        "evidence": [{"n": 1, "kind": "article", "id": "刑法:264", "text": "盗窃公私财物……"}],
+        "verdicts": [],
+        "grounded": {},
+        "anchored": ["盗窃"],
+        "dropped": ["charge:非法狩猎罪"],
+        "usage": {"llm_calls": 5, "prompt_tokens": 100, "completion_tokens": 10},
+        "trace": [{"node": "adjudicate", "ms": 1000.0, "detail": {}}],
+    }
+    _print_judgment(out)
+    printed = capsys.readouterr()
+    assert "8 个月（有期徒刑或拘役）" in printed.out
+    assert "convicted of the pre-judged: 盗窃" in printed.err and "charge:非法狩猎罪" in printed.err
+    _print_judgment({**out, "anchored": []})
+    assert "pre-judged" not in capsys.readouterr().err
