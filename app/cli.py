@@ -248,7 +248,7 @@ def checklists(
     """Generate the diagnostic checklist of every article of the given laws (stored, reused, resumable);
     with --export or --import, move checklists between knowledge bases instead (no model calls)."""
     from app.services import get_services
-    from tools.checklists import ChecklistRepository, articles_of_laws, ensure_checklist
+    from tools.checklists import DERIVED_MODEL, ChecklistRepository, articles_of_laws, ensure_checklist
     from tools.errors import StructuredOutputError
     from tools.llm import load_chat_model
 
@@ -267,20 +267,24 @@ def checklists(
     if not ids:
         raise InputError(f"no ingested articles for {laws!r}: run `jurisgraph ingest --laws {laws}` first")
     repo = ChecklistRepository(services.graph)
-    made = reused = 0
+    made = reused = derived = 0
     failed: list[str] = []
     with _progress() as progress:
         task = progress.add_task("checklists", total=len(ids))
         for article in services.statutes.get_articles(ids):
             existed = not regenerate and repo.get(article.id) is not None
             try:
-                ensure_checklist(article, repo, chat, spec, regenerate=regenerate)
+                checklist, _ = ensure_checklist(article, repo, chat, spec, regenerate=regenerate)
                 made, reused = made + (not existed), reused + existed
+                derived += not existed and checklist.model == DERIVED_MODEL
             except StructuredOutputError as exc:
                 failed.append(f"{article.id}: {exc}")
             progress.advance(task)
     services.graph.compact()
-    console.print(f"Checklists: {made} generated, {reused} already stored, {len(failed)} failed.")
+    console.print(
+        f"Checklists: {made} generated ({derived} from the article text where the model failed), "
+        f"{reused} already stored, {len(failed)} failed."
+    )
     for line in failed:
         err.print(f"[yellow]failed[/yellow] {escape(line)}")
 

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_va
 from prompts import load_prompt, render_prompt
 from tools.errors import StructuredOutputError
 from tools.kg.port import GraphStore
-from tools.llm import Usage, empty_usage, invoke_structured
+from tools.llm import Usage, empty_usage, failed_usage, invoke_structured
 from tools.statutes import Article, StatuteRepository
 
 PROMPT = "generate_checklist"
@@ -46,12 +46,32 @@ _LIST_ITEM = re.compile(r"[（(][一二三四五六七八九十]+[)）]")
 # its basic offence) asks about a band, not an element: the local model wrote checklists for 刑法:263 of
 # 入户抢劫, 持枪抢劫… only, all false for a plain robbery, and the audit pruned the article that applied.
 BAND_SHARE = 0.5
+# An item drawing at least this share of its wording from the checklist prompt's own text (and more than
+# from the article) copies the prompt's example: the local model gave 刑法:389 (bribery) and 刑法:210 the
+# items 携带凶器, 扒窃, 入户 from the prompt's theft example, which failed for every bribe and kept the
+# verdict mixed whatever the facts.
+PROMPT_SHARE = 0.5
+ITEM_CHARS = 80
+"""Longest checklist item: one element, not a paragraph."""
+DERIVED_MODEL = "statute-text"
+"""What a checklist read from the article's own first sentence records as its maker (see
+:func:`statute_elements`)."""
+_FIRST_SENTENCE = re.compile(r"[。\n]")
+# Where an offence's elements end when no penalty follows them at once: its definition ("…的，是受贿罪"),
+# a referral to another article's penalty ("…的，依照本法第二百六十四条的规定定罪处罚") or the persons a
+# unit offence punishes ("…数额较大的，对其直接负责的主管人员…，处三年以下…").
+_DEFINITION = re.compile(r"的?，是[^，。；]{1,30}罪")
+_NOT_ELEMENT = re.compile(r"，(?:依照|对其直接负责)")
+_ELEMENT_SPLIT = re.compile(r"[，,]")
+# "以非法占有为目的" keeps its 的; any other element's closing 的 ("故意伤害他人身体的") is the clause's.
+_CLOSING_DE = re.compile(r"(?<!目)的$")
+_LIST_HEADS = ("有下列情形之一", "有下列行为之一")
 
 
 class ChecklistSchema(BaseModel):
     """What the model returns: ordered yes/no questions."""
 
-    items: list[Annotated[str, Field(min_length=2, max_length=80)]] = Field(min_length=1, max_length=8)
+    items: list[Annotated[str, Field(min_length=2, max_length=ITEM_CHARS)]] = Field(min_length=1, max_length=8)
 
     @field_validator("items")
     @classmethod
@@ -79,6 +99,8 @@ def _unusable(item: str, article_text: str | None, tiers: tuple[str, str] | None
         return f"an item must ask about a fact, not whether the offence is made out: {item!r}"
     if article_text and restated_share(item, article_text) >= RESTATEMENT_SHARE:
         return f"an item must ask about one element, not restate the whole article: {item!r}"
+    if article_text and _copies_prompt(item, article_text):
+        return f"an item must ask about this article's elements, not repeat the instructions' example: {item!r}"
     if tiers and _asks_about_band(item, *tiers):
         return (
             f"an item must ask about an element of the basic offence ({tiers[0].strip('，, ')}), not about a "
@@ -123,6 +145,43 @@ def _bigram_share(item: str, text: str) -> float:
 def _asks_about_band(item: str, offence: str, bands: str) -> bool:
     in_bands = _bigram_share(item, bands)
     return in_bands >= BAND_SHARE and in_bands > _bigram_share(item, offence)
+
+
+@lru_cache(maxsize=1)
+def _prompt_text() -> str:
+    # The checks are written for Chinese statutes, so the Chinese prompt is the one items can copy.
+    return load_prompt(PROMPT, "zh").template
+
+
+def _copies_prompt(item: str, article_text: str) -> bool:
+    in_prompt = _bigram_share(item, _prompt_text())
+    return in_prompt >= PROMPT_SHARE and in_prompt > _bigram_share(item, article_text)
+
+
+def statute_elements(article_text: str) -> list[str]:
+    """The basic offence of an article as yes/no items, read by code from its first sentence: the text before
+    its penalty ("…的，处三年以下…"), its definition ("…的，是受贿罪"), its referral ("…的，依照…处罚") or
+    the persons it punishes ("对其直接负责的主管人员…"), one item per comma-separated element. A part
+    opening with 或者 is an alternative to the one before and joins it, and a "有下列情形之一" head is
+    dropped (its list is too long for one item). Items that fail the checks a model's items must pass are
+    left out; an article that defines no offence gives none.
+
+    The fallback when the model cannot make a checklist: the local model never made one for 刑法:234
+    (故意伤害), 232 (故意杀人) or 263 (抢劫), so the commonest charges went unverified."""
+    first = _FIRST_SENTENCE.split(article_text, maxsplit=1)[0]
+    ends = [m.start() for m in (_PENALTY.search(first), _DEFINITION.search(first), _NOT_ELEMENT.search(first)) if m]
+    if not ends:
+        return []
+    elements: list[str] = []
+    for part in filter(None, (p.strip() for p in _ELEMENT_SPLIT.split(first[: min(ends)]))):
+        part = _CLOSING_DE.sub("", part)
+        if part.startswith("或者") and elements:
+            elements[-1] += f"，{part}"
+        elif part and not part.startswith(_LIST_HEADS):
+            elements.append(part)
+    tiers = penalty_tiers(article_text)
+    items = [f"是否{element}？" for element in elements]
+    return [i for i in items if len(i) <= ITEM_CHARS and _unusable(i, article_text, tiers) is None]
 
 
 def _checkable(items: Sequence[str], article_text: str) -> bool:
@@ -259,8 +318,10 @@ def ensure_checklist(
     was made by another version of the prompt, or when it fails today's checks (so a KB built before a
     prompt edit or a new check heals on first use).
 
-    A failure is recorded on the article and raised again, without calls, while its :func:`failure_key`
-    holds; ``regenerate`` tries anyway."""
+    When the model cannot make one, the checklist is read from the article's text (:func:`statute_elements`,
+    recorded as made by ``statute-text``) and stored like a model's; an article that defines no offence has
+    none to read, so its failure is recorded on the article and raised again, without calls, while its
+    :func:`failure_key` holds. ``regenerate`` tries the model anyway."""
     stored = None if regenerate else checklists.get(article.id)
     if stored and stored.prompt_version == prompt_version(language) and _checkable(stored.items, article.text):
         return stored, empty_usage()
@@ -274,6 +335,10 @@ def ensure_checklist(
             model, [HumanMessage(content=prompt)], ChecklistSchema, retries, context={"article_text": article.text}
         )
     except StructuredOutputError as exc:
+        if derived := statute_elements(article.text):
+            checklist = Checklist(article.id, tuple(derived), DERIVED_MODEL, prompt_version(language))
+            checklists.save(checklist)
+            return checklist, failed_usage(exc)
         checklists.record_failure(article.id, key, str(exc))
         raise
     items = tuple(dict.fromkeys(item.strip() for item in parsed.items if item.strip()))

@@ -7,7 +7,14 @@ import pytest
 
 from app.services import Services
 from tools.checklist_files import export_checklists, import_checklists, read_checklist_file
-from tools.checklists import Checklist, ChecklistRepository, ensure_checklist, failure_key, prompt_version
+from tools.checklists import (
+    DERIVED_MODEL,
+    Checklist,
+    ChecklistRepository,
+    ensure_checklist,
+    failure_key,
+    prompt_version,
+)
 from tools.errors import CorpusError, StructuredOutputError
 from tools.fake_llm import FakeChatModel
 from tools.statutes import Article
@@ -52,10 +59,28 @@ def test_regeneration_replaces_the_items(kb: Services, repo: ChecklistRepository
     assert count == [{"n": 1}]
 
 
-def test_bad_model_output_fails_clearly_and_stores_nothing(kb: Services, repo: ChecklistRepository) -> None:
+def test_bad_model_output_on_a_general_provision_fails_clearly_and_stores_nothing(
+    kb: Services, repo: ChecklistRepository
+) -> None:
+    # 刑法:67 (自首) defines no offence, so there is no statute text to fall back on.
     with pytest.raises(StructuredOutputError):
-        ensure_checklist(_article(kb, "刑法:234"), repo, FakeChatModel(responses=["x", "y", "z"]), "fake")
-    assert repo.get("刑法:234") is None
+        ensure_checklist(_article(kb, "刑法:67"), repo, FakeChatModel(responses=["x", "y", "z"]), "fake")
+    assert repo.get("刑法:67") is None
+
+
+def test_when_the_model_cannot_make_a_checklist_it_is_read_from_the_article(
+    kb: Services, repo: ChecklistRepository
+) -> None:
+    statement = json.dumps({"items": ["故意伤害他人身体的，处三年以下有期徒刑。"]}, ensure_ascii=False)
+    model = FakeChatModel(responses=[statement] * 3)
+    made, usage = ensure_checklist(_article(kb, "刑法:234"), repo, model, "fake")
+    assert made.items == ("是否故意伤害他人身体？",) and made.model == DERIVED_MODEL
+    assert usage["llm_calls"] == 3  # the failed attempts stay in the ledger
+    assert repo.get("刑法:234") == made
+
+    # Stored like a model's checklist: reused without calls.
+    again = FakeChatModel(responses=[statement] * 3)
+    assert ensure_checklist(_article(kb, "刑法:234"), repo, again, "fake")[0] == made and again.calls == []
 
 
 def test_a_checklist_restating_the_article_is_asked_for_again(kb: Services, repo: ChecklistRepository) -> None:
@@ -96,8 +121,8 @@ def test_a_stale_or_unusable_stored_checklist_is_made_again(
 
 
 def test_a_failure_is_recorded_and_not_repeated_until_asked(kb: Services, repo: ChecklistRepository) -> None:
-    statement = json.dumps({"items": ["故意伤害他人身体的，处三年以下有期徒刑。"]}, ensure_ascii=False)
-    article = _article(kb, "刑法:234")
+    statement = json.dumps({"items": ["犯罪以后自动投案，如实供述自己的罪行的，是自首。"]}, ensure_ascii=False)
+    article = _article(kb, "刑法:67")
     first = FakeChatModel(responses=[statement] * 3)
     with pytest.raises(StructuredOutputError, match="yes/no question"):
         ensure_checklist(article, repo, first, "fake")
@@ -116,12 +141,12 @@ def test_a_failure_is_recorded_and_not_repeated_until_asked(kb: Services, repo: 
     assert len(other.calls) == 3
 
     # Regenerating tries anyway, and a checklist made clears the record.
-    items = ["行为人是否故意损害他人身体健康？"]
+    items = ["行为人是否自动投案？", "行为人是否如实供述自己的罪行？"]
     fixed = FakeChatModel(responses=[json.dumps({"items": items}, ensure_ascii=False)])
     made, usage = ensure_checklist(article, repo, fixed, "fake", regenerate=True)
     assert made.items == tuple(items) and usage["llm_calls"] == 1
-    assert repo.failure("刑法:234", failure_key("fake", "zh", 2)) is None
-    assert repo.failure("刑法:234", failure_key("other-model", "zh", 2)) is None
+    assert repo.failure("刑法:67", failure_key("fake", "zh", 2)) is None
+    assert repo.failure("刑法:67", failure_key("other-model", "zh", 2)) is None
 
 
 def test_checklists_move_to_another_knowledge_base_through_a_file(

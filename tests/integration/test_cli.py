@@ -159,9 +159,9 @@ def test_sigkilled_ingestion_resumes_without_duplicates(tmp_path: Path) -> None:
 def test_checklists_command_generates_then_reuses(data_dir: Path) -> None:
     first = _run("checklists", "--laws", "刑法", "--limit", "3", data_dir=data_dir)
     assert first.returncode == 0, first.stderr
-    assert "Checklists: 3 generated, 0 already stored, 0 failed." in first.stdout
+    assert "Checklists: 3 generated (0 from the article text where the model failed), 0 already stored" in first.stdout
     second = _run("checklists", "--laws", "刑法", "--limit", "3", data_dir=data_dir)
-    assert "Checklists: 0 generated, 3 already stored, 0 failed." in second.stdout
+    assert "Checklists: 0 generated (0 from the article text where the model failed), 3 already stored" in second.stdout
     exported = _run("checklists", "--export", str(data_dir / "lists.jsonl"), data_dir=data_dir)
     assert exported.returncode == 0, exported.stderr
     lines = (data_dir / "lists.jsonl").read_text(encoding="utf-8").splitlines()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import laws_db_text
-from tools.checklists import ChecklistSchema, penalty_tiers
+from tools.checklists import ChecklistSchema, penalty_tiers, statute_elements
 
 
 def _criminal(number: str) -> str:
@@ -56,3 +56,48 @@ def test_band_items_are_dropped_and_a_list_of_bands_only_is_refused() -> None:
         "是否追逐竞驶，情节恶劣？",
         "是否醉酒驾驶机动车？",
     ]
+
+
+@pytest.mark.parametrize(
+    ("number", "items"),
+    [
+        # A penalty follows the offence at once.
+        ("第二百三十四条", ["是否故意伤害他人身体？"]),
+        ("第二百六十三条", ["是否以暴力、胁迫或者其他方法抢劫公私财物？"]),
+        # 或者 opens an alternative to the element before it.
+        ("第二百六十四条", ["是否盗窃公私财物？", "是否数额较大，或者多次盗窃、入户盗窃、携带凶器盗窃、扒窃？"]),
+        # 为目的 keeps its 的; the 有下列情形之一 head is left out.
+        (
+            "第二百二十四条",
+            ["是否以非法占有为目的？", "是否在签订、履行合同过程中？", "是否骗取对方当事人财物？", "是否数额较大？"],
+        ),
+        # A definition (…的，是受贿罪) and a referral (…的，依照…处罚) end the elements too.
+        (
+            "第三百八十五条",
+            ["是否国家工作人员利用职务上的便利？", "是否索取他人财物，或者非法收受他人财物？", "是否为他人谋取利益？"],
+        ),
+        ("第二百一十条", ["是否盗窃增值税专用发票或者可以用于骗取出口退税、抵扣税款的其他发票？"]),
+        # A unit offence stops before the persons it punishes.
+        (
+            "第三百九十六条",
+            [
+                "是否国家机关、国有公司、企业、事业单位、人民团体？",
+                "是否违反国家规定？",
+                "是否以单位名义将国有资产集体私分给个人？",
+                "是否数额较大？",
+            ],
+        ),
+        # 自首 is no offence: nothing to read.
+        ("第六十七条", []),
+    ],
+)
+def test_the_elements_of_the_basic_offence_are_read_from_the_first_sentence(number: str, items: list[str]) -> None:
+    assert statute_elements(_criminal(number)) == items
+
+
+def test_items_copied_from_the_prompts_example_are_dropped() -> None:
+    # The local model's checklist for 刑法:389 (bribery) carried 携带凶器 and 扒窃 from the prompt's theft example.
+    made = ["是否为谋取不正当利益？", "是否给予国家工作人员以财物？", "是否携带凶器？", "是否扒窃？"]
+    assert _kept("第三百八十九条", made) == made[:2]
+    # The same words are the article's own in 刑法:264, so they stay there.
+    assert _kept("第二百六十四条", ["是否入户盗窃？", "是否扒窃？"]) == ["是否入户盗窃？", "是否扒窃？"]
