@@ -25,12 +25,16 @@ from tools.statutes import CRIMINAL_LAW, make_article_id
 
 MAX_TERM_MONTHS = 300
 """Longest fixed term the schema admits: 25 years, the cap for combined punishment (Criminal Law art. 69)."""
+REASONING_CHARS = 200
+"""Longest reasoning the schema admits; the prompt asks for 150 characters, so a model that overruns is cut
+by the grammar, mid-sentence (see :func:`whole_sentences`)."""
+SENTENCE_ENDS = "。！？!?；;"
 
 
 class Judgment(BaseModel):
     """The Adjudicator's structured decision; reasoning first so the model reasons before deciding."""
 
-    reasoning: str = Field(max_length=200)
+    reasoning: str = Field(max_length=REASONING_CHARS)
     charges: list[Annotated[str, Field(max_length=MAX_CHARGE_CHARS)]] = Field(min_length=1, max_length=3)
     articles: list[Annotated[int, Field(ge=1, le=500)]] = Field(
         max_length=6, description="Evidence numbers [n] of the applicable articles"
@@ -65,6 +69,17 @@ def resolve_articles(numbers: list[int], evidence: list[JudgeEvidence]) -> tuple
         article_id = by_n.get(number) or make_article_id(CRIMINAL_LAW, number)
         (kept if article_id in present else dropped).append(article_id)
     return list(dict.fromkeys(kept)), dropped
+
+
+def whole_sentences(text: str, limit: int = REASONING_CHARS) -> str:
+    """``text`` without a sentence the length cap cut off: a reasoning that fills the cap was stopped by the
+    decoding grammar, so its tail is dropped back to the last sentence end, or marked with … when it has
+    none. Shorter text is the model's own ending and is kept as written."""
+    text = text.strip()
+    if len(text) < limit or text[-1] in SENTENCE_ENDS:
+        return text
+    end = max(text.rfind(mark) for mark in SENTENCE_ENDS)
+    return text[: end + 1] if end > 0 else f"{text}…"
 
 
 def format_judge_evidence(evidence: list[JudgeEvidence]) -> str:
@@ -149,7 +164,7 @@ def decide_judgment(
             "life": judgment.life_imprisonment,
             "death": judgment.death_penalty,
         },
-        "reasoning": judgment.reasoning,
+        "reasoning": whole_sentences(judgment.reasoning),
         "dropped": dropped_articles + dropped_charges,
         "grounded": grounded,
         "anchored": anchored,

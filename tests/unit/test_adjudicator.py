@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from agents.adjudicator import format_judge_evidence, number_evidence
+from agents.adjudicator import REASONING_CHARS, format_judge_evidence, number_evidence, whole_sentences
 from agents.auditor import surviving_cases
 from agents.researcher import articles_of, fuse_research
 from app.context import Context
@@ -106,3 +106,14 @@ def test_an_unknown_charge_name_is_grounded_on_the_evidence_charges(
     raw: str, defined: list[str], expected: list[str]
 ) -> None:
     assert ground_charge(raw, defined) == expected
+
+
+def test_a_reasoning_cut_at_the_cap_ends_at_its_last_whole_sentence() -> None:
+    first = "被告人醉酒驾驶机动车，血液酒精含量92mg/100ml，构成危险驾驶罪[1]。"
+    cut = (first + "参照类似判例[4][5]，" * 20)[:REASONING_CHARS]
+    assert whole_sentences(cut) == first
+    # Without a sentence end to go back to, the cut is marked rather than passed off as complete.
+    assert whole_sentences("理" * REASONING_CHARS) == "理" * REASONING_CHARS + "…"
+    # A reasoning shorter than the cap ends where the model ended it, even without a full stop.
+    assert whole_sentences("依据[1]，构成盗窃罪") == "依据[1]，构成盗窃罪"
+    assert whole_sentences(first + "另" * (REASONING_CHARS - len(first) - 1) + "。")[-1] == "。"
