@@ -432,7 +432,7 @@ def search(
     if as_json:
         console.print_json(json.dumps(out, ensure_ascii=False, default=str))
         return
-    console.print(Panel(escape(out["answer"] or "（无回答）"), title=f"回答 Answer ({mode})", title_align="left"))
+    _print_panel(out["answer"] or "（无回答）", f"回答 Answer ({mode})")
     _print_basis(out["legal_basis"])
     if out["dropped_citations"]:
         err.print(
@@ -517,7 +517,7 @@ def kg_show(article_id: Annotated[str, typer.Argument(help="Article id, e.g. 刑
     from tools.kg.inspect import article_card
 
     card = article_card(get_services().graph, article_id)
-    console.print(Panel(escape(str(card["text"])), title=f"{card['id']} 《{card['law']}》{card['label']}"))
+    _print_panel(str(card["text"]), f"{card['id']} 《{card['law']}》{card['label']}")
     console.print(f"Chapter: {escape(str(card['chapter'] or ''))}")
     console.print(f"Charges: {escape('、'.join(card['charges']) or '（无）')}")
     for offence in card["offences"]:
@@ -582,12 +582,18 @@ def describe_term(term: dict[str, Any]) -> str:
     return f"{term['months']} 个月（有期徒刑或拘役）"
 
 
+def _print_panel(text: str, title: str) -> None:
+    """Text in a titled box, wrapped inside it: the console's soft wrap (which keeps evidence lines whole for
+    copying) would crop every line of a box at its edge, and judgments printed one line of their reasoning."""
+    console.print(Panel(escape(text), title=escape(title), title_align="left"), soft_wrap=False)
+
+
 def _print_judgment(out: dict[str, Any]) -> None:
     sentence = describe_term(out["term"])
     console.print(f"[bold]罪名 Charges:[/bold] {escape('、'.join(out['charges']) or '（无）')}")
     console.print(f"[bold]适用法条 Articles:[/bold] {escape('、'.join(out['articles']) or '（无）')}")
     console.print(f"[bold]刑期 Term:[/bold] {sentence}")
-    console.print(Panel(escape(out["reasoning"] or "（无）"), title="理由 Reasoning", title_align="left"))
+    _print_panel(out["reasoning"] or "（无）", "理由 Reasoning")
     console.print("[bold]证据 Evidence[/bold]")
     for item in out["evidence"]:
         console.print(f"  [cyan]\\[{item['n']}][/cyan] {escape(item['id'])}　{escape(item['text'])}")
@@ -728,7 +734,7 @@ def _print_basis(items: list[dict[str, Any]]) -> None:
 
 
 def _print_answer(out: dict[str, Any]) -> None:
-    console.print(Panel(escape(out["response"] or "（无回答）"), title="回答 Response", title_align="left"))
+    _print_panel(out["response"] or "（无回答）", "回答 Response")
     _print_basis(out["legal_basis"])
     _print_verdicts(out.get("verdicts", []))
     if out["dropped_citations"]:

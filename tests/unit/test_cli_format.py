@@ -35,3 +35,24 @@ def test_an_anchored_conviction_is_said_so(capsys: pytest.CaptureFixture[str]) -
     assert "convicted of the pre-judged: 盗窃" in printed.err and "charge:非法狩猎罪" in printed.err
     _print_judgment({**out, "anchored": []})
     assert "pre-judged" not in capsys.readouterr().err
+
+
+def test_a_long_reasoning_is_printed_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    # The console soft-wraps (evidence lines stay whole); a box must wrap inside itself, not crop at its edge.
+    reasoning = "被告人利用职务便利收受财物[1]。" * 8 + "结尾在此。"
+    out = {
+        "charges": ["受贿"],
+        "articles": ["刑法:385"],
+        "term": {"months": 36, "life": False, "death": False},
+        "reasoning": reasoning,
+        "evidence": [],
+        "verdicts": [],
+        "grounded": {},
+        "anchored": [],
+        "dropped": [],
+        "usage": {"llm_calls": 1, "prompt_tokens": 1, "completion_tokens": 1},
+        "trace": [],
+    }
+    _print_judgment(out)
+    boxed = "".join(line.strip("│ ") for line in capsys.readouterr().out.splitlines())
+    assert "结尾在此。" in boxed and boxed.count("收受财物") == 8
