@@ -37,7 +37,9 @@ def _http(method: str, url: str, body: dict[str, Any] | None = None, timeout: fl
 # of the model-calling tests) into a borderline verdict; later runs get the fake's rule-based replies.
 JUDGE_SCRIPT = {
     "Prejudgment": [json.dumps({"charges": [{"name": "盗窃", "confidence": 0.9}], "articles": [264]})],
-    "ChecklistSchema": [json.dumps({"items": ["是否秘密窃取他人财物？", "是否数额较大？"]}, ensure_ascii=False)],
+    "ChecklistSchema": [
+        json.dumps({"items": ["是否秘密窃取他人财物？", "所窃财物的价值是否明确？"]}, ensure_ascii=False)
+    ],
     "ChecklistAnswers": [
         json.dumps({"answers": [{"reason": "是", "holds": True}, {"reason": "未说明", "holds": False}]})
     ],
