@@ -71,12 +71,12 @@ def resolve_articles(numbers: list[int], evidence: list[JudgeEvidence]) -> tuple
     return list(dict.fromkeys(kept)), dropped
 
 
-def whole_sentences(text: str, limit: int = REASONING_CHARS) -> str:
+def whole_sentences(text: str) -> str:
     """``text`` without a sentence the length cap cut off: a reasoning that fills the cap was stopped by the
     decoding grammar, so its tail is dropped back to the last sentence end, or marked with … when it has
     none. Shorter text is the model's own ending and is kept as written."""
     text = text.strip()
-    if len(text) < limit or text[-1] in SENTENCE_ENDS:
+    if len(text) < REASONING_CHARS or text[-1] in SENTENCE_ENDS:
         return text
     end = max(text.rfind(mark) for mark in SENTENCE_ENDS)
     return text[: end + 1] if end > 0 else f"{text}…"

@@ -220,7 +220,8 @@ def failure_key(model_name: str, language: str, retries: int) -> str:
     """What a recorded failure to make a checklist holds for: the model, the prompt, this module's checks
     (its source, so an edited check tries again without anyone bumping a number) and the retries allowed.
     Decoding is greedy, so the same key fails the same way; recording it saves every later audit of the
-    article the same futile calls (the local model never made one for 刑法:234 in three tries)."""
+    article the same futile calls. Only an article with no offence to read from its text (see
+    :func:`statute_elements`) still records one."""
     return f"{model_name}|{prompt_version(language)}|{_checks_version()}|{retries}"
 
 
