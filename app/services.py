@@ -15,6 +15,7 @@ from tools.embeddings import load_embeddings
 from tools.kg import GraphStore, open_graph_store
 from tools.retrieval import HybridRetriever, LexicalCollection
 from tools.statutes import StatuteRepository
+from tools.vector_cache import DocumentCachedEmbeddings, VectorCache
 from tools.vectors import CASES, ChromaVectors
 
 
@@ -30,13 +31,18 @@ class Services:
     case_index: LexicalCollection
     """BM25 over the precedents' facts (the Researcher's lexical case search)."""
 
+    vector_cache: VectorCache
+    """Document vectors already computed, reused by every ingestion into these (or other) stores."""
+
     def close(self) -> None:
         self.graph.close()
+        self.vector_cache.close()
 
 
 def build_services(settings: Settings) -> Services:
     """Open the stores named by ``settings``; raises StoreUnavailableError/ModelUnavailableError."""
-    vectors = ChromaVectors(settings, load_embeddings(settings.embeddings))
+    cache = VectorCache(settings.vector_cache_file)
+    vectors = ChromaVectors(settings, DocumentCachedEmbeddings(load_embeddings(settings.embeddings), cache))
     graph = open_graph_store(settings)
     return Services(
         settings=settings,
@@ -45,6 +51,7 @@ def build_services(settings: Settings) -> Services:
         statutes=StatuteRepository(graph),
         retriever=HybridRetriever(vectors, settings.cache_dir),
         case_index=LexicalCollection(vectors, CASES, settings.cache_dir),
+        vector_cache=cache,
     )
 
 

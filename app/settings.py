@@ -124,6 +124,11 @@ class Settings:
         return self.data_dir / "cache"
 
     @property
+    def vector_cache_file(self) -> Path:
+        """Document vectors computed so far (:mod:`tools.vector_cache`), kept across re-ingests."""
+        return self.cache_dir / "vectors.sqlite"
+
+    @property
     def threads_file(self) -> Path:
         """SQLite checkpoints of the CLI's conversation threads."""
         return self.data_dir / "threads.sqlite"

@@ -101,6 +101,16 @@ class ChromaVectors:
         got = self._collection(collection).get(include=["documents"])
         return list(got["ids"]), [d or "" for d in got["documents"]]
 
+    def collections(self) -> list[str]:
+        """The names (without this pack's prefix) of the collections the store holds."""
+        names = [c.name for c in self._client.list_collections()]
+        return sorted(n.removeprefix(self.prefix) for n in names if n.startswith(self.prefix))
+
+    def embedded_documents(self, collection: str) -> list[tuple[str, list[float]]]:
+        """Every (text, stored vector) pair of a collection (to export the vectors)."""
+        got = self._collection(collection).get(include=["documents", "embeddings"])
+        return [(d or "", list(v)) for d, v in zip(got["documents"], got["embeddings"], strict=True)]
+
     def count(self, collection: str) -> int:
         return int(self._collection(collection).count())
 
