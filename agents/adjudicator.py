@@ -141,11 +141,14 @@ def decide_judgment(
 ) -> dict[str, Any]:
     """The Adjudicator's call over numbered evidence: charges, articles and term, the reasoning, what was
     dropped as unsupported, and the usage. ``template`` stands in for ``prompts/<lang>/adjudicate.md``, so a
-    benchmark can measure a variant on recorded evidence (``benchmarks/replay_adjudicate.py``). ``anchors``
-    are the pre-judged charges that survived the audit, the conviction when none the model names is
-    supported and ``ctx.anchor_conviction`` is on (:func:`anchor_conviction`)."""
+    benchmark can measure a variant on recorded evidence (``benchmarks/replay_adjudicate.py``); a template
+    takes $evidence, $fact and $prejudged. ``anchors`` are the pre-judged charges that survived the audit,
+    the conviction when none the model names is supported and ``ctx.anchor_conviction`` is on
+    (:func:`anchor_conviction`)."""
     services = get_services()
-    values = {"evidence": format_judge_evidence(evidence), "fact": fact}
+    anchors = anchors or []
+    # Every template may read the pre-judgment ($prejudged); the prompt in use does not (a variant does).
+    values = {"evidence": format_judge_evidence(evidence), "fact": fact, "prejudged": "、".join(anchors) or "（无）"}
     prompt = template.substitute(values).strip() if template else render_prompt("adjudicate", ctx.language, **values)
     model = load_chat_model(ctx.model_for("judge"), services.settings)
     messages = [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
@@ -154,8 +157,9 @@ def decide_judgment(
     kept_articles, dropped_articles = resolve_articles(judgment.articles, evidence)
     repository = ChargeRepository(services.graph)
     charges, dropped_charges, grounded = supported_charges(judgment.charges, evidence_articles, repository)
-    anchors = anchors if anchors and ctx.anchor_conviction else []
-    charges, anchored = anchor_conviction(charges, anchors, evidence_articles, repository)
+    charges, anchored = anchor_conviction(
+        charges, anchors if ctx.anchor_conviction else [], evidence_articles, repository
+    )
     return {
         "charges": charges,
         "articles": kept_articles,

@@ -7,10 +7,11 @@ Every `full` line that recorded its precedents (lines made before that field are
 its evidence rebuilt from the knowledge base as the judge numbered it: the audited articles verbatim, then
 the precedents with their outcome. The Adjudicator is asked again with prompts/<lang>/adjudicate.md
 (system `replay`, which shows how closely a replay reproduces the run) and, given --template, with that
-variant (`replay-<file stem>`; a template takes $evidence and $fact). The report puts both beside the
-recorded `full`. A prompt change then costs one call per item instead of a whole judge run, about 5 min
-per item with the local model: the way to try a fix for ljp50's commonest miss, a second charge left out
-although its article was in the evidence.
+variant (`replay-<file stem>`; a template takes $evidence, $fact and $prejudged, the pre-judged charges
+that survived the audit; with --variant-only the variant alone). The report puts both beside the recorded
+`full`. A prompt change then costs one call per item instead of a whole judge run (about 30 s with the
+local model, against about 75 s for a judgment): the way to try a fix for ljp50's commonest miss, a
+second charge left out although its article was in the evidence.
 
 With --reground no model is asked: the charges the Adjudicator wrote (kept and dropped, both recorded) go
 through the current charge grounding again (system `regrounded`), and a judgment left without a supported
@@ -106,6 +107,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, required=True, help="the data file the run was made on")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--template", type=Path, help="a variant of prompts/<lang>/adjudicate.md")
+    parser.add_argument(
+        "--variant-only", action="store_true", help="with --template: ask only the variant (half the calls)"
+    )
     parser.add_argument("--reground", action="store_true", help="no model: ground the recorded charges again")
     parser.add_argument("--model", default="local")
     parser.add_argument("--limit", type=int, help="only the first N replayable items")
@@ -124,7 +128,9 @@ def main() -> None:
         replayable = {i: r for i, r in full.items() if "precedents" in r["prediction"]}
         chosen = {item["id"]: item for item in every_item if item["id"] in replayable}
         print(f"{len(replayable)} of {len(full)} full lines recorded their precedents; replaying {len(chosen)}")
-        systems = {"replay": replayer(replayable, context, None)}
+        if args.variant_only and not args.template:
+            parser.error("--variant-only needs --template")
+        systems = {} if args.variant_only else {"replay": replayer(replayable, context, None)}
         if args.template:
             template = Template(args.template.read_text(encoding="utf-8"))
             systems[f"replay-{args.template.stem}"] = replayer(replayable, context, template)

@@ -185,7 +185,9 @@ def test_ljp_eval_runs_the_judge_graph_beside_the_baselines(data_dir: Path, tmp_
 
     # The Adjudicator alone, again, on the recorded evidence: as it was, and with a prompt variant.
     variant = tmp_path / "numbered.md"
-    variant.write_text("（变体）\n" + (PROMPTS / "adjudicate.md").read_text(encoding="utf-8"), encoding="utf-8")
+    # A variant may read the pre-judgment: a placeholder no value fills would fail every replayed item.
+    prompt = (PROMPTS / "adjudicate.md").read_text(encoding="utf-8")
+    variant.write_text("（变体）初步判断：$prejudged\n" + prompt, encoding="utf-8")
     replay = tmp_path / "replay"
     replayed = run_script(
         REPLAY, str(out / "results.jsonl"), "--task", "ljp", "--data", str(LJP), "--out", str(replay),
@@ -204,6 +206,12 @@ def test_ljp_eval_runs_the_judge_graph_beside_the_baselines(data_dir: Path, tmp_
     assert all(r["prediction"]["charges"] == recorded[r["item_id"]]["charges"] for r in same)
     summary = json.loads((replay / "summary.json").read_text(encoding="utf-8"))
     assert set(summary["systems"]) == {"full", "naive_rag", "replay", "replay-numbered"}  # the run's, beside
+    alone = run_script(
+        REPLAY, str(out / "results.jsonl"), "--task", "ljp", "--data", str(LJP), "--out", str(tmp_path / "alone"),
+        "--template", str(variant), "--variant-only", "--model", "fake", data_dir=data_dir, timeout=600,
+    )  # fmt: skip
+    assert alone.returncode == 0, alone.stderr
+    assert [r["system"] for r in _lines(tmp_path / "alone" / "results.jsonl")] == ["replay-numbered"] * 2
 
     # No model: the charges the Adjudicator wrote, grounded again (a description kept, a known charge that no
     # evidence article defines still dropped); a judgment left with none is anchored on its pre-judgment.
