@@ -49,11 +49,18 @@ class CaseRepository:
         rows = []
         for case in cases:
             row = {**asdict(case), "articles": list(case.articles), "hash": case.content_hash}
-            row["charges"] = [name for raw in case.charges if (name := self.charges.resolve(raw))]
+            row["charges"] = [name for raw in case.charges if (name := self._resolve(raw, case))]
             rows.append(row)
         if rows:
             self.store.query(_UPSERT, {"rows": rows})
             self.store.query(_LINK_CHARGES, {"rows": rows})
+
+    def _resolve(self, label: str, case: Case) -> str | None:
+        """The charge a case's label denotes; a label naming several charges is settled by the charges the
+        case's cited articles define (read only for such a label)."""
+        if len(self.charges.candidates(label)) > 1:
+            return self.charges.resolve(label, within=self.charges.defined_by(case.articles))
+        return self.charges.resolve(label)
 
     def hashes(self, source: str) -> dict[str, str]:
         return {r["id"]: r["hash"] for r in self.store.read(_HASHES, {"source": source})}

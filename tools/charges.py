@@ -8,7 +8,7 @@ the charge-name rules and model output compare equal.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from tools.kg.port import GraphStore
 
@@ -156,10 +156,23 @@ class ChargeRepository:
         self._names()
         return (self._exact or {}).get(normalise_charge(name))
 
-    def resolve(self, name: str) -> str | None:
-        """The charge in the graph that ``name`` denotes, or None."""
+    def candidates(self, name: str) -> list[str]:
+        """Every charge in the graph that ``name`` may denote: the one it names, else those its single
+        alternatives name (sorted)."""
+        if exact := self.named(name):
+            return [exact]
         names = self._names()
-        return next((names[v] for v in charge_variants(name) if v in names), None)
+        return sorted({names[v] for v in charge_variants(name) if v in names})
+
+    def resolve(self, name: str, within: Collection[str] | None = None) -> str | None:
+        """The one charge in the graph that ``name`` denotes, or None. A label whose alternatives name several
+        charges (CAIL's [组织、强迫、引诱、容留、介绍]卖淫 covers 组织卖淫, 强迫卖淫 and 引诱、容留、介绍卖淫) denotes
+        one only where ``within`` (the charges a case's cited articles define, say) leaves one; picking the
+        first alternative found made the choice depend on set order, so two builds of one KB differed."""
+        found = self.candidates(name)
+        if len(found) > 1 and within is not None:
+            found = [c for c in found if c in within]
+        return found[0] if len(found) == 1 else None
 
     def articles_for(self, charges: Iterable[str]) -> dict[str, list[str]]:
         """Charge name as given -> ids of the articles defining it (unknown charges map to [])."""

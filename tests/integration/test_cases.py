@@ -100,3 +100,19 @@ def test_a_requested_stop_ends_ingestion_after_the_stored_batch_and_a_rerun_resu
     assert out["reports"]["cases:stopped"]["added"] == 24
     assert out["reports"]["cases:stopped"]["unchanged"] == 16
     assert repo.sources() == {"stopped": 40}
+
+
+def test_a_label_naming_several_charges_is_settled_by_the_cited_article(
+    kb: Services, repo: CaseRepository, tmp_path: Path
+) -> None:
+    label = "[组织、强迫、引诱、容留、介绍]卖淫"  # CAIL's label for three charges of articles 358 and 359
+    assert repo.charges.candidates(label) == ["引诱、容留、介绍卖淫", "强迫卖淫", "组织卖淫"]
+    assert repo.charges.resolve(label) is None  # ambiguous on its own: never one picked by set order
+    assert repo.charges.resolve(label, within={"组织卖淫", "盗窃"}) == "组织卖淫"
+    assert repo.charges.resolve("[走私、贩卖、运输、制造]毒品") == "走私、贩卖、运输、制造毒品"  # one charge
+    row = {"fact": "被告人容留他人卖淫。", "articles": [359], "charges": [label], "term_months": 6}
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
+    ingest_cases(load_cases(path), kb.vectors, repo, batch_size=16)
+    found = kb.graph.read("MATCH (:Case)-[:CONVICTED_OF]->(ch:Charge) RETURN ch.name AS name")
+    assert found == [{"name": "引诱、容留、介绍卖淫"}]
