@@ -36,7 +36,9 @@ class Judgment(BaseModel):
 
     reasoning: str = Field(max_length=REASONING_CHARS)
     charges: list[Annotated[str, Field(max_length=MAX_CHARGE_CHARS)]] = Field(min_length=1, max_length=3)
-    articles: list[Annotated[int, Field(ge=1, le=500)]] = Field(
+    # No upper bound: a number that is neither an evidence number nor an evidence article is dropped and
+    # reported (resolve_articles); with le=500 one such number failed a whole judgment (charge-58, replayed).
+    articles: list[Annotated[int, Field(ge=1)]] = Field(
         max_length=6, description="Evidence numbers [n] of the applicable articles"
     )
     term_months: int = Field(ge=0, le=MAX_TERM_MONTHS)
@@ -147,7 +149,6 @@ def decide_judgment(
     (:func:`anchor_conviction`)."""
     services = get_services()
     anchors = anchors or []
-    # Every template may read the pre-judgment ($prejudged); the prompt in use does not (a variant does).
     values = {"evidence": format_judge_evidence(evidence), "fact": fact, "prejudged": "、".join(anchors) or "（无）"}
     prompt = template.substitute(values).strip() if template else render_prompt("adjudicate", ctx.language, **values)
     model = load_chat_model(ctx.model_for("judge"), services.settings)

@@ -62,6 +62,15 @@ def test_adjudicator_numbers_map_to_evidence_articles() -> None:
     assert dropped == ["刑法:3", "刑法:180"]
 
 
+def test_a_number_past_the_last_article_is_dropped_not_a_failed_judgment() -> None:
+    from agents.adjudicator import Judgment, resolve_articles
+
+    reply = {"reasoning": "依据[1]。", "charges": ["盗窃"], "articles": [1, 2640], "term_months": 6}
+    judgment = Judgment.model_validate({**reply, "life_imprisonment": False, "death_penalty": False})
+    evidence = number_evidence([("刑法:264", "", "")], [])
+    assert resolve_articles(judgment.articles, evidence) == (["刑法:264"], ["刑法:2640"])
+
+
 @pytest.mark.parametrize("schema", ["judgment", "prejudgment", "baseline"])
 def test_every_judgment_schema_admits_the_longest_charge_name(schema: str) -> None:
     # Constrained decoding cuts a string at the schema's maxLength: a limit of 20 turned 虚开增值税专用发票、用于
