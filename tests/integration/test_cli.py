@@ -176,6 +176,30 @@ def test_checklists_command_generates_then_reuses(data_dir: Path) -> None:
     assert unknown.returncode == 2 and "no ingested articles for '民法典'" in unknown.stderr
 
 
+def test_vectors_move_to_another_data_dir_and_ingestion_there_embeds_nothing(data_dir: Path, tmp_path: Path) -> None:
+    exported = _run("vectors", "--export", str(tmp_path / "kb.npz"), data_dir=data_dir)
+    assert exported.returncode == 0, exported.stderr
+    found = re.search(r"Exported (\d+) hash-256 vectors", exported.stdout)
+    assert found, exported.stdout
+    count = int(found.group(1))
+    assert count >= 505  # the Criminal Law, and any cases earlier tests left
+    other = tmp_path / "other"
+    imported = _run("vectors", "--import", str(tmp_path / "kb.npz"), data_dir=other)
+    assert imported.returncode == 0, imported.stderr
+    assert f"Imported {count} hash-256 vectors ({count} cached in" in imported.stdout
+    assert _run("ingest", data_dir=other).returncode == 0
+    again = _run("vectors", "--import", str(tmp_path / "kb.npz"), data_dir=other)
+    assert f"({count} cached in" in again.stdout  # ingesting added no vector: every text was cached
+
+    neither = _run("vectors", data_dir=other)
+    assert neither.returncode == 2 and "give --export FILE or --import FILE" in neither.stderr
+    other_model = _run("vectors", "--import", str(tmp_path / "kb.npz"), data_dir=other, JURIS_EMBEDDINGS="hash:64")
+    assert other_model.returncode == 5 and "holds 'hash-256' vectors but 'hash-64'" in other_model.stderr
+    (tmp_path / "bad.npz").write_text("no vectors", encoding="utf-8")
+    bad = _run("vectors", "--import", str(tmp_path / "bad.npz"), data_dir=other)
+    assert bad.returncode == 5 and "cannot read vector file" in bad.stderr
+
+
 def test_cases_ingest_and_remove_by_source(data_dir: Path, tmp_path: Path) -> None:
     from tests.conftest import SHARED_DATA
 
