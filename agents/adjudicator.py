@@ -15,13 +15,15 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from app.context import Context
-from app.services import get_services
-from graphs.state import CaseRef, JudgeEvidence, JudgeState, trace_event
+from agents.context import Context
+from agents.state.common import trace_event
+from agents.state.judge import CaseRef, JudgeEvidence, JudgeState
 from prompts import render_prompt
-from tools.charges import MAX_CHARGE_CHARS, ChargeRepository, ground_charge, normalise_charge
-from tools.llm import invoke_structured, load_chat_model
-from tools.statutes import CRIMINAL_LAW, make_article_id
+from tools.kb.charges import ChargeRepository
+from tools.law.articles import CRIMINAL_LAW, make_article_id
+from tools.law.charge_names import MAX_CHARGE_CHARS, ground_charge, normalise_charge
+from tools.llm.chat import invoke_structured, load_chat_model
+from tools.services import get_services
 
 MAX_TERM_MONTHS = 300
 """Longest fixed term the schema admits: 25 years, the cap for combined punishment (Criminal Law art. 69)."""

@@ -12,35 +12,29 @@ removes correct law.
 from __future__ import annotations
 
 import time
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from langchain_core.messages import HumanMessage
 from langgraph.config import get_stream_writer
+from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from pydantic import BaseModel, Field, create_model
 
-from agents.researcher import fuse_research
-from app.context import Context
-from app.services import get_services
-from graphs.state import (
-    ArticleTask,
-    AuditInput,
-    AuditState,
-    CaseRef,
-    CheckResult,
-    ConsultState,
-    JudgeState,
-    Verdict,
-    trace_event,
-)
+from agents.common.research import fuse_research
+from agents.context import Context
+from agents.state.audit import ArticleTask, AuditInput, AuditOutput, AuditState, CheckResult, Verdict
+from agents.state.common import trace_event
+from agents.state.consult import ConsultState
+from agents.state.judge import CaseRef, JudgeState
 from prompts import label, render_prompt
-from tools.charges import ChargeRepository
-from tools.checklists import ChecklistRepository, ensure_checklist
 from tools.errors import InputError, StructuredOutputError
-from tools.interpretations import InterpretationRepository
-from tools.llm import Usage, add_usage, empty_usage, failed_usage, invoke_structured, load_chat_model
-from tools.statutes import Article, parse_citations
+from tools.kb.charges import ChargeRepository
+from tools.kb.checklists import ChecklistRepository, ensure_checklist
+from tools.kb.interpretations import InterpretationRepository
+from tools.law.articles import Article, parse_citations
+from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured, load_chat_model
+from tools.services import get_services
 
 INTERPRETATIONS_SHOWN = 3
 """Interpretation titles shown beside the article: enough to signal how courts apply it, few tokens."""
@@ -260,31 +254,50 @@ def review_verdicts(state: AuditState, runtime: Runtime[Context]) -> dict[str, A
     }
 
 
-def run_audit(facts: str, ids: list[str], ctx: Context, facts_kind: Literal["case", "question"]) -> dict[str, Any]:
+AuditGraph = CompiledStateGraph[AuditState, Context, AuditInput, AuditOutput]
+"""The compiled audit subgraph; graphs/ wires it into the audit nodes, so no agent imports a graph."""
+
+
+class ConsultNode(Protocol):
+    def __call__(self, state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]: ...
+
+
+class JudgeNode(Protocol):
+    def __call__(self, state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]: ...
+
+
+def run_audit(
+    audit: AuditGraph, facts: str, ids: list[str], ctx: Context, facts_kind: Literal["case", "question"]
+) -> dict[str, Any]:
     """The audit subgraph over ``ids``; verdicts come back in the order of ``ids``. Its interrupt (human
     review) propagates to the caller's graph, which resumes it with ``Command(resume=...)``."""
-    # Imported here: graphs.audit imports this module for verify_article.
-    from graphs.audit import graph as audit_graph
-
     request = AuditInput(facts=facts, article_ids=ids, facts_kind=facts_kind)
-    return dict(audit_graph.invoke(request, context=ctx))
+    return dict(audit.invoke(request, context=ctx))
 
 
-def audit_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Run the audit subgraph over the draft's cited articles (or the best evidence when it cites none)."""
-    started = time.perf_counter()
-    ctx = runtime.context
-    if not ctx.audit:
-        return {"verdicts": [], "trace": [trace_event("audit_answer", started, skipped=True)]}
-    cited = parse_citations(state.draft)
-    found, _ = get_services().statutes.check_citations(cited)
-    ids = audit_candidates(cited, [e["article_id"] for e in state.evidence], {a.id for a in found}, ctx.audit_k)
-    out = run_audit(consult_facts(state.question, state.element_graph), ids, ctx, "question")
-    return {
-        "verdicts": out["verdicts"],
-        "usage": out["usage"],
-        "trace": [*out["trace"], trace_event("audit_answer", started, candidates=ids, pruned=_pruned(out["verdicts"]))],
-    }
+def make_audit_answer(audit: AuditGraph) -> ConsultNode:
+    """The consult graph's ``audit_answer`` node over the given audit subgraph."""
+
+    def audit_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+        """Run the audit subgraph over the draft's cited articles (or the best evidence when it cites none)."""
+        started = time.perf_counter()
+        ctx = runtime.context
+        if not ctx.audit:
+            return {"verdicts": [], "trace": [trace_event("audit_answer", started, skipped=True)]}
+        cited = parse_citations(state.draft)
+        found, _ = get_services().statutes.check_citations(cited)
+        ids = audit_candidates(cited, [e["article_id"] for e in state.evidence], {a.id for a in found}, ctx.audit_k)
+        out = run_audit(audit, consult_facts(state.question, state.element_graph), ids, ctx, "question")
+        return {
+            "verdicts": out["verdicts"],
+            "usage": out["usage"],
+            "trace": [
+                *out["trace"],
+                trace_event("audit_answer", started, candidates=ids, pruned=_pruned(out["verdicts"])),
+            ],
+        }
+
+    return audit_answer
 
 
 def _pruned(verdicts: list[Verdict]) -> list[str]:
@@ -310,35 +323,40 @@ def surviving_cases(cases: list[CaseRef], pruned: set[str]) -> list[str]:
     return [c["case_id"] for c in cases if not set(c["articles"]) & pruned]
 
 
-def audit_research(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Fuse the Researcher's strategies, audit the best candidates, prune what rests on failed articles."""
-    started = time.perf_counter()
-    ctx = runtime.context
-    fused = fuse_research(state.rankings, ctx, max(ctx.audit_k, ctx.top_k))
-    candidates = fused[: ctx.audit_k]
-    ranked_cases = sorted(state.cases.values(), key=lambda c: -c["score"])
-    update: dict[str, Any] = {"rankings": {"researcher": fused}}
-    if not ctx.audit:
-        update["verdicts"] = []
-        update["kept_cases"] = [c["case_id"] for c in ranked_cases]
-        update["trace"] = [trace_event("audit_research", started, candidates=candidates, skipped=True)]
+def make_audit_research(audit: AuditGraph) -> JudgeNode:
+    """The judge graph's ``audit_research`` node over the given audit subgraph."""
+
+    def audit_research(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
+        """Fuse the Researcher's strategies, audit the best candidates, prune what rests on failed articles."""
+        started = time.perf_counter()
+        ctx = runtime.context
+        fused = fuse_research(state.rankings, ctx, max(ctx.audit_k, ctx.top_k))
+        candidates = fused[: ctx.audit_k]
+        ranked_cases = sorted(state.cases.values(), key=lambda c: -c["score"])
+        update: dict[str, Any] = {"rankings": {"researcher": fused}}
+        if not ctx.audit:
+            update["verdicts"] = []
+            update["kept_cases"] = [c["case_id"] for c in ranked_cases]
+            update["trace"] = [trace_event("audit_research", started, candidates=candidates, skipped=True)]
+            return update
+        out = run_audit(audit, state.fact, candidates, ctx, "case")
+        if ctx.audit_keep_best:
+            charges = ChargeRepository(get_services().graph)
+            convicting = charges.defining(candidates) if charges.has_charges() else set(candidates)
+            out["verdicts"] = retain_best(out["verdicts"], ctx.language, convicting)
+        pruned = set(_pruned(out["verdicts"]))
+        applicable = {v["article_id"] for v in out["verdicts"] if v["applicable"]}
+        update |= {
+            "verdicts": out["verdicts"],
+            "kept_cases": surviving_cases(ranked_cases, pruned),
+            # A pre-judged charge survives while one of its defining articles was not pruned.
+            "prejudged": [g for g in state.prejudged if not g["articles"] or set(g["articles"]) - pruned],
+            "usage": out["usage"],
+            "trace": [
+                *out["trace"],
+                trace_event("audit_research", started, candidates=candidates, applicable=sorted(applicable)),
+            ],
+        }
         return update
-    out = run_audit(state.fact, candidates, ctx, "case")
-    if ctx.audit_keep_best:
-        charges = ChargeRepository(get_services().graph)
-        convicting = charges.defining(candidates) if charges.has_charges() else set(candidates)
-        out["verdicts"] = retain_best(out["verdicts"], ctx.language, convicting)
-    pruned = set(_pruned(out["verdicts"]))
-    applicable = {v["article_id"] for v in out["verdicts"] if v["applicable"]}
-    update |= {
-        "verdicts": out["verdicts"],
-        "kept_cases": surviving_cases(ranked_cases, pruned),
-        # A pre-judged charge survives while one of its defining articles was not pruned.
-        "prejudged": [g for g in state.prejudged if not g["articles"] or set(g["articles"]) - pruned],
-        "usage": out["usage"],
-        "trace": [
-            *out["trace"],
-            trace_event("audit_research", started, candidates=candidates, applicable=sorted(applicable)),
-        ],
-    }
-    return update
+
+    return audit_research

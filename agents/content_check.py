@@ -7,50 +7,20 @@ citation outside the audited set is removed from the response and reported.
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from app.context import Context
-from app.services import get_services
-from graphs.state import ConsultState, LegalBasisItem, trace_event
+from agents.common.answers import legal_basis, split_draft, strip_citation
+from agents.context import Context
+from agents.state.common import LegalBasisItem, trace_event
+from agents.state.consult import ConsultState
 from prompts import label, render_prompt
-from tools.llm import empty_usage, invoke_text, load_chat_model
-from tools.statutes import Article, parse_citations
-
-
-def strip_citation(text: str, article_id: str) -> str:
-    """Remove the occurrences of ``article_id`` from ``text``, bracketed ([刑法:264], 【刑法:264】) or bare
-    (IPC:382, 个人信息保护法:39, as a small model writes them), with the separator before each."""
-    law, _, key = article_id.partition(":")
-    law_re = rf"《?(?:中华人民共和国)?{re.escape(law)}》?\s*[:：]\s*{re.escape(key)}"
-    text = re.sub(rf"[、，,]?\s*[\[【]\s*{law_re}\s*[\]】]", "", text)
-    return re.sub(rf"[、，,]?\s*{law_re}(?![\dA-Za-z-])", "", text)
-
-
-_ANSWER_RE = re.compile(r"^\s*(?:回答|answer)[:：]\s*", re.MULTILINE | re.IGNORECASE)
-_CITES_RE = re.compile(r"^\s*(?:引用|citations?)[:：].*$", re.MULTILINE | re.DOTALL | re.IGNORECASE)
-
-
-def split_draft(draft: str) -> str:
-    """The answer part of a draft in the prompt's two-line format (回答：… / 引用：…); other text unchanged.
-
-    The 引用 line only lists ids, which the Legal Basis shows with their text, so it is not repeated.
-    """
-    if not _ANSWER_RE.search(draft):
-        return draft.strip()
-    answer = _CITES_RE.sub("", _ANSWER_RE.sub("", draft, count=1))
-    return answer.strip()
-
-
-def legal_basis(articles: list[Article], cited_first: list[str]) -> list[LegalBasisItem]:
-    """Legal Basis entries, articles the response cites first (in citation order), then the rest."""
-    rank = {a: i for i, a in enumerate(cited_first)}
-    ordered = sorted(articles, key=lambda a: rank.get(a.id, len(rank)))
-    return [{"article_id": a.id, "law": a.law_full, "number": a.label, "text": a.text} for a in ordered]
+from tools.law.articles import Article, parse_citations
+from tools.llm.chat import empty_usage, invoke_text, load_chat_model
+from tools.services import get_services
 
 
 def cited_basis(applicable: list[Article], cited: list[str]) -> list[LegalBasisItem]:

@@ -10,23 +10,13 @@ from typing import Any
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from app.context import Context
-from app.settings import load_settings
-from graphs.state import ConsultState, EvidenceItem, Turn, trace_event
+from agents.common.answers import format_evidence
+from agents.context import Context
+from agents.state.common import trace_event
+from agents.state.consult import ConsultState, Turn
 from prompts import label, render_prompt
-from tools.llm import invoke_text, load_chat_model
-
-
-def format_evidence(evidence: list[EvidenceItem], lang: str = "zh") -> str:
-    """Evidence as the prompt shows it: ``[id] heading：text`` per article."""
-    if not evidence:
-        return label("none", lang)
-    return "\n".join(f"[{e['article_id']}] {e['heading']}{label('text_separator', lang)}{e['text']}" for e in evidence)
-
-
-def format_evidence_headings(evidence: list[EvidenceItem], lang: str = "zh") -> str:
-    """Evidence ids and headings only, for agents that judge a draft rather than write one."""
-    return "\n".join(f"[{e['article_id']}] {e['heading']}" for e in evidence) or label("none", lang)
+from tools.llm.chat import invoke_text, load_chat_model
+from tools.settings import load_settings
 
 
 def format_elements(element_graph: dict[str, Any], lang: str = "zh") -> str:

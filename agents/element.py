@@ -10,12 +10,13 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from app.context import Context
-from app.settings import load_settings
-from graphs.state import ConsultState, trace_event
+from agents.context import Context
+from agents.state.common import trace_event
+from agents.state.consult import ConsultState
 from prompts import render_prompt
-from tools.errors import InputError, StructuredOutputError
-from tools.llm import failed_usage, invoke_structured, load_chat_model
+from tools.errors import StructuredOutputError
+from tools.llm.chat import failed_usage, invoke_structured, load_chat_model
+from tools.settings import load_settings
 
 # Bounds keep grammar-constrained generation short: a 1.5B model otherwise tends to repeat list items
 # until max_tokens, and a truncated reply fails validation and costs a retry.
@@ -59,18 +60,6 @@ class ElementGraph(BaseModel):
         return cls(entities=[], events=[], relationships=[], user_claims=[], key_facts=[], legal_questions=[])
 
 
-def validate_question(question: str, max_chars: int, what: str = "question") -> str:
-    """The stripped text; empty or over-long input (a question, or a fact description) is an InputError
-    naming ``what`` and the limit."""
-    text = (question or "").strip()
-    if not text:
-        raise InputError(f"the {what} is empty")
-    if len(text) > max_chars:
-        raise InputError(
-            f"the {what} has {len(text)} characters, more than the limit of {max_chars} "
-            "(JURIS_MAX_QUESTION_CHARS); shorten it or raise the limit"
-        )
-    return text
 
 
 MAX_KEPT = 12

@@ -14,13 +14,14 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from app.context import Context
-from app.settings import load_settings
-from graphs.state import ConsultState, trace_event
+from agents.context import Context
+from agents.state.common import trace_event
+from agents.state.consult import ConsultState
 from prompts import label, render_prompt
 from tools.errors import StructuredOutputError
-from tools.llm import failed_usage, invoke_structured, load_chat_model
-from tools.statutes import parse_citations
+from tools.law.articles import parse_citations
+from tools.llm.chat import failed_usage, invoke_structured, load_chat_model
+from tools.settings import load_settings
 
 _ANSWER_LINE = re.compile(r"^\s*(?:回答|answer)[:：]", re.MULTILINE | re.IGNORECASE)
 _CITES_LINE = re.compile(r"^\s*(?:引用|citations?)[:：]", re.MULTILINE | re.IGNORECASE)

@@ -13,18 +13,19 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 from pydantic import BaseModel, Field
 
-from agents.content_check import legal_basis, strip_citation
-from agents.element import validate_question
-from app.context import Context
-from app.services import get_services
-from graphs.state import GlobalSearchState, ReportBatch, SearchPoint, trace_event
+from agents.common.answers import legal_basis, strip_citation
+from agents.common.question import validate_question
+from agents.context import Context
+from agents.state.common import trace_event
+from agents.state.global_search import GlobalSearchState, ReportBatch, SearchPoint
 from prompts import render_prompt
-from tools.entity_graph import EntityGraphRepository
 from tools.errors import InputError, StructuredOutputError
-from tools.llm import empty_usage, failed_usage, invoke_structured, invoke_text, load_chat_model
-from tools.statutes import parse_citations
-from tools.tokens import count_tokens, group_by_tokens
-from tools.vectors import ENTITIES
+from tools.kb.entity_graph import EntityGraphRepository
+from tools.law.articles import parse_citations
+from tools.llm.chat import empty_usage, failed_usage, invoke_structured, invoke_text, load_chat_model
+from tools.llm.tokens import count_tokens, group_by_tokens
+from tools.retrieval.vectors import ENTITIES
+from tools.services import get_services
 
 NO_INDEX = "no statute entity index yet: run `jurisgraph index --laws 个人信息保护法,数据安全法,…` first"
 

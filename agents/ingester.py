@@ -14,24 +14,25 @@ from typing import Any
 from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
 
-from app.context import Context
-from app.services import get_services
-from graphs.state import IngestState, trace_event
-from tools.cases import CaseRepository
-from tools.charges import ChargeRepository
+from agents.context import Context
+from agents.state.common import trace_event
+from agents.state.ingest import IngestState
 from tools.corpus.cail import load_cases
 from tools.corpus.charge_rules import load_charge_rules
 from tools.corpus.india import load_acts, load_offences
 from tools.corpus.interpretations import interpretation_files, parse_interpretation
 from tools.corpus.laws_db import list_laws, resolve_laws
 from tools.errors import InputError
-from tools.ingestion import build_ontology, ingest_cases, ingest_charges, ingest_interpretations, ingest_laws
-from tools.interpretations import InterpretationRepository
-from tools.llm import load_chat_model
-from tools.offences import OffenceRepository
-from tools.ontology import FeatureExtractor, OntologyRepository, extract_lexical, llm_extractor
+from tools.kb.cases import CaseRepository
+from tools.kb.charges import ChargeRepository
+from tools.kb.interpretations import InterpretationRepository
+from tools.kb.offences import OffenceRepository
+from tools.kb.ontology import FeatureExtractor, OntologyRepository, extract_lexical, llm_extractor
+from tools.llm.chat import load_chat_model
+from tools.pipelines.ingestion import build_ontology, ingest_cases, ingest_charges, ingest_interpretations, ingest_laws
+from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, ENTITIES, INTERPRETATIONS, STATUTES
+from tools.services import get_services
 from tools.stop import raise_if_stopped
-from tools.vectors import CASES, COMMUNITY_REPORTS, ENTITIES, INTERPRETATIONS, STATUTES
 
 
 def _progress(stage: str) -> tuple[Any, Any]:

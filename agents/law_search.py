@@ -12,14 +12,15 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from agents.content_check import split_draft
-from app.context import Context
-from app.services import Services, get_services
-from graphs.state import ConsultState, EvidenceItem, trace_event
+from agents.common.answers import split_draft
+from agents.context import Context
+from agents.state.common import trace_event
+from agents.state.consult import ConsultState, EvidenceItem
 from prompts import render_prompt
 from tools.errors import StructuredOutputError
-from tools.llm import Usage, empty_usage, failed_usage, invoke_structured, load_chat_model
-from tools.retrieval import (
+from tools.kb.statutes import StatuteRepository
+from tools.llm.chat import Usage, empty_usage, failed_usage, invoke_structured, load_chat_model
+from tools.retrieval.hybrid import (
     OPTIONAL_SOURCES,
     Candidate,
     articles_cited_by,
@@ -28,8 +29,8 @@ from tools.retrieval import (
     select_collections,
     weighted_rrf,
 )
-from tools.statutes import StatuteRepository
-from tools.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES
+from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES
+from tools.services import Services, get_services
 
 
 class SourceRoute(BaseModel):

@@ -12,13 +12,14 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from agents.draft import format_evidence_headings
-from app.context import Context
-from app.settings import load_settings
-from graphs.state import ConsultState, ManagerDecision, trace_event
+from agents.common.answers import format_evidence_headings
+from agents.context import Context
+from agents.state.common import trace_event
+from agents.state.consult import ConsultState, ManagerDecision
 from prompts import render_prompt
 from tools.errors import StructuredOutputError
-from tools.llm import failed_usage, invoke_structured, load_chat_model
+from tools.llm.chat import failed_usage, invoke_structured, load_chat_model
+from tools.settings import load_settings
 
 Decision = Literal["Pass", "FormatCheck", "LawSearch", "FormatCheck+LawSearch"]
 

@@ -21,16 +21,15 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from agents.element import validate_question
-from app.context import Context
-from app.services import Services, get_services
-from graphs.state import CaseRef, ChargeGuess, JudgeState, trace_event
+from agents.common.question import validate_question
+from agents.context import Context
+from agents.state.common import trace_event
+from agents.state.judge import CaseRef, ChargeGuess, JudgeState
 from prompts import render_prompt
-from tools.cases import get_cases, precedents
-from tools.charges import MAX_CHARGE_CHARS, ChargeRepository
 from tools.errors import InputError, StructuredOutputError
-from tools.llm import Usage, failed_usage, invoke_structured, load_chat_model
-from tools.ontology import (
+from tools.kb.cases import get_cases, precedents
+from tools.kb.charges import ChargeRepository
+from tools.kb.ontology import (
     FeatureExtractor,
     FeatureIndex,
     Features,
@@ -39,9 +38,12 @@ from tools.ontology import (
     feature_stamp,
     llm_extractor,
 )
-from tools.retrieval import kg_linked_articles, rank_cited, weighted_rrf
-from tools.statutes import CRIMINAL_LAW, make_article_id
-from tools.vectors import CASES
+from tools.law.articles import CRIMINAL_LAW, make_article_id
+from tools.law.charge_names import MAX_CHARGE_CHARS
+from tools.llm.chat import Usage, failed_usage, invoke_structured, load_chat_model
+from tools.retrieval.hybrid import kg_linked_articles, rank_cited
+from tools.retrieval.vectors import CASES
+from tools.services import Services, get_services
 
 CASE_FACT_CHARS = 120
 """Characters of a precedent's fact kept for prompts and output: enough to recognise the pattern."""
@@ -205,9 +207,6 @@ def anchor_prejudgment(
     return rankings, guesses, refs
 
 
-def fuse_research(rankings: dict[str, list[str]], ctx: Context, k: int) -> list[str]:
-    """The Researcher's fused candidate list (weighted RRF over every strategy's ranking)."""
-    return [c.article_id for c in weighted_rrf(rankings, ctx.strategy_weights, k)]
 
 
 def _refs_by_id(refs: list[CaseRef]) -> dict[str, CaseRef]:

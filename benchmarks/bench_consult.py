@@ -14,10 +14,10 @@ import statistics
 import time
 from pathlib import Path
 
-from app.context import Context
+from agents.context import Context
+from agents.state.consult import ConsultInput
 from graphs.consult import graph
-from graphs.state import ConsultInput
-from tools.statutes import parse_citations
+from tools.law.articles import parse_citations
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "zh" / "eval" / "consult_dev.jsonl"
 

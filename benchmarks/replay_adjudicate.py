@@ -34,15 +34,15 @@ from string import Template
 from typing import Any
 
 from agents.adjudicator import anchor_conviction, decide_judgment, number_evidence, supported_charges
+from agents.context import Context
 from agents.researcher import case_refs
-from app.context import Context
 from app.eval.report import render_report, summarise, write_outputs
 from app.eval.runner import gold_of, read_results, run_systems
 from app.eval.systems import Prediction, System, judgment_prediction, mark_known_citations
 from app.eval.tasks import CHARGE_LABELS_NOTE, load_items, resolve_charge_labels
-from app.services import get_services
-from tools.charges import ChargeRepository
 from tools.errors import InputError
+from tools.kb.charges import ChargeRepository
+from tools.services import get_services
 
 
 def replayer(recorded: dict[str, Any], context: Context, template: Template | None) -> System:

@@ -18,10 +18,10 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from app.context import Context
+from agents.context import Context
 from app.eval.runner import gold_of, read_results
 from app.eval.tasks import load_items
-from tools.retrieval import weighted_rrf
+from tools.retrieval.hybrid import weighted_rrf
 
 STRATEGIES = ("charge", "generative", "cases", "case_bm25", "features", "community", "bm25", "dense", "kg")
 GRID = (0.0, 0.5, 1.0, 2.0, 3.0)

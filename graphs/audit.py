@@ -10,8 +10,8 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Send
 
 from agents.auditor import review_verdicts, verify_article
-from app.context import Context
-from graphs.state import ArticleTask, AuditInput, AuditOutput, AuditState
+from agents.context import Context
+from agents.state.audit import ArticleTask, AuditInput, AuditOutput, AuditState
 
 
 def route_articles(state: AuditState) -> list[Send] | str:

@@ -13,16 +13,17 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
-from agents.auditor import audit_answer
+from agents.auditor import make_audit_answer
 from agents.content_check import check_content
+from agents.context import Context
 from agents.draft import draft_answer
 from agents.element import extract_elements
 from agents.format_check import check_format
 from agents.law_search import search_law
 from agents.manager import review_draft
 from agents.session import start_turn
-from app.context import Context
-from graphs.state import ConsultInput, ConsultOutput, ConsultState
+from agents.state.consult import ConsultInput, ConsultOutput, ConsultState
+from graphs.audit import graph as audit_graph
 
 ANSWER_NODE = "check_content"
 """The node whose model tokens are the final Response: stream_mode="messages" shows them as they come."""
@@ -67,7 +68,7 @@ def build_graph(
     builder.add_node("draft_answer", draft_answer)
     builder.add_node("review_draft", review_draft)
     builder.add_node("check_format", check_format)
-    builder.add_node("audit_answer", audit_answer)
+    builder.add_node("audit_answer", make_audit_answer(audit_graph))
     builder.add_node(ANSWER_NODE, check_content)
     builder.add_edge(START, "start_turn")
     builder.add_conditional_edges("start_turn", route_start)

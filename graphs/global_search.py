@@ -12,6 +12,7 @@ from typing import Any, cast
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from agents.context import Context
 from agents.global_search import (
     build_local_context,
     map_reports,
@@ -21,8 +22,7 @@ from agents.global_search import (
     route_mode,
     write_answer,
 )
-from app.context import Context
-from graphs.state import GlobalSearchInput, GlobalSearchOutput, GlobalSearchState, ReportBatch
+from agents.state.global_search import GlobalSearchInput, GlobalSearchOutput, GlobalSearchState, ReportBatch
 
 
 def build_graph(

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from agents.context import Context
 from agents.ingester import (
     build_case_ontology,
     link_charges,
@@ -20,8 +21,7 @@ from agents.ingester import (
     load_statutes,
     reset_stores,
 )
-from app.context import Context
-from graphs.state import IngestInput, IngestOutput, IngestState
+from agents.state.ingest import IngestInput, IngestOutput, IngestState
 
 
 def route_start(state: IngestState) -> Literal["reset_stores", "load_statutes"]:

@@ -12,10 +12,11 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from agents.adjudicator import adjudicate
-from agents.auditor import audit_research
+from agents.auditor import make_audit_research
+from agents.context import Context
 from agents.researcher import align_ontology, research_charges, research_community, research_semantic
-from app.context import Context
-from graphs.state import JudgeInput, JudgeOutput, JudgeState
+from agents.state.judge import JudgeInput, JudgeOutput, JudgeState
+from graphs.audit import graph as audit_graph
 
 STRATEGIES = ("research_semantic", "research_community", "research_charges")
 
@@ -29,7 +30,7 @@ def build_graph(
     builder.add_node("research_semantic", research_semantic)
     builder.add_node("research_community", research_community)
     builder.add_node("research_charges", research_charges)
-    builder.add_node("audit_research", audit_research)
+    builder.add_node("audit_research", make_audit_research(audit_graph))
     builder.add_node("adjudicate", adjudicate)
     builder.add_edge(START, "align_ontology")
     for strategy in STRATEGIES:

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from app.services import Services, build_services, set_services
-from app.settings import Settings
 from tools.corpus.laws_db import default_db_path, list_laws, resolve_laws
-from tools.ingestion import ingest_laws
+from tools.pipelines.ingestion import ingest_laws
+from tools.services import Services, build_services, set_services
+from tools.settings import Settings
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from tools.charges import charge_variants, normalise_charge
+from tools.law.charge_names import charge_variants, normalise_charge
 
 
 def match_charges(predicted: Iterable[str], gold: Iterable[str]) -> tuple[int, int, int]:

@@ -15,26 +15,23 @@ from typing import Annotated, Any
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from agents.draft import format_evidence
+from agents.common.answers import format_evidence
+from agents.common.research import fuse_research
+from agents.context import Context
 from agents.law_search import fetch_evidence, source_rankings
-from agents.researcher import (
-    anchor_prejudgment,
-    expand_community,
-    extract_features,
-    fuse_research,
-    prejudge,
-    search_semantic,
-)
-from app.context import Context
+from agents.researcher import anchor_prejudgment, expand_community, extract_features, prejudge, search_semantic
+from agents.state.common import TraceEvent
+from agents.state.consult import ConsultInput, EvidenceItem
+from agents.state.judge import JudgeEvidence, JudgeInput
 from app.eval.tasks import query_of
-from app.services import get_services
-from app.settings import load_settings
-from graphs.state import ConsultInput, EvidenceItem, JudgeEvidence, JudgeInput, TraceEvent
 from prompts import render_prompt
-from tools.charges import MAX_CHARGE_CHARS, ChargeRepository
 from tools.errors import InputError, StructuredOutputError
-from tools.llm import empty_usage, failed_usage, invoke_structured, invoke_text, load_chat_model
-from tools.retrieval import (
+from tools.kb.charges import ChargeRepository
+from tools.kb.statutes import StatuteRepository
+from tools.law.articles import CRIMINAL_LAW, make_article_id, parse_citations
+from tools.law.charge_names import MAX_CHARGE_CHARS
+from tools.llm.chat import empty_usage, failed_usage, invoke_structured, invoke_text, load_chat_model
+from tools.retrieval.hybrid import (
     OPTIONAL_SOURCES,
     STATUTE_RETRIEVERS,
     Candidate,
@@ -42,8 +39,9 @@ from tools.retrieval import (
     route_collections,
     weighted_rrf,
 )
-from tools.statutes import CRIMINAL_LAW, StatuteRepository, make_article_id, parse_citations
-from tools.vectors import CASES, STATUTES
+from tools.retrieval.vectors import CASES, STATUTES
+from tools.services import get_services
+from tools.settings import load_settings
 
 Prediction = dict[str, Any]
 System = Callable[[dict[str, Any]], Prediction]

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from app.eval.metrics import canonical_charges
-from tools.charges import ChargeRepository
 from tools.corpus.jsonl import read_jsonl
 from tools.errors import CorpusError, InputError
-from tools.statutes import CRIMINAL_LAW, make_article_id, parse_citations
+from tools.kb.charges import ChargeRepository
+from tools.law.articles import CRIMINAL_LAW, make_article_id, parse_citations
 
 TASKS = ("ljp", "charge", "consult", "retrieval")
 _REQUIRED = {

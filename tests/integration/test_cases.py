@@ -7,19 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from app.services import Services, set_services
+from agents.state.ingest import IngestInput
 from graphs.ingest import build_graph
-from graphs.state import IngestInput
 from tests.conftest import SHARED_DATA
-from tools.cases import CaseRepository
-from tools.charges import ChargeRepository
 from tools.corpus.cail import load_cases
 from tools.corpus.charge_rules import load_charge_rules
 from tools.errors import CorpusError, InputError
-from tools.ingestion import ingest_cases, ingest_charges, remove_source
-from tools.interpretations import InterpretationRepository
+from tools.kb.cases import CaseRepository
+from tools.kb.charges import ChargeRepository
+from tools.kb.interpretations import InterpretationRepository
+from tools.pipelines.ingestion import ingest_cases, ingest_charges, remove_source
+from tools.retrieval.vectors import CASES
+from tools.services import Services, set_services
 from tools.stop import StopRequested, clear_stop, request_stop
-from tools.vectors import CASES
 
 pytestmark = pytest.mark.integration
 TRAIN = SHARED_DATA / "zh" / "cases" / "cail2018_sample_train.jsonl"

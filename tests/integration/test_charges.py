@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import pytest
 
-from app.services import Services
 from tests.conftest import SHARED_DATA
-from tools.charges import ChargeRepository
 from tools.corpus.charge_rules import load_charge_rules
 from tools.errors import InputError
-from tools.ingestion import ingest_charges
+from tools.kb.charges import ChargeRepository
+from tools.pipelines.ingestion import ingest_charges
+from tools.services import Services
 
 pytestmark = pytest.mark.integration
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from app.services import Services
-from tools.checklist_files import export_checklists, import_checklists, read_checklist_file
-from tools.checklists import (
+from tools.errors import CorpusError, StructuredOutputError
+from tools.kb.checklist_files import export_checklists, import_checklists, read_checklist_file
+from tools.kb.checklists import (
     DERIVED_MODEL,
     Checklist,
     ChecklistRepository,
@@ -15,9 +15,9 @@ from tools.checklists import (
     failure_key,
     prompt_version,
 )
-from tools.errors import CorpusError, StructuredOutputError
-from tools.fake_llm import FakeChatModel
-from tools.statutes import Article
+from tools.law.articles import Article
+from tools.llm.fake import FakeChatModel
+from tools.services import Services
 
 pytestmark = pytest.mark.integration
 ITEMS = ["行为人是否在道路上驾驶机动车？", "行为人是否处于醉酒状态？"]

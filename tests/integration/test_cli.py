@@ -134,7 +134,7 @@ def test_sigterm_stops_ingestion_after_a_stored_batch(tmp_path: Path) -> None:
 def test_sigkilled_ingestion_resumes_without_duplicates(tmp_path: Path) -> None:
     import signal
 
-    from tools.kg.embedded import EmbeddedServer
+    from tools.kb.embedded import EmbeddedServer
 
     proc, written = _ingest_until(tmp_path, 50)
     proc.send_signal(signal.SIGKILL)

@@ -12,15 +12,15 @@ from langchain_core.messages import BaseMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import Field
 
+from agents.context import Context
 from agents.element import ElementGraph
-from app.context import Context
-from app.services import Services
+from agents.state.consult import ConsultInput
 from graphs.consult import ANSWER_NODE, build_graph
-from graphs.state import ConsultInput
 from tests.conftest import laws_db_text
-from tools.checklists import Checklist, ChecklistRepository, prompt_version
 from tools.errors import InputError
-from tools.fake_llm import FakeChatModel
+from tools.kb.checklists import Checklist, ChecklistRepository, prompt_version
+from tools.llm.fake import FakeChatModel
+from tools.services import Services
 
 pytestmark = pytest.mark.integration
 
@@ -53,7 +53,7 @@ def install(monkeypatch: pytest.MonkeyPatch) -> Callable[..., RuleFake]:
 
     def install(**kwargs: Any) -> RuleFake:
         model = RuleFake(**kwargs)
-        monkeypatch.setattr("tools.llm._load", lambda spec, settings: model)
+        monkeypatch.setattr("tools.llm.chat._load", lambda spec, settings: model)
         return model
 
     return install

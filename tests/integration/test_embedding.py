@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from langgraph.graph import END, START, StateGraph
 
-from app.context import Context
-from app.services import Services
+from agents.context import Context
+from agents.state.judge import JudgeInput
 from graphs.consult import build_graph as build_consult
 from graphs.judge import build_graph as build_judge
-from graphs.state import JudgeInput
 from tests.conftest import laws_db_text
+from tools.services import Services
 
 pytestmark = pytest.mark.integration
 

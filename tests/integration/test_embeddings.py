@@ -3,8 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tools.embeddings import HashEmbeddings, load_embeddings
 from tools.errors import ModelUnavailableError
+from tools.llm.embeddings import HashEmbeddings, load_embeddings
 
 pytestmark = pytest.mark.integration
 
@@ -35,7 +35,7 @@ def test_unknown_embeddings_are_a_clear_error() -> None:
 
 
 def test_query_vectors_are_cached_but_documents_are_not() -> None:
-    from tools.embeddings import QueryCachedEmbeddings
+    from tools.llm.embeddings import QueryCachedEmbeddings
 
     class Counting(HashEmbeddings):
         queries = 0

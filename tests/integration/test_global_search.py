@@ -14,18 +14,18 @@ from typing import Any
 import pytest
 from langchain_core.messages import BaseMessage
 
-from app.context import Context
-from app.services import Services, set_services
+from agents.context import Context
+from agents.state.global_search import GlobalSearchInput
 from graphs.global_search import build_graph
-from graphs.state import GlobalSearchInput
 from tests.conftest import run_cli
 from tools.corpus.laws_db import default_db_path, list_laws, resolve_laws
-from tools.entity_graph import EntityGraphRepository
-from tools.entity_index import EntityIndexer, IndexConfig, ResultCache, estimate
 from tools.errors import InputError
-from tools.fake_llm import FakeChatModel
-from tools.ingestion import ingest_laws
-from tools.statutes import parse_article_label
+from tools.kb.entity_graph import EntityGraphRepository
+from tools.law.articles import parse_article_label
+from tools.llm.fake import FakeChatModel
+from tools.pipelines.entity_index import EntityIndexer, IndexConfig, ResultCache, estimate
+from tools.pipelines.ingestion import ingest_laws
+from tools.services import Services, set_services
 
 pytestmark = pytest.mark.integration
 
@@ -114,7 +114,7 @@ def data_kb(fresh_services: Services) -> Iterator[Services]:
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> GraphFake:
     model = GraphFake()
-    monkeypatch.setattr("tools.llm._load", lambda spec, settings: model)
+    monkeypatch.setattr("tools.llm.chat._load", lambda spec, settings: model)
     return model
 
 
@@ -274,8 +274,8 @@ def _laws_db_texts(law: str) -> dict[str, str]:
 
 
 def _search_law_trace(question: str) -> dict[str, Any]:
+    from agents.state.consult import ConsultInput
     from graphs.consult import build_graph as build_consult
-    from graphs.state import ConsultInput
 
     context = Context(model="fake", max_rounds=0, audit=False, content_check=False, use_elements=False)
     out = build_consult().invoke(ConsultInput(question=question), context=context)

@@ -10,14 +10,15 @@ from typing import Any
 import pytest
 from langchain_core.messages import BaseMessage
 
-from app.context import Context
-from app.services import build_services, set_services
-from app.settings import Settings
+from agents.context import Context
+from agents.state.consult import ConsultInput
+from agents.state.ingest import IngestInput
 from graphs.consult import build_graph
 from graphs.ingest import graph as ingest_graph
-from graphs.state import ConsultInput, IngestInput
 from tests.conftest import SHARED_DATA, run_cli
-from tools.fake_llm import FakeChatModel
+from tools.llm.fake import FakeChatModel
+from tools.services import build_services, set_services
+from tools.settings import Settings
 
 pytestmark = pytest.mark.integration
 
@@ -76,7 +77,7 @@ def test_english_runs_use_english_prompts_end_to_end(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     model = PromptLog()
-    monkeypatch.setattr("tools.llm._load", lambda spec, settings: model)
+    monkeypatch.setattr("tools.llm.chat._load", lambda spec, settings: model)
     settings = Settings(data_dir=data_dir, pack="india", embeddings="hash", chroma_host="", neo4j_uri="")
     services = build_services(settings)
     set_services(services)

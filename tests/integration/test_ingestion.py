@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.services import Services
 from tests.conftest import laws_db_text
 from tools.corpus.laws_db import list_laws, resolve_laws
-from tools.ingestion import ingest_laws
-from tools.vectors import STATUTES
+from tools.pipelines.ingestion import ingest_laws
+from tools.retrieval.vectors import STATUTES
+from tools.services import Services
 
 pytestmark = pytest.mark.integration
 

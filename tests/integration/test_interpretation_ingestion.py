@@ -4,13 +4,13 @@ from dataclasses import replace
 
 import pytest
 
-from app.services import Services
 from tests.conftest import SHARED_DATA
 from tools.corpus.interpretations import parse_interpretation
 from tools.errors import InputError
-from tools.ingestion import ingest_interpretations
-from tools.interpretations import InterpretationRepository
-from tools.vectors import INTERPRETATIONS
+from tools.kb.interpretations import InterpretationRepository
+from tools.pipelines.ingestion import ingest_interpretations
+from tools.retrieval.vectors import INTERPRETATIONS
+from tools.services import Services
 
 pytestmark = pytest.mark.integration
 RULES_DIR = SHARED_DATA / "zh" / "interpretations" / "lawrefbook"
@@ -77,9 +77,9 @@ def test_a_killed_ingestion_is_redone_on_the_next_run(kb_clean: Services, interp
 
 
 def test_an_interpretation_file_is_removed_by_source(kb_clean: Services, interps: list) -> None:
-    from tools.cases import CaseRepository
-    from tools.charges import ChargeRepository
-    from tools.ingestion import remove_source
+    from tools.kb.cases import CaseRepository
+    from tools.kb.charges import ChargeRepository
+    from tools.pipelines.ingestion import remove_source
 
     repo = InterpretationRepository(kb_clean.graph)
     ingest_interpretations(interps, kb_clean.vectors, repo, batch_size=8)

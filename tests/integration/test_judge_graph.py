@@ -12,21 +12,21 @@ from langchain_core.messages import BaseMessage
 from pydantic import Field
 
 from agents.adjudicator import anchor_conviction, supported_charges
+from agents.context import Context
 from agents.researcher import Prejudgment, anchor_prejudgment, precedent_charges
-from app.context import Context
-from app.services import Services
+from agents.state.judge import JudgeInput
 from graphs.judge import build_graph
-from graphs.state import JudgeInput
 from tests.conftest import SHARED_DATA, laws_db_text
-from tools.cases import CaseRepository
-from tools.charges import ChargeRepository
 from tools.corpus.cail import load_cases
 from tools.corpus.charge_rules import load_charge_rules
 from tools.errors import InputError
-from tools.fake_llm import FakeChatModel
-from tools.ingestion import build_ontology, ingest_cases, ingest_charges
-from tools.ontology import OntologyRepository, extract_lexical
-from tools.vectors import CASES
+from tools.kb.cases import CaseRepository
+from tools.kb.charges import ChargeRepository
+from tools.kb.ontology import OntologyRepository, extract_lexical
+from tools.llm.fake import FakeChatModel
+from tools.pipelines.ingestion import build_ontology, ingest_cases, ingest_charges
+from tools.retrieval.vectors import CASES
+from tools.services import Services
 
 pytestmark = pytest.mark.integration
 
@@ -52,7 +52,7 @@ def judge_kb(kb: Services) -> Iterator[Services]:
 
 @pytest.fixture
 def active_judge_kb(judge_kb: Services) -> Iterator[Services]:
-    from app.services import set_services
+    from tools.services import set_services
 
     set_services(judge_kb)
     yield judge_kb
@@ -77,7 +77,7 @@ class RefutingFake(FakeChatModel):
 def install(monkeypatch: pytest.MonkeyPatch) -> Callable[..., RefutingFake]:
     def install(**kwargs: Any) -> RefutingFake:
         model = RefutingFake(**kwargs)
-        monkeypatch.setattr("tools.llm._load", lambda spec, settings: model)
+        monkeypatch.setattr("tools.llm.chat._load", lambda spec, settings: model)
         return model
 
     return install

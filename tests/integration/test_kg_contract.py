@@ -8,9 +8,10 @@ from dataclasses import replace
 
 import pytest
 
-from app.settings import Settings
-from tools.kg import GraphStore, open_graph_store
-from tools.statutes import Article, StatuteRepository
+from tools.kb import GraphStore, open_graph_store
+from tools.kb.statutes import StatuteRepository
+from tools.law.articles import Article
+from tools.settings import Settings
 
 pytestmark = pytest.mark.integration
 
@@ -97,10 +98,10 @@ def test_read_queries_cannot_write(store: GraphStore) -> None:
 
 
 def test_charge_case_and_checklist_queries_run_on_the_backend(store: GraphStore) -> None:
-    from tools.cases import CaseRepository
-    from tools.charges import ChargeRepository
-    from tools.checklists import Checklist, ChecklistRepository
     from tools.corpus.cail import Case
+    from tools.kb.cases import CaseRepository
+    from tools.kb.charges import ChargeRepository
+    from tools.kb.checklists import Checklist, ChecklistRepository
 
     statutes = StatuteRepository(store)
     statutes.upsert_articles(

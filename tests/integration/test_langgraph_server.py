@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from agents.content_check import strip_citation
+from agents.common.answers import strip_citation
 from graphs.consult import ANSWER_NODE
 from tests.conftest import laws_db_text
 from tests.servers import free_port

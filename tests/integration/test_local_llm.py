@@ -10,8 +10,8 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel
 
 from tools.errors import ModelUnavailableError
-from tools.llm import invoke_structured, invoke_text
-from tools.local_llm import LocalLlamaChat
+from tools.llm.chat import invoke_structured, invoke_text
+from tools.llm.local import LocalLlamaChat
 
 pytestmark = pytest.mark.integration
 

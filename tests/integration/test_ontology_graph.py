@@ -4,14 +4,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.services import Services
 from tests.conftest import SHARED_DATA
-from tools.cases import CaseRepository
-from tools.charges import ChargeRepository
 from tools.corpus.cail import load_cases
-from tools.ingestion import build_ontology, ingest_cases
-from tools.ontology import OntologyRepository, extract_lexical
-from tools.vectors import CASES
+from tools.kb.cases import CaseRepository
+from tools.kb.charges import ChargeRepository
+from tools.kb.ontology import OntologyRepository, extract_lexical
+from tools.pipelines.ingestion import build_ontology, ingest_cases
+from tools.retrieval.vectors import CASES
+from tools.services import Services
 
 pytestmark = pytest.mark.integration
 
@@ -50,7 +50,7 @@ def test_features_similarity_and_communities_over_real_cases(kb: Services, onto:
 
 
 def test_community_summaries_are_written_once_and_cached(kb: Services, onto: OntologyRepository) -> None:
-    from tools.fake_llm import FakeChatModel
+    from tools.llm.fake import FakeChatModel
 
     build_ontology(onto, extract_lexical, k=5)
     largest = onto.communities(0)[0]

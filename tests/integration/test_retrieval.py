@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from app.services import Services
-from tools.lexical import LexicalIndex
-from tools.retrieval import LexicalCollection, named_articles
-from tools.vectors import STATUTES
+from tools.retrieval.hybrid import LexicalCollection, named_articles
+from tools.retrieval.lexical import LexicalIndex
+from tools.retrieval.vectors import STATUTES
+from tools.services import Services
 
 pytestmark = pytest.mark.integration
 
@@ -56,12 +56,12 @@ def test_parallel_first_requests_build_the_index_once(kb: Services, tmp_path: Pa
 
 def test_case_based_retrieval_ranks_the_articles_of_similar_cases(kb: Services) -> None:
     from tests.conftest import SHARED_DATA
-    from tools.cases import CaseRepository
-    from tools.charges import ChargeRepository
     from tools.corpus.cail import load_cases
-    from tools.ingestion import ingest_cases
-    from tools.retrieval import articles_cited_by
-    from tools.vectors import CASES
+    from tools.kb.cases import CaseRepository
+    from tools.kb.charges import ChargeRepository
+    from tools.pipelines.ingestion import ingest_cases
+    from tools.retrieval.hybrid import articles_cited_by
+    from tools.retrieval.vectors import CASES
 
     assert articles_cited_by(kb.vectors, CASES, "盗窃", 5, 5) == []  # no cases ingested: nothing, no error
     cases = load_cases(SHARED_DATA / "zh/cases/cail2018_sample_train.jsonl")[:80]

@@ -13,8 +13,8 @@ import pytest
 
 from tests.conftest import laws_db_text, run_cli
 from tests.servers import chroma_server, free_port, postgres_bin, postgres_server
-from tools.kg.embedded import ensure_server
-from tools.vectors import STATUTES
+from tools.kb.embedded import ensure_server
+from tools.retrieval.vectors import STATUTES
 
 pytestmark = pytest.mark.integration
 

@@ -9,10 +9,11 @@ import pytest
 
 from agents.adjudicator import REASONING_CHARS, format_judge_evidence, number_evidence, whole_sentences
 from agents.auditor import surviving_cases
-from agents.researcher import articles_of, fuse_research
-from app.context import Context
-from graphs.state import CaseRef
-from tools.charges import MAX_CHARGE_CHARS, ground_charge
+from agents.common.research import fuse_research
+from agents.context import Context
+from agents.researcher import articles_of
+from agents.state.judge import CaseRef
+from tools.law.charge_names import MAX_CHARGE_CHARS, ground_charge
 
 
 def _case(case_id: str, articles: list[str], score: float = 1.0) -> CaseRef:

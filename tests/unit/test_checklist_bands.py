@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import laws_db_text
-from tools.checklists import ChecklistSchema, penalty_tiers, statute_elements
+from tools.kb.checklists import ChecklistSchema, penalty_tiers, statute_elements
 
 
 def _criminal(number: str) -> str:

@@ -6,17 +6,18 @@ import pytest
 from langgraph.runtime import Runtime
 
 from agents.auditor import answers_schema, audit_candidates, consult_facts, decide_by_rule, retain_best
+from agents.context import Context
 from agents.element import MAX_KEPT, merge_elements
 from agents.format_check import format_problems
 from agents.law_search import build_query, merge_evidence
 from agents.manager import PLANS
-from app.context import Context
+from agents.state.audit import CheckResult, Verdict
+from agents.state.consult import ConsultState, EvidenceItem
 from graphs.consult import route_after_draft, route_after_format, route_manager, route_start
-from graphs.state import CheckResult, ConsultState, EvidenceItem, Verdict
 from tools.errors import InputError
-from tools.fake_llm import minimal_instance
-from tools.retrieval import route_collections, select_collections
-from tools.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES
+from tools.llm.fake import minimal_instance
+from tools.retrieval.hybrid import route_collections, select_collections
+from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES
 
 
 def _state(**values: object) -> ConsultState:

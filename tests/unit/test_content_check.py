@@ -1,8 +1,9 @@
 from __future__ import annotations
 
-from agents.content_check import cited_basis, split_draft, strip_citation
-from tools.lexical import tokenize
-from tools.statutes import Article
+from agents.common.answers import split_draft, strip_citation
+from agents.content_check import cited_basis
+from tools.law.articles import Article
+from tools.retrieval.lexical import tokenize
 
 
 def test_the_answer_line_is_kept_and_the_citation_line_dropped() -> None:

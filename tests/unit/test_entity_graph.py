@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from tools.communities import hierarchical_leiden
-from tools.entity_graph import (
+from tools.kb.communities import hierarchical_leiden
+from tools.kb.entity_graph import (
     Chunk,
     Extraction,
     chunk_articles,
@@ -9,8 +9,8 @@ from tools.entity_graph import (
     merge_extractions,
     pack_community_context,
 )
-from tools.statutes import Article
-from tools.tokens import count_tokens
+from tools.law.articles import Article
+from tools.llm.tokens import count_tokens
 
 
 def _article(number: int, text: str) -> Article:
@@ -98,7 +98,7 @@ def test_report_context_keeps_the_best_connected_relations_when_over_budget() ->
 
 
 def test_lexical_terms_are_recurring_head_word_names_and_definitions() -> None:
-    from tools.statute_terms import LexicalConfig, find_terms, lexical_graph
+    from tools.kb.statute_terms import LexicalConfig, find_terms, lexical_graph
 
     articles = [
         _article(1, "重要数据的处理者应当明确数据安全负责人。处理重要数据应当开展风险评估。"),

@@ -17,7 +17,7 @@ from app.eval.metrics import (
     term_log_score,
 )
 from app.eval.tasks import gold_articles
-from tools.charges import charge_variants, normalise_charge
+from tools.law.charge_names import charge_variants, normalise_charge
 
 
 def test_charge_names_are_normalised_and_bracket_alternatives_expanded() -> None:

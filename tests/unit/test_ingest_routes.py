@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from agents.state.ingest import IngestState
 from graphs.ingest import (
     route_after_cases,
     route_after_charges,
@@ -11,7 +12,6 @@ from graphs.ingest import (
     route_after_statutes,
     route_start,
 )
-from graphs.state import IngestState
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import pytest
 from tests.conftest import SHARED_DATA
 from tools.corpus.interpretations import criminal_law_refs, interpretation_files, parse_interpretation
 from tools.errors import CorpusError
-from tools.tokens import count_tokens
+from tools.llm.tokens import count_tokens
 
 RULES_DIR = SHARED_DATA / "zh" / "interpretations" / "lawrefbook"
 MOTOR = (

@@ -9,9 +9,9 @@ from pydantic import BaseModel
 
 from agents.element import ElementGraph
 from tools.errors import StructuredOutputError
-from tools.fake_llm import FakeChatModel, minimal_instance
-from tools.llm import add_usage, extract_json, invoke_structured, invoke_text
-from tools.tokens import count_tokens
+from tools.llm.chat import add_usage, extract_json, invoke_structured, invoke_text
+from tools.llm.fake import FakeChatModel, minimal_instance
+from tools.llm.tokens import count_tokens
 
 
 class Verdict(BaseModel):
@@ -72,9 +72,9 @@ def test_minimal_instance_validates_against_the_element_schema() -> None:
 def test_fake_script_steers_the_fake_model_and_bad_scripts_are_clear_errors(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from app.settings import Settings
     from tools.errors import ModelUnavailableError
-    from tools.llm import _load
+    from tools.llm.chat import _load
+    from tools.settings import Settings
 
     script = tmp_path / "script.json"
     script.write_text(json.dumps({"text": ["scripted"]}), encoding="utf-8")
@@ -91,7 +91,7 @@ def test_fake_script_steers_the_fake_model_and_bad_scripts_are_clear_errors(tmp_
 
 
 def test_checklists_that_cannot_be_checked_are_rejected() -> None:
-    from tools.checklists import ChecklistSchema
+    from tools.kb.checklists import ChecklistSchema
 
     article = {"article_text": "夫妻双方都有各自使用自己姓名的权利。"}
     assert ChecklistSchema.model_validate({"items": ["行为人是否秘密窃取他人财物？"]}).items
@@ -112,8 +112,9 @@ def test_concurrent_first_loads_build_the_model_once(monkeypatch: pytest.MonkeyP
     import threading
     import time
 
-    from app.settings import Settings
-    from tools import fake_llm, llm
+    from tools.llm import chat as llm
+    from tools.llm import fake as fake_llm
+    from tools.settings import Settings
 
     built: list[int] = []
 
@@ -156,7 +157,7 @@ def test_a_requested_stop_ends_structured_calls_before_the_model_is_asked() -> N
 
 
 def test_a_failed_structured_call_says_why_each_reply_was_refused() -> None:
-    from tools.checklists import ChecklistSchema
+    from tools.kb.checklists import ChecklistSchema
 
     model = FakeChatModel(responses=[json.dumps({"items": ["是/否"]})] * 3)
     with pytest.raises(StructuredOutputError, match=r"after 3 attempts: .*yes/no question") as failed:

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from tools.errors import ModelUnavailableError
-from tools.model_files import assemble_model
+from tools.llm.model_files import assemble_model
 
 
 def _parts(tmp_path: Path) -> tuple[list[Path], str]:

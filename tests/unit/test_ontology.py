@@ -5,9 +5,9 @@ import json
 import numpy as np
 
 from tests.conftest import SHARED_DATA
-from tools.communities import leiden
-from tools.fake_llm import FakeChatModel
-from tools.ontology import extract_lexical, feature_matrix, knn_edges, llm_extractor, top_features
+from tools.kb.communities import leiden
+from tools.kb.ontology import extract_lexical, feature_matrix, knn_edges, llm_extractor, top_features
+from tools.llm.fake import FakeChatModel
 
 
 def _fact(i: int) -> str:
@@ -49,7 +49,7 @@ def test_the_llm_extractor_validates_and_records_usage() -> None:
 
 
 def test_feature_index_finds_similar_cases_and_their_community() -> None:
-    from tools.ontology import FeatureIndex
+    from tools.kb.ontology import FeatureIndex
 
     theft = {"behaviour": ["盗窃"], "defendant": ["自首"]}
     index = FeatureIndex(

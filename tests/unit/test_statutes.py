@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools.statutes import cn_to_int, make_article_id, parse_article_label, parse_citations, short_law_name
+from tools.law.articles import cn_to_int, make_article_id, parse_article_label, parse_citations, short_law_name
 
 
 @pytest.mark.parametrize(

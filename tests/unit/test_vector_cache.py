@@ -8,10 +8,9 @@ import numpy as np
 import pytest
 from langchain_core.embeddings import Embeddings
 
-from app.settings import Settings
-from tools.embeddings import HashEmbeddings
 from tools.errors import CorpusError
-from tools.vector_cache import (
+from tools.llm.embeddings import HashEmbeddings
+from tools.retrieval.vector_cache import (
     DocumentCachedEmbeddings,
     VectorCache,
     VectorFile,
@@ -21,7 +20,8 @@ from tools.vector_cache import (
     text_digest,
     write_vector_file,
 )
-from tools.vectors import ChromaVectors
+from tools.retrieval.vectors import ChromaVectors
+from tools.settings import Settings
 
 TEXTS = ["被告人秘密窃取他人财物，数额较大。", "被告人醉酒驾驶机动车。", "被告人持刀抢劫。"]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tools.corpus.jsonl import read_jsonl
 from tools.errors import CorpusError
-from tools.statutes import make_article_id
+from tools.law.articles import make_article_id
 
 _REQUIRED = ("fact", "articles", "charges")
 

@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tools.charges import charge_variants, normalise_charge
 from tools.errors import CorpusError
-from tools.statutes import ARTICLE_REF, CRIMINAL_LAW, article_ids_in
+from tools.law.articles import ARTICLE_REF, CRIMINAL_LAW, article_ids_in
+from tools.law.charge_names import charge_variants, normalise_charge
 
 _BASE_GLOB = "*适用刑法分则规定的犯罪的罪名的意见*.md"
 _SUPPLEMENT_GLOB = "*确定罪名的补充规定*.md"

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tools.errors import CorpusError
-from tools.statutes import ARTICLE_REF, article_ids_in
-from tools.tokens import count_tokens
+from tools.law.articles import ARTICLE_REF, article_ids_in
+from tools.llm.tokens import count_tokens
 
 _ARTICLE_START_RE = re.compile(rf"^{ARTICLE_REF}[\s　]")
 _CRIMINAL_REF_RE = re.compile(rf"(?:《中华人民共和国刑法》|《刑法》|刑法){ARTICLE_REF}")

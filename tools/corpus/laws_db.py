@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tools.errors import CorpusError, InputError
-from tools.statutes import Article, parse_article_label, short_law_name
+from tools.law.articles import Article, parse_article_label, short_law_name
 
 DEFAULT_LAWS = ("刑法",)
 _CURRENT = ("现行有效", "已被修改")

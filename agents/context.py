@@ -1,0 +1,252 @@
+"""Per-run configuration, read by nodes through ``Runtime[Context]`` (and shown as Studio's form)."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal, get_args, get_origin, get_type_hints
+
+from tools.errors import InputError
+
+Role = Literal["draft", "manager", "audit", "judge"]
+
+
+@dataclass(kw_only=True)
+class Context:
+    """Knobs a caller may set per run; infrastructure (stores, paths) lives in :mod:`tools.settings`."""
+
+    model: str = field(
+        default_factory=lambda: os.environ.get("JURIS_MODEL", "").strip() or "local",
+        metadata={"description": "Chat model: 'local' (embedded GGUF), 'fake', or a provider:model spec."},
+    )
+    draft_model: str = field(
+        default="",
+        metadata={"description": "Model of the Element, Draft and ContentCheck agents; empty: `model`."},
+    )
+    manager_model: str = field(
+        default="",
+        metadata={"description": "Model of the Manager and FormatCheck agents; empty: `model`."},
+    )
+    audit_model: str = field(
+        default="",
+        metadata={"description": "Model that writes and verifies checklists; empty: `model`."},
+    )
+    judge_model: str = field(
+        default="",
+        metadata={"description": "Model of the Researcher's pre-judgment and the Adjudicator; empty: `model`."},
+    )
+    top_k: int = field(
+        default=5,
+        metadata={"description": "Statute articles each law search adds to the evidence."},
+    )
+    candidates_per_retriever: int = field(
+        default=20,
+        metadata={"description": "Candidates each retriever (BM25, dense, collections) contributes before fusion."},
+    )
+    interpretation_k: int = field(
+        default=5,
+        metadata={"description": "Interpretation chunks a law search reads (their cited articles join the fusion)."},
+    )
+    case_k: int = field(
+        default=5,
+        metadata={"description": "Similar cases a law search reads (their cited articles join the fusion)."},
+    )
+    max_evidence: int = field(
+        default=10,
+        metadata={"description": "Most articles kept as evidence across rounds and turns (newest first)."},
+    )
+    max_rounds: int = field(
+        default=5,
+        metadata={"description": "Manager rounds at most; 0 skips the Manager (the 'without Manager' ablation)."},
+    )
+    initial_search: bool = field(
+        default=True,
+        metadata={
+            "description": "Search statutes before the first draft. JurisMA drafts from the element graph "
+            "alone; small models draft far better with statutes in hand."
+        },
+    )
+    use_elements: bool = field(
+        default=True,
+        metadata={"description": "Extract the legal element graph (off: the 'without element graph' ablation)."},
+    )
+    audit: bool = field(
+        default=True,
+        metadata={"description": "Verify cited articles against their checklists and prune inapplicable ones."},
+    )
+    human_review: bool = field(
+        default=False,
+        metadata={
+            "description": "Interrupt for a person to accept or override borderline verdicts (mixed checklist "
+            "items); needs a checkpointer."
+        },
+    )
+    audit_k: int = field(
+        default=5,
+        metadata={"description": "Most articles the auditor verifies per answer."},
+    )
+    audit_mixed: Literal["keep", "model"] = field(
+        default="keep",
+        metadata={
+            "description": "An article whose checklist items disagree: 'keep' it, flagged for review (only a "
+            "checklist failing every item prunes), or let the model's checklist-final call decide "
+            "(LegalGraphRAG). With the local 1.5B model that call pruned the gold article on ljp_dev's first "
+            "3 items: it read alternatives (入户/携带凶器/扒窃) as elements that must all hold."
+        },
+    )
+    audit_keep_best: bool = field(
+        default=True,
+        metadata={
+            "description": "Judge: when the audit rejects every candidate that defines a charge, keep the best-"
+            "ranked of them, flagged: a criminal fact is convicted under some such article, and without one the "
+            "judgment can only convict of nothing."
+        },
+    )
+    anchor_conviction: bool = field(
+        default=True,
+        metadata={
+            "description": "Judge: when the Adjudicator names no charge an audited evidence article supports, "
+            "convict of the pre-judged charges such an article defines. On charge_dev's first 50 items 7 "
+            "judgments convicted of nothing (all of them wrong); anchoring answered 6 of them, 1 exactly."
+        },
+    )
+    content_check: bool = field(
+        default=True,
+        metadata={"description": "Let ContentCheck rewrite the final answer (off: the draft is the answer)."},
+    )
+    feature_extractor: str = field(
+        default="lexical",
+        metadata={"description": "Judge: how the fact's four-dimension features are extracted: lexical or llm."},
+    )
+    strategy_k: int = field(
+        default=5,
+        metadata={"description": "Judge: cases (or articles) each retrieval strategy contributes."},
+    )
+    precedent_k: int = field(
+        default=10,
+        metadata={
+            "description": "Judge: precedents the lexical (BM25) case search votes with; on ljp_dev's first 30 "
+            "items 10 reached article recall@5 0.67 against 0.59 for 5."
+        },
+    )
+    community_level: int = field(
+        default=1,
+        metadata={"description": "Judge: Leiden level used for community expansion (0 coarse, 1 fine)."},
+    )
+    charge_confidence: float = field(
+        default=0.5,
+        metadata={"description": "Judge: pre-judged charges below this confidence are ignored (the best one stays)."},
+    )
+    max_prejudged_charges: int = field(
+        default=3,
+        metadata={"description": "Judge: most charges the pre-judgment may anchor retrieval on."},
+    )
+    prejudge_hints: bool = field(
+        default=False,
+        metadata={
+            "description": "Judge: show the pre-judgment the charges of similar precedents. Off: with 608 "
+            "precedents of 52 charges it lowered charge-anchored recall@5 on ljp_dev (0.50 -> 0.38, 12 items); "
+            "with all 5,070 the local model copied the hints' commonest charges, and the charges it kept held "
+            "8 of 16 gold charges instead of 11 (charge_dev's first 11 items)."
+        },
+    )
+    strategy_weights: dict[str, float] = field(
+        default_factory=lambda: {
+            "charge": 3.0,
+            "generative": 1.5,
+            "cases": 1.0,
+            "case_bm25": 1.0,
+            "features": 0.0,
+            "community": 0.0,
+            "bm25": 1.0,
+            "dense": 1.0,
+            "kg": 2.0,
+        },
+        metadata={
+            "description": "Judge: weight of each strategy's ranking in the Researcher's fusion (RRF). Chosen on "
+            "the first half of ljp_dev over 5,070 precedents, no model (held-out half R@5 0.49 -> 0.76). The "
+            "feature and community strategies still supply precedents, but their article votes lowered recall "
+            "on both halves."
+        },
+    )
+    router: Literal["llm", "rules"] = field(
+        default="llm",
+        metadata={
+            "description": "LawSearch's domain router: 'llm' classifies the question's domain and picks the "
+            "collections (falling back to the rules on an unreadable reply); 'rules' decides by keywords."
+        },
+    )
+    source_weights: dict[str, float] = field(
+        default_factory=lambda: {
+            "bm25": 1.0,
+            "dense": 1.0,
+            "interpretations": 1.0,
+            "cases": 1.0,
+            "community_reports": 1.0,
+            "kg": 1.0,
+        },
+        metadata={"description": "LawSearch: weight of each source's ranking in the evidence fusion (RRF)."},
+    )
+    structured_retries: int = field(
+        default=2,
+        metadata={"description": "Extra attempts when the model's JSON does not validate."},
+    )
+    max_question_chars: int = field(
+        default_factory=lambda: int(os.environ.get("JURIS_MAX_QUESTION_CHARS", "").strip() or 4000),
+        metadata={"description": "Longest question accepted; longer ones are refused, never truncated."},
+    )
+    search_level: int = field(
+        default=0,
+        metadata={"description": "Statute-community level global and local search read (0: broadest)."},
+    )
+    map_tokens: int = field(
+        default=1500,
+        metadata={"description": "Global search: community-report tokens per map call."},
+    )
+    reduce_tokens: int = field(
+        default=1500,
+        metadata={"description": "Global search: tokens of rated points the final answer is written from."},
+    )
+    local_tokens: int = field(
+        default=2500,
+        metadata={"description": "Local search: context tokens (a quarter reports, half articles, the rest graph)."},
+    )
+    local_entities: int = field(
+        default=8,
+        metadata={"description": "Local search: entities matched to the question by embedding."},
+    )
+    language: str = field(
+        default="zh",
+        metadata={"description": "Prompt language (prompts/<language>/)."},
+    )
+
+    def model_for(self, role: Role) -> str:
+        """The model spec of an agent role: its own setting, else ``model``."""
+        own: str = getattr(self, f"{role}_model")
+        return own.strip() or self.model
+
+    def with_overrides(self, pairs: list[str]) -> Context:
+        """A copy with ``key=value`` settings applied (values parsed as JSON where they are JSON, so
+        ``audit=false``, ``audit_k=3`` and ``strategy_weights={"charge": 2}`` all work)."""
+        known = {f.name for f in fields(self)}
+        hints = get_type_hints(type(self))
+        changes: dict[str, Any] = {}
+        for pair in pairs:
+            key, sep, raw = pair.partition("=")
+            key = key.strip()
+            if not sep or key not in known:
+                raise InputError(f"bad setting {pair!r}: use key=value with key one of {', '.join(sorted(known))}")
+            try:
+                value: object = json.loads(raw)
+            except json.JSONDecodeError:
+                value = raw
+            expected = type(getattr(self, key))
+            if expected is float and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)
+            if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+                raise InputError(f"bad setting {pair!r}: {key} needs a {expected.__name__}")
+            if get_origin(hints[key]) is Literal and value not in (allowed := get_args(hints[key])):
+                raise InputError(f"bad setting {pair!r}: {key} is one of {', '.join(map(str, allowed))}")
+            changes[key] = value
+        return replace(self, **changes)

@@ -1,0 +1,79 @@
+"""State schemas of the audit subgraph (shared by consult and judge): candidates in, verdicts out."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Annotated, Literal
+
+# pydantic (LangGraph's JSON schemas for Studio and the API) needs this TypedDict before Python 3.12.
+from typing_extensions import TypedDict
+
+from agents.state.common import RunRecord
+
+
+class CheckResult(TypedDict):
+    """One checklist item verified against the facts."""
+
+    item: str
+    holds: bool
+    reason: str
+
+
+class Verdict(TypedDict):
+    """The auditor's decision on one candidate article."""
+
+    article_id: str
+    applicable: bool
+    reason: str
+    checks: list[CheckResult]
+    decided_by: str
+    """``rule`` (all items true or all false; mixed items kept under ``audit_mixed="keep"``), ``model``
+    (mixed items, the checklist-final call), ``reviewer`` (a human overrode it), ``unverified`` (no
+    checklist could be made; kept, flagged) or ``retained`` (the judge's best charge-defining candidate, kept
+    although every one failed its checklist)."""
+
+
+@dataclass(kw_only=True)
+class AuditInput:
+    """What the auditor verifies: candidate articles against the facts."""
+
+    facts: str
+    """The facts (question and key facts, or a case description) the checklists are answered against."""
+
+    article_ids: list[str] = field(default_factory=list)
+    """Candidate article ids, in the caller's order of preference."""
+
+    facts_kind: Literal["case", "question"] = "case"
+    """``case``: a case description, whose silence on an element means the element is not met (judge);
+    ``question``: a consultation, where only elements the question contradicts fail (consult)."""
+
+
+@dataclass(kw_only=True)
+class AuditOutput(RunRecord):
+    """The auditor's verdicts."""
+
+    verdicts: list[Verdict] = field(default_factory=list)
+    """One verdict per candidate article, in the candidates' order, after any human review."""
+
+
+@dataclass(kw_only=True)
+class AuditState(AuditInput, AuditOutput):
+    """Working state of the audit subgraph."""
+
+    found: Annotated[list[Verdict], operator.add] = field(default_factory=list)
+    """Verdicts as the parallel ``verify_article`` branches add them (in no particular order)."""
+
+
+@dataclass(kw_only=True)
+class ArticleTask:
+    """The payload ``Send`` gives one ``verify_article`` branch."""
+
+    facts: str
+    """The facts to verify the article's checklist against."""
+
+    article_id: str
+    """The candidate article."""
+
+    facts_kind: Literal["case", "question"] = "case"
+    """How silence in the facts is read (see AuditInput)."""

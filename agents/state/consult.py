@@ -1,0 +1,92 @@
+"""State schemas of the consult graph: a narrow input, the full working state, and a narrow output."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+# pydantic (LangGraph's JSON schemas for Studio and the API) needs this TypedDict before Python 3.12.
+from typing_extensions import TypedDict
+
+from agents.state.audit import Verdict
+from agents.state.common import CitedAnswer, RunRecord
+
+
+class EvidenceItem(TypedDict):
+    """A retrieved statute article, text verbatim from the knowledge graph."""
+
+    article_id: str
+    heading: str
+    text: str
+    score: float
+    sources: list[str]
+
+
+class ManagerDecision(TypedDict):
+    """What the Manager decided after reading a draft."""
+
+    round: int
+    decision: str
+    reason: str
+
+
+class Turn(TypedDict):
+    """An earlier question and answer of the same thread."""
+
+    question: str
+    response: str
+
+
+@dataclass(kw_only=True)
+class ConsultInput:
+    """What a caller gives the consult graph."""
+
+    question: str
+    """The user's legal question in natural language."""
+
+
+@dataclass(kw_only=True)
+class ConsultOutput(CitedAnswer, RunRecord):
+    """What the consult graph returns."""
+
+    response: str = ""
+    """回答: the answer in prose; citations to ids outside the audited set are removed."""
+
+    element_graph: dict[str, Any] = field(default_factory=dict)
+    """Legal elements of the question: entities, events, relationships, user_claims, key_facts,
+    legal_questions (plus ``errors`` when extraction failed and empty lists were used). In a thread,
+    the elements of earlier turns are kept and extended."""
+
+    evidence: list[EvidenceItem] = field(default_factory=list)
+    """Articles retrieved for the question (and earlier turns of the thread), newest first."""
+
+    verdicts: list[Verdict] = field(default_factory=list)
+    """The auditor's verdict on every candidate article, pruned ones included with their reasons."""
+
+    decisions: list[ManagerDecision] = field(default_factory=list)
+    """The Manager's decision and reason in every round of this turn."""
+
+
+@dataclass(kw_only=True)
+class ConsultState(ConsultInput, ConsultOutput):
+    """Working state of the consult graph."""
+
+    draft: str = ""
+    """The Draft agent's latest answer, before the audit and ContentCheck."""
+
+    suggestions: list[str] = field(default_factory=list)
+    """FormatCheck's edit suggestions, waiting for the Draft agent to apply them."""
+
+    plan: list[str] = field(default_factory=list)
+    """Steps the Manager asked for this round (``check_format``, ``search_law``), in order."""
+
+    round: int = 0
+    """Manager rounds done in this turn."""
+
+    stalled: bool = False
+    """A format-only revision returned the draft unchanged: the next Manager round would see the same draft
+    and evidence (decoding is deterministic), so the loop ends instead of repeating to ``max_rounds``."""
+
+    history: Annotated[list[Turn], operator.add] = field(default_factory=list)
+    """Earlier turns of the thread, oldest first."""

@@ -1,0 +1,116 @@
+"""State schemas of the judge graph: a fact in, charges, articles and term out, all pointing into evidence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated
+
+# pydantic (LangGraph's JSON schemas for Studio and the API) needs this TypedDict before Python 3.12.
+from typing_extensions import TypedDict
+
+from agents.state.audit import Verdict
+from agents.state.common import RunRecord, merge_reports
+
+
+class Term(TypedDict):
+    """A sentence: months of fixed-term imprisonment, or life, or death."""
+
+    months: int
+    life: bool
+    death: bool
+
+
+def no_term() -> Term:
+    """The empty sentence (no imprisonment)."""
+    return {"months": 0, "life": False, "death": False}
+
+
+class CaseRef(TypedDict):
+    """A precedent the Researcher found, with its outcome and the strategy that found it."""
+
+    case_id: str
+    score: float
+    strategy: str
+    charges: list[str]
+    articles: list[str]
+    outcome: str
+    fact: str
+
+
+class ChargeGuess(TypedDict):
+    """A charge the model pre-judged, resolved to a charge in the graph, with the articles defining it."""
+
+    name: str
+    confidence: float
+    articles: list[str]
+
+
+class JudgeEvidence(TypedDict):
+    """One numbered piece of evidence the Adjudicator reasoned from: an article (verbatim text) or a case."""
+
+    n: int
+    kind: str
+    id: str
+    text: str
+
+
+@dataclass(kw_only=True)
+class JudgeInput:
+    """What a caller gives the judge graph."""
+
+    fact: str
+    """The criminal fact description (as in a CAIL 'fact' field)."""
+
+
+@dataclass(kw_only=True)
+class JudgeOutput(RunRecord):
+    """What the judge graph returns; every conclusion points into ``evidence``."""
+
+    charges: list[str] = field(default_factory=list)
+    """Charges, as named in the knowledge graph where they resolve."""
+
+    articles: list[str] = field(default_factory=list)
+    """Applicable article ids, all audited and present in ``evidence``."""
+
+    term: Term = field(default_factory=lambda: no_term())
+    """The sentence."""
+
+    reasoning: str = ""
+    """A short reasoning citing evidence by [n]."""
+
+    evidence: list[JudgeEvidence] = field(default_factory=list)
+    """Numbered evidence: audited articles with verbatim KB text, then precedent cases with their outcome."""
+
+    features: dict[str, list[str]] = field(default_factory=dict)
+    """The fact's four-dimension features (defendant, behaviour, victim, mental_state)."""
+
+    prejudged: list[ChargeGuess] = field(default_factory=list)
+    """Charges the model pre-judged above the confidence threshold."""
+
+    rankings: Annotated[dict[str, list[str]], merge_reports] = field(default_factory=dict)
+    """Article ids each retrieval strategy found, best first (``researcher`` is the fused list)."""
+
+    verdicts: list[Verdict] = field(default_factory=list)
+    """The auditor's verdict on every candidate article."""
+
+    dropped: list[str] = field(default_factory=list)
+    """Articles or charges the Adjudicator named that the audited evidence does not support."""
+
+    grounded: dict[str, list[str]] = field(default_factory=dict)
+    """Charge names the Adjudicator wrote that the charge table does not know (虐待家庭成员), mapped to the
+    charges of the evidence articles they stand for (虐待)."""
+
+    anchored: list[str] = field(default_factory=list)
+    """Charges taken from the pre-judgment because the Adjudicator named none the evidence supports (empty
+    when its own charges stand); each is defined by an audited evidence article."""
+
+
+@dataclass(kw_only=True)
+class JudgeState(JudgeInput, JudgeOutput):
+    """Working state of the judge graph."""
+
+    cases: Annotated[dict[str, CaseRef], merge_reports] = field(default_factory=dict)
+    """Precedents found by any strategy, by case id."""
+
+    kept_cases: list[str] = field(default_factory=list)
+    """Precedents that survive the audit (citing no pruned article), best first."""

@@ -1,0 +1,136 @@
+"""The Fact graph: (:Case)-[:CITES]->(:Article), (:Case)-[:CONVICTED_OF]->(:Charge), by source file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from tools.corpus.cail import Case
+from tools.kb.charges import ChargeRepository
+from tools.kb.port import GraphStore
+
+_UPSERT = """
+UNWIND $rows AS row
+MERGE (c:Case {id: row.id})
+SET c.source = row.source, c.fact = row.fact, c.term_months = row.term_months,
+    c.life_imprisonment = row.life_imprisonment, c.death_penalty = row.death_penalty, c.fine = row.fine,
+    c.charges = row.charges, c.hash = row.hash
+WITH c, row
+OPTIONAL MATCH (c)-[old:CITES|CONVICTED_OF]->()
+DELETE old
+WITH DISTINCT c, row
+UNWIND row.articles AS article_id
+MATCH (a:Article {id: article_id})
+MERGE (c)-[:CITES]->(a)
+"""
+
+_LINK_CHARGES = """
+UNWIND $rows AS row
+MATCH (c:Case {id: row.id})
+UNWIND row.charges AS name
+MATCH (ch:Charge {name: name})
+MERGE (c)-[:CONVICTED_OF]->(ch)
+"""
+
+_HASHES = "MATCH (c:Case) WHERE c.source = $source RETURN c.id AS id, c.hash AS hash"
+_SOURCES = "MATCH (c:Case) RETURN c.source AS source, count(c) AS cases"
+_DELETE_SOURCE = "MATCH (c:Case) WHERE c.source = $source DETACH DELETE c"
+
+
+class CaseRepository:
+    """Case reads and writes on any :class:`GraphStore`."""
+
+    def __init__(self, store: GraphStore, charges: ChargeRepository) -> None:
+        self.store = store
+        self.charges = charges
+
+    def upsert(self, cases: Sequence[Case]) -> None:
+        """MERGE cases and replace their CITES / CONVICTED_OF edges (charges resolved to names in force)."""
+        rows = []
+        for case in cases:
+            row = {**asdict(case), "articles": list(case.articles), "hash": case.content_hash}
+            row["charges"] = [name for raw in case.charges if (name := self._resolve(raw, case))]
+            rows.append(row)
+        if rows:
+            self.store.query(_UPSERT, {"rows": rows})
+            self.store.query(_LINK_CHARGES, {"rows": rows})
+
+    def _resolve(self, label: str, case: Case) -> str | None:
+        """The charge a case's label denotes; a label naming several charges is settled by the charges the
+        case's cited articles define (read only for such a label)."""
+        if len(self.charges.candidates(label)) > 1:
+            return self.charges.resolve(label, within=self.charges.defined_by(case.articles))
+        return self.charges.resolve(label)
+
+    def hashes(self, source: str) -> dict[str, str]:
+        return {r["id"]: r["hash"] for r in self.store.read(_HASHES, {"source": source})}
+
+    def sources(self) -> dict[str, int]:
+        return {r["source"]: r["cases"] for r in self.store.read(_SOURCES)}
+
+    def delete_source(self, source: str) -> None:
+        self.store.query(_DELETE_SOURCE, {"source": source})
+
+
+_GET = """
+UNWIND $ids AS case_id
+MATCH (c:Case {id: case_id})
+OPTIONAL MATCH (c)-[:CITES]->(a:Article)
+RETURN c.id AS id, c.fact AS fact, c.charges AS charges, c.term_months AS term_months,
+       c.life_imprisonment AS life, c.death_penalty AS death, collect(a.id) AS articles
+"""
+
+_PRECEDENTS = """
+UNWIND $charges AS name
+MATCH (c:Case)-[:CONVICTED_OF]->(:Charge {name: name})
+RETURN c.id AS id
+ORDER BY id
+LIMIT $limit
+"""
+
+
+@dataclass(frozen=True)
+class CaseSummary:
+    """A stored case as evidence: outcome and cited articles, with the fact shortened for prompts."""
+
+    id: str
+    fact: str
+    charges: tuple[str, ...]
+    articles: tuple[str, ...]
+    term_months: int
+    life_imprisonment: bool
+    death_penalty: bool
+
+    @property
+    def outcome(self) -> str:
+        """罪名 and sentence in one line, as the Adjudicator reads it."""
+        if self.death_penalty:
+            term = "死刑"
+        elif self.life_imprisonment:
+            term = "无期徒刑"
+        else:
+            term = f"有期徒刑{self.term_months}个月" if self.term_months else "免予刑事处罚或非监禁刑"
+        return f"罪名：{'、'.join(self.charges) or '未知'}；刑期：{term}"
+
+
+def get_cases(store: GraphStore, ids: Sequence[str]) -> list[CaseSummary]:
+    """The stored cases among ``ids``, in the order given."""
+    rows = {r["id"]: r for r in store.read(_GET, {"ids": list(ids)})} if ids else {}
+    return [
+        CaseSummary(
+            id=r["id"],
+            fact=str(r["fact"] or ""),
+            charges=tuple(r["charges"] or ()),
+            articles=tuple(sorted(r["articles"] or ())),
+            term_months=int(r["term_months"] or 0),
+            life_imprisonment=bool(r["life"]),
+            death_penalty=bool(r["death"]),
+        )
+        for case_id in ids
+        if (r := rows.get(case_id))
+    ]
+
+
+def precedents(store: GraphStore, charges: Sequence[str], limit: int) -> list[str]:
+    """Ids of cases convicted of any of ``charges`` (names in the graph), at most ``limit``."""
+    return [r["id"] for r in store.read(_PRECEDENTS, {"charges": list(charges), "limit": limit})] if charges else []

@@ -1,0 +1,131 @@
+"""Charges in the knowledge graph: names, aliases, and the articles that define them
+((:Article)-[:DEFINES]->(:Charge {name, aliases})).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+
+from tools.kb.port import GraphStore
+from tools.law.charge_names import charge_variants, normalise_charge
+
+_UPSERT_CHARGES = """
+UNWIND $rows AS row
+MERGE (c:Charge {name: row.name})
+SET c.aliases = row.aliases
+WITH c, row
+UNWIND row.articles AS article_id
+MATCH (a:Article {id: article_id})
+MERGE (a)-[:DEFINES]->(c)
+"""
+
+_ALL_CHARGES = "MATCH (c:Charge) RETURN c.name AS name, c.aliases AS aliases"
+
+_DEFINING = """
+UNWIND $ids AS wanted
+MATCH (a:Article {id: wanted})-[:DEFINES]->(:Charge)
+RETURN DISTINCT a.id AS article_id
+"""
+
+_DEFINED_BY = """
+UNWIND $ids AS wanted
+MATCH (a:Article {id: wanted})-[:DEFINES]->(c:Charge)
+RETURN DISTINCT c.name AS name
+"""
+
+_ARTICLES_OF = """
+UNWIND $names AS wanted
+MATCH (a:Article)-[:DEFINES]->(c:Charge {name: wanted})
+RETURN c.name AS charge, a.id AS article_id
+ORDER BY charge, article_id
+"""
+
+
+class ChargeRepository:
+    """Charge reads and writes on any :class:`GraphStore`."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self.store = store
+        self._index: dict[str, str] | None = None
+        self._exact: dict[str, str] | None = None
+
+    def upsert(self, articles: Mapping[str, Sequence[str]], aliases: Mapping[str, str]) -> None:
+        """Write charges (normalised name -> article ids) with their abolished/renamed aliases."""
+        alias_lists: dict[str, list[str]] = {}
+        for old, new in aliases.items():
+            target = new
+            seen: set[str] = set()
+            while target in aliases and target not in seen:
+                seen.add(target)
+                target = aliases[target]
+            alias_lists.setdefault(target, []).append(old)
+        rows = [
+            {"name": name, "articles": list(ids), "aliases": sorted(alias_lists.get(name, []))}
+            for name, ids in articles.items()
+        ]
+        if rows:
+            self.store.query(_UPSERT_CHARGES, {"rows": rows})
+        self._index = self._exact = None
+
+    def _names(self) -> dict[str, str]:
+        """Every accepted spelling (name, alias, bracket alternative) -> charge name in the graph."""
+        if self._index is None:
+            index: dict[str, str] = {}
+            exact: dict[str, str] = {}
+            for row in self.store.read(_ALL_CHARGES):
+                for spelling in [row["name"], *(row["aliases"] or [])]:
+                    exact[normalise_charge(spelling)] = row["name"]
+                    for variant in charge_variants(spelling):
+                        index.setdefault(variant, row["name"])
+            self._index, self._exact = index, exact
+        return self._index
+
+    def named(self, name: str) -> str | None:
+        """The charge in the graph whose full name or alias ``name`` is (normalised; no single alternative
+        of an enumeration, unlike :meth:`resolve`), or None."""
+        self._names()
+        return (self._exact or {}).get(normalise_charge(name))
+
+    def candidates(self, name: str) -> list[str]:
+        """Every charge in the graph that ``name`` may denote: the one it names, else those its single
+        alternatives name (sorted)."""
+        if exact := self.named(name):
+            return [exact]
+        names = self._names()
+        return sorted({names[v] for v in charge_variants(name) if v in names})
+
+    def resolve(self, name: str, within: Collection[str] | None = None) -> str | None:
+        """The one charge in the graph that ``name`` denotes, or None. A label whose alternatives name several
+        charges (CAIL's [组织、强迫、引诱、容留、介绍]卖淫 covers 组织卖淫, 强迫卖淫 and 引诱、容留、介绍卖淫) denotes
+        one only where ``within`` (the charges a case's cited articles define, say) leaves one; picking the
+        first alternative found made the choice depend on set order, so two builds of one KB differed."""
+        found = self.candidates(name)
+        if len(found) > 1 and within is not None:
+            found = [c for c in found if c in within]
+        return found[0] if len(found) == 1 else None
+
+    def articles_for(self, charges: Iterable[str]) -> dict[str, list[str]]:
+        """Charge name as given -> ids of the articles defining it (unknown charges map to [])."""
+        wanted = {raw: self.resolve(raw) for raw in charges}
+        found: dict[str, list[str]] = {}
+        resolved = sorted({name for name in wanted.values() if name})
+        for row in self.store.read(_ARTICLES_OF, {"names": resolved}) if resolved else []:
+            found.setdefault(row["charge"], []).append(row["article_id"])
+        return {raw: found.get(name, []) if name else [] for raw, name in wanted.items()}
+
+    def defining(self, article_ids: Iterable[str]) -> set[str]:
+        """Those of ``article_ids`` that define a charge."""
+        ids = list(dict.fromkeys(article_ids))
+        return {row["article_id"] for row in self.store.read(_DEFINING, {"ids": ids})} if ids else set()
+
+    def defined_by(self, article_ids: Iterable[str]) -> set[str]:
+        """Names of the charges that ``article_ids`` define."""
+        ids = list(dict.fromkeys(article_ids))
+        return {row["name"] for row in self.store.read(_DEFINED_BY, {"ids": ids})} if ids else set()
+
+    def has_charges(self) -> bool:
+        """Whether the graph holds any charge (read once per repository, with the alias index)."""
+        return bool(self._names())
+
+    def count(self) -> int:
+        return len(self.store.read(_ALL_CHARGES))

@@ -1,0 +1,76 @@
+"""Charge names of the Criminal Law: normalisation, variants and grounding of free-written names.
+
+Names are normalised (no trailing 罪, bracket alternatives spelled out) so labels from CAIL/LawBench,
+the charge-name rules and model output compare equal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+MAX_CHARGE_CHARS = 32
+"""Longest charge name a model may write: the longest in force, 非法收购、运输、加工、出售国家重点保护植物、
+国家重点保护植物制品, has 32 characters. Constrained decoding cuts a string at its schema's limit, and with 20
+the judge's "虚开增值税专用发票、用于骗取出口退税、抵扣税款发票" (24) became an unknown charge and was dropped."""
+
+_BRACKET_RE = re.compile(r"\[([^\]]+)\]")
+
+
+def normalise_charge(name: str) -> str:
+    """Canonical charge name: no spaces, no trailing 罪, bracket alternatives spelled out in full, and the
+    variant character 帐 written 账 (sources disagree: 会计帐簿 / 会计账簿)."""
+    name = re.sub(r"\s+", "", name).replace("帐", "账")
+    name = _BRACKET_RE.sub(r"\1", name)
+    return name[:-1] if name.endswith("罪") and len(name) > 1 else name
+
+
+def charge_variants(name: str) -> set[str]:
+    """Every way a charge may be written: the full name and each single alternative of an enumeration,
+    bracketed (``[走私、贩卖、运输、制造]毒品``) or plain (``走私、贩卖、运输、制造毒品``): ``贩卖毒品``."""
+    base = re.sub(r"\s+", "", name)
+    variants = {normalise_charge(base)}
+    match = _BRACKET_RE.search(base)
+    if match:
+        for alternative in match.group(1).split("、"):
+            variants.add(normalise_charge(base[: match.start()] + alternative + base[match.end() :]))
+        return variants
+    parts = normalise_charge(base).split("、")
+    verb_length = len(parts[0])
+    # Verb lists of equal length before one shared object (走私、贩卖…制造 + 毒品) are expanded, and one verb
+    # before two objects when the second is a two-character word (拐卖 + 妇女、儿童; 强制 + 猥亵、侮辱). Other
+    # lists are left alone: where a verb ends cannot be told from lengths (非法批准征用、占用土地 is not
+    # 非法批准 + 征用/占用土地, and 组织残疾人、儿童乞讨 has its verb in front and its object behind).
+    if len(parts) > 1 and all(len(p) == verb_length for p in parts[:-1]) and len(parts[-1]) > verb_length:
+        obj = parts[-1][verb_length:]
+        variants.update(verb + obj for verb in [*parts[:-1], parts[-1][:verb_length]])
+    elif len(parts) == 2 and len(parts[1]) == 2 < len(parts[0]) - 1:
+        verb = parts[0][: -len(parts[1])]
+        variants.update({parts[0], verb + parts[1]})
+    return variants
+
+
+GROUNDING_MIN_CHARS = 4
+"""Shortest unknown name matched to a charge by its characters alone: shorter ones (伪造, 盗窃罪) say too
+little to pick one charge."""
+
+
+def ground_charge(raw: str, defined: Iterable[str]) -> list[str]:
+    """The charges among ``defined`` (those the evidence articles define) that a name the charge table does
+    not know stands for. Small models describe rather than name: 虐待家庭成员 or 盗窃公私财物 contain a charge
+    (虐待, 盗窃), and 盗窃、掩饰、隐瞒犯罪所得 joins two; those are the charges contained, the longest where one
+    contains another (合同诈骗 over 诈骗). Failing that, an abridged name (伪造武装部队证件) stands for the one
+    shortest charge whose characters include all of its own (伪造、变造、买卖武装部队公文、证件、印章). Only
+    charges an evidence article defines are candidates, so grounding never adds an untraceable charge."""
+    name = normalise_charge(raw)
+    candidates = sorted(set(defined))
+    contained = [c for c in candidates if any(v in name for v in charge_variants(c))]
+    if contained:
+        return [c for c in contained if not any(c != other and c in other for other in contained)]
+    letters = set(name.replace("、", ""))
+    if len(letters) < GROUNDING_MIN_CHARS:
+        return []
+    covering = sorted((c for c in candidates if letters <= set(c)), key=len)
+    if len(covering) == 1 or (len(covering) > 1 and len(covering[0]) < len(covering[1])):
+        return covering[:1]
+    return []

@@ -1,0 +1,258 @@
+"""Statute ingestion into both stores, idempotent and resumable.
+
+Each article carries a content hash. An article counts as ingested only when the vector store and the
+graph both hold it with the current hash, so a run killed between (or inside) batches is completed by the
+next run, and MERGE/upsert semantics make repeating a batch harmless: no duplicates, nothing lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tools.corpus.cail import Case
+from tools.corpus.charge_rules import ChargeRules
+from tools.corpus.interpretations import Interpretation
+from tools.corpus.laws_db import LawInfo, load_articles
+from tools.errors import InputError, listing
+from tools.kb.cases import CaseRepository
+from tools.kb.charges import ChargeRepository
+from tools.kb.interpretations import InterpretationRepository
+from tools.kb.ontology import FeatureExtractor, Features, OntologyRepository
+from tools.kb.statutes import StatuteRepository
+from tools.law.articles import CRIMINAL_LAW, Article
+from tools.retrieval.vectors import CASES, INTERPRETATIONS, STATUTES, ChromaVectors
+
+
+@dataclass
+class IngestReport:
+    """What one ingestion run did."""
+
+    laws: list[str] = field(default_factory=list)
+    total: int = 0
+    """Articles in the selected laws."""
+    added: int = 0
+    """Articles not present before."""
+    updated: int = 0
+    """Articles present with a different (or incomplete) content."""
+    unchanged: int = 0
+    """Articles already ingested with the same content."""
+
+
+def ingest_charges(rules: ChargeRules, charges: ChargeRepository, statutes: StatuteRepository) -> int:
+    """Write the charges in force and their DEFINES edges; the Criminal Law must be ingested first."""
+    if statutes.counts().get(CRIMINAL_LAW, 0) == 0:
+        raise InputError("charges link to Criminal Law articles: run `jurisgraph ingest --laws 刑法` first")
+    charges.upsert(rules.articles, rules.aliases)
+    statutes.store.compact()
+    return len(rules.articles)
+
+
+@dataclass
+class InterpretationReport:
+    """What one interpretation ingestion did."""
+
+    files: int = 0
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    chunks: int = 0
+    """Chunks written (vectors) by this run."""
+    links: int = 0
+    """INTERPRETS edges of the interpretations written by this run."""
+
+
+def ingest_interpretations(
+    interpretations: Sequence[Interpretation],
+    vectors: ChromaVectors,
+    repo: InterpretationRepository,
+    batch_size: int,
+    on_plan: Callable[[int], None] = lambda total: None,
+    on_batch: Callable[[int], None] = lambda done: None,
+) -> InterpretationReport:
+    """Write interpretations whose content changed or is missing: chunks to the ``interpretations``
+    collection, nodes and INTERPRETS edges to the graph. An interpretation counts as done only once its
+    hash is set in the graph, which happens after both stores hold it, so a killed run resumes cleanly."""
+    done = repo.hashes()
+    report = InterpretationReport(files=len(interpretations))
+    todo = [i for i in interpretations if done.get(i.id) != i.content_hash]
+    report.unchanged = len(interpretations) - len(todo)
+    report.updated = sum(1 for i in todo if i.id in done)
+    report.added = len(todo) - report.updated
+    on_plan(sum(len(i.chunks) for i in todo))
+    for interp in todo:
+        # Chunks of an older version may have other labels; drop them all before writing the new ones.
+        vectors.delete_where(INTERPRETATIONS, "interpretation", interp.id)
+        for start in range(0, len(interp.chunks), batch_size):
+            batch = interp.chunks[start : start + batch_size]
+            vectors.upsert(
+                INTERPRETATIONS,
+                [c.id for c in batch],
+                [f"{interp.title} {c.label}\n{c.text}" for c in batch],
+                [{"interpretation": interp.id, "label": c.label, "cites": ",".join(c.cites)} for c in batch],
+            )
+            on_batch(len(batch))
+        repo.upsert(interp)
+        repo.mark_done(interp)
+        report.chunks += len(interp.chunks)
+        report.links += len(interp.cites)
+    if todo:
+        repo.store.compact()
+    return report
+
+
+def ingest_cases(
+    cases: Sequence[Case],
+    vectors: ChromaVectors,
+    repo: CaseRepository,
+    batch_size: int,
+    on_plan: Callable[[int], None] = lambda total: None,
+    on_batch: Callable[[int], None] = lambda done: None,
+) -> IngestReport:
+    """Write new or changed cases to the ``cases`` collection and the Fact graph (vectors first, graph last)."""
+    report = IngestReport(laws=sorted({c.source for c in cases}), total=len(cases))
+    in_graph: dict[str, str] = {}
+    for source in report.laws:
+        in_graph |= repo.hashes(source)
+    in_vectors = {i: str(m.get("hash", "")) for i, m in vectors.metadata(CASES, [c.id for c in cases]).items()}
+    todo = [c for c in cases if in_graph.get(c.id) != c.content_hash or in_vectors.get(c.id) != c.content_hash]
+    report.added = sum(1 for c in todo if c.id not in in_graph and c.id not in in_vectors)
+    report.updated = len(todo) - report.added
+    report.unchanged = len(cases) - len(todo)
+    on_plan(len(todo))
+    for start in range(0, len(todo), batch_size):
+        batch = todo[start : start + batch_size]
+        vectors.upsert(
+            CASES,
+            [c.id for c in batch],
+            [c.fact for c in batch],
+            [
+                {
+                    "source": c.source,
+                    "charges": ",".join(c.charges),
+                    "articles": ",".join(c.articles),
+                    "term_months": c.term_months,
+                    "hash": c.content_hash,
+                }
+                for c in batch
+            ],
+        )
+        repo.upsert(batch)
+        on_batch(len(batch))
+    if todo:
+        repo.store.compact()
+    return report
+
+
+def build_ontology(
+    repo: OntologyRepository,
+    extractor: FeatureExtractor,
+    k: int,
+    recompute: bool = False,
+    on_plan: Callable[[int], None] = lambda total: None,
+    on_batch: Callable[[int], None] = lambda done: None,
+) -> dict[str, int]:
+    """Extract features for cases that have none (all with ``recompute``), then rebuild kNN and communities.
+
+    Features are stored per batch, so an interrupted LLM extraction keeps what it finished.
+    """
+    cases = repo.cases()
+    stored = {} if recompute else repo.stored_features()
+    todo = [(case_id, fact) for case_id, fact, done in cases if recompute or not done]
+    on_plan(len(todo))
+    batch: dict[str, Features] = {}
+    for case_id, fact in todo:
+        batch[case_id] = extractor(fact)
+        if len(batch) >= 50:
+            repo.write_features(batch)
+            stored |= batch
+            on_batch(len(batch))
+            batch = {}
+    if batch:
+        repo.write_features(batch)
+        stored |= batch
+        on_batch(len(batch))
+    ids = [case_id for case_id, _, _ in cases]
+    empty: Features = {}
+    counts = repo.rebuild_structure(ids, [stored.get(i, empty) for i in ids], k)
+    repo.store.compact()
+    return {"extracted": len(todo), **counts}
+
+
+def remove_source(
+    source: str, vectors: ChromaVectors, cases: CaseRepository, interpretations: InterpretationRepository
+) -> tuple[str, int]:
+    """Delete one source's nodes, edges and vectors and nothing else: a case file (its name without .jsonl)
+    or an interpretation file (its file name). Returns what was removed and how many."""
+    if count := cases.sources().get(source, 0):
+        vectors.delete_where(CASES, "source", source)
+        cases.delete_source(source)
+        cases.store.compact()
+        return "cases", count
+    if ids := interpretations.ids_of_source(source):
+        # Chunks first: a kill in between leaves nodes whose hash makes the next ingest rewrite them.
+        for interp_id in ids:
+            vectors.delete_where(INTERPRETATIONS, "interpretation", interp_id)
+        interpretations.delete(ids)
+        interpretations.store.compact()
+        return "interpretations", len(ids)
+    known = sorted(cases.sources()) + interpretations.sources()
+    raise InputError(f"no source named {source!r}; sources: {listing(known, 20) or 'none'}")
+
+
+def document_text(article: Article) -> str:
+    """What gets embedded and indexed: heading and chapter give the dense model the legal context."""
+    return f"{article.heading} {article.chapter}\n{article.text}".strip()
+
+
+def plan(
+    articles: Sequence[Article], vectors: ChromaVectors, repo: StatuteRepository, law: str
+) -> tuple[list[Article], int]:
+    """Articles still to write, and how many of those are new (the rest are updates or resumptions)."""
+    in_graph = repo.article_hashes(law)
+    in_vectors = {i: str(m.get("hash", "")) for i, m in vectors.metadata(STATUTES, [a.id for a in articles]).items()}
+    todo = [a for a in articles if in_graph.get(a.id) != a.content_hash or in_vectors.get(a.id) != a.content_hash]
+    new = sum(1 for a in todo if a.id not in in_graph and a.id not in in_vectors)
+    return todo, new
+
+
+def ingest_laws(
+    laws: Sequence[LawInfo],
+    vectors: ChromaVectors,
+    repo: StatuteRepository,
+    batch_size: int,
+    db_path: Path | None = None,
+    on_plan: Callable[[int], None] = lambda total: None,
+    on_batch: Callable[[int], None] = lambda done: None,
+    loaded: Mapping[str, list[Article]] | None = None,
+) -> IngestReport:
+    """Load the laws from laws.db (or take their articles from ``loaded``, by short name, for a pack that
+    has its own corpus) and write what is missing; ``on_batch`` gets the articles just written."""
+    report = IngestReport(laws=[law.short for law in laws])
+    work: list[tuple[LawInfo, list[Article]]] = []
+    for law in laws:
+        articles = loaded[law.short] if loaded is not None else load_articles(law, db_path)
+        todo, new = plan(articles, vectors, repo, law.short)
+        report.total += len(articles)
+        report.added += new
+        report.updated += len(todo) - new
+        report.unchanged += len(articles) - len(todo)
+        work.append((law, todo))
+    on_plan(sum(len(todo) for _, todo in work))
+    repo.upsert_laws((law.short, law.full_name) for law in laws)
+    for law, todo in work:
+        for start in range(0, len(todo), batch_size):
+            batch = todo[start : start + batch_size]
+            # Vectors first: the graph hash is what marks a batch done, so it is written last.
+            vectors.upsert(
+                STATUTES,
+                [a.id for a in batch],
+                [document_text(a) for a in batch],
+                [{"law": law.short, "number": a.number, "label": a.label, "hash": a.content_hash} for a in batch],
+            )
+            repo.upsert_articles(batch)
+            on_batch(len(batch))
+    if any(todo for _, todo in work):
+        repo.store.compact()
+    return report

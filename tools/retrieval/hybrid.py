@@ -1,0 +1,215 @@
+"""Hybrid statute retrieval: BM25 (jieba) + dense (Chroma) + exact article numbers named in the query.
+
+Ranked lists are merged by weighted reciprocal-rank fusion; articles the query names explicitly
+(《刑法》第二百六十四条, 刑法第264条) are placed first because the user asked for them.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tools.kb.port import GraphStore
+from tools.law.articles import ARTICLE_REF, cn_to_int, make_article_id, short_law_name
+from tools.retrieval.lexical import LexicalIndex, fingerprint
+from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES, ChromaVectors
+
+_NAMED_RE = re.compile(rf"(?:《([^》]{{1,40}})》|([\u4e00-\u9fff]{{2,20}}法))?\s*{ARTICLE_REF}")
+RRF_K = 60
+"""Standard reciprocal-rank-fusion damping constant (Cormack et al. 2009)."""
+
+
+@dataclass
+class Candidate:
+    """A retrieved article id with its fused score and the retrievers that found it."""
+
+    article_id: str
+    score: float = 0.0
+    sources: list[str] = field(default_factory=list)
+
+
+def named_articles(query: str, known_laws: set[str]) -> list[str]:
+    """Article ids the query names. Without a law name, every known law having that number is a match."""
+    found: list[str] = []
+    for m in _NAMED_RE.finditer(query):
+        law_raw = m.group(1) or m.group(2)
+        try:
+            number = cn_to_int(m.group(3))
+            suffix = cn_to_int(m.group(4)) if m.group(4) else 0
+        except ValueError:
+            continue
+        if law_raw:
+            law = short_law_name(law_raw)
+            # "根据刑法" style prefixes: keep the longest known law name the match ends with.
+            matches = [k for k in known_laws if law.endswith(k)]
+            laws = [max(matches, key=len)] if matches else [law]
+        else:
+            laws = sorted(known_laws)
+        found.extend(make_article_id(law, number, suffix) for law in laws)
+    return list(dict.fromkeys(found))
+
+
+def weighted_rrf(rankings: Mapping[str, Sequence[str]], weights: Mapping[str, float], k: int) -> list[Candidate]:
+    """The ``k`` best ids by weighted reciprocal-rank fusion (unlisted sources weigh 1); ids of the ``exact``
+    ranking (articles the query names) come first."""
+    fused: dict[str, Candidate] = {}
+    for source, ranked in rankings.items():
+        for rank, aid in enumerate(ranked):
+            cand = fused.setdefault(aid, Candidate(aid))
+            # 1.0 exceeds any fused RRF score of realistic weights, so named articles rank first.
+            cand.score += 1.0 if source == "exact" else weights.get(source, 1.0) / (RRF_K + rank + 1)
+            cand.sources.append(source)
+    return sorted(fused.values(), key=lambda c: -c.score)[:k]
+
+
+class LexicalCollection:
+    """BM25 over the documents of one Chroma collection, rebuilt when its ids or content hashes change."""
+
+    def __init__(self, vectors: ChromaVectors, collection: str, cache_dir: Path | None) -> None:
+        self.vectors = vectors
+        self.collection = collection
+        self.cache_dir = cache_dir
+        self.metadata: dict[str, dict[str, Any]] = {}
+        """The collection's metadata as of the last rebuild."""
+        self._index: LexicalIndex | None = None
+        self._state = ""
+        # The judge's retrieval strategies run in parallel and may both ask for the index first: one builds it.
+        self._lock = threading.Lock()
+
+    def index(self) -> LexicalIndex:
+        with self._lock:
+            return self._current()
+
+    def _current(self) -> LexicalIndex:
+        meta = self.vectors.metadata(self.collection)
+        ids = sorted(meta)
+        state = fingerprint(ids, [str(meta[i].get("hash", "")) for i in ids])
+        if self._index is None or state != self._state:
+            id_list, texts = self.vectors.documents(self.collection)
+            order = sorted(range(len(id_list)), key=lambda i: id_list[i])
+            self._index = LexicalIndex.build(
+                [id_list[i] for i in order], [texts[i] for i in order], state, self.cache_dir, self.collection
+            )
+            self._state = state
+            self.metadata = meta
+        return self._index
+
+
+class HybridRetriever:
+    """Statute retrieval over one ``statutes`` collection."""
+
+    def __init__(
+        self,
+        vectors: ChromaVectors,
+        cache_dir: Path | None,
+        lexical_weight: float = 1.0,
+        dense_weight: float = 1.0,
+    ) -> None:
+        self.vectors = vectors
+        self.lexical_weight = lexical_weight
+        self.dense_weight = dense_weight
+        self._statutes = LexicalCollection(vectors, STATUTES, cache_dir)
+        self._laws: tuple[LexicalIndex | None, set[str]] = (None, set())
+        """The law names of the statutes, as of the lexical index they were read with."""
+
+    def rankings(self, query: str, n: int) -> dict[str, list[str]]:
+        """Each retriever's own ranked article ids (at most ``n``): ``bm25``, ``dense`` and ``exact``."""
+        lexical = self._statutes.index()
+        if self._laws[0] is not lexical:  # read once per rebuild, not per query
+            self._laws = (lexical, {str(m.get("law", "")) for m in self._statutes.metadata.values()})
+        laws = self._laws[1]
+        known = set(lexical.ids)
+        return {
+            "bm25": [aid for aid, _ in lexical.search(query, n)],
+            "dense": [hit.id for hit in self.vectors.search(STATUTES, query, n)],
+            "exact": [aid for aid in named_articles(query, laws) if aid in known][:n],
+        }
+
+    def fuse(self, rankings: dict[str, list[str]], k: int) -> list[Candidate]:
+        """Weighted reciprocal-rank fusion; articles the query names come first."""
+        return weighted_rrf(rankings, {"bm25": self.lexical_weight, "dense": self.dense_weight}, k)
+
+    def retrieve(self, query: str, k: int, candidates_per_retriever: int = 20) -> list[Candidate]:
+        """The ``k`` best articles for ``query``, fused from all retrievers."""
+        return self.fuse(self.rankings(query, candidates_per_retriever), k)
+
+
+STATUTE_RETRIEVERS = ("bm25", "dense", "exact")
+"""The rankings :meth:`HybridRetriever.rankings` returns, over statute text alone."""
+
+CITED_FIELD = {INTERPRETATIONS: "cites", CASES: "articles", COMMUNITY_REPORTS: "articles"}
+"""Metadata field holding the comma-separated article ids a chunk of each collection cites."""
+
+OPTIONAL_SOURCES = (INTERPRETATIONS, CASES, COMMUNITY_REPORTS)
+"""Collections besides statutes that a law search may read (each only once ingested or indexed)."""
+
+CRIMINAL_MARKERS = re.compile(r"罪|刑|判处|判决|被告人|嫌疑人|拘役|缓刑|自首|盗窃|诈骗|抢劫|伤害|杀人|毒品|醉驾|醉酒驾")
+"""Words marking a criminal question: the only one the CAIL cases (criminal judgments) can help with."""
+
+
+def route_collections(query: str, counts: Mapping[str, int]) -> tuple[list[str], dict[str, str]]:
+    """Rule-based domain routing: the collections worth searching for ``query`` and why each other one is
+    skipped. Statutes always; interpretations and community reports whenever built; cases only for criminal
+    questions."""
+    wanted = [c for c in OPTIONAL_SOURCES if c != CASES or CRIMINAL_MARKERS.search(query)]
+    return select_collections(wanted, counts, "not a criminal question")
+
+
+def select_collections(
+    wanted: Sequence[str], counts: Mapping[str, int], unwanted_reason: str
+) -> tuple[list[str], dict[str, str]]:
+    """Statutes plus the wanted optional collections that hold documents; the reason for every other one."""
+    chosen, skipped = [STATUTES], {}
+    for collection in OPTIONAL_SOURCES:
+        if not counts.get(collection):
+            skipped[collection] = "empty"
+        elif collection not in wanted:
+            skipped[collection] = unwanted_reason
+        else:
+            chosen.append(collection)
+    return chosen, skipped
+
+
+_KG_CHARGES = """
+MATCH (c:Charge) WHERE size(c.name) >= 2 AND $query CONTAINS c.name
+MATCH (a:Article)-[:DEFINES]->(c)
+RETURN a.id AS id, count(c) AS n
+"""
+_KG_ENTITIES = """
+MATCH (e:Entity) WHERE size(e.name) >= 2 AND $query CONTAINS e.name
+MATCH (e)-[:MENTIONED_IN]->(a:Article)
+RETURN a.id AS id, count(e) AS n
+"""
+
+
+def kg_linked_articles(store: GraphStore, query: str, depth: int) -> list[str]:
+    """KG traversal: articles defining the charges the query names, and articles mentioning the statute
+    entities it names (Law GraphRAG index), ranked by how many such links reach them."""
+    scores: dict[str, int] = {}
+    for cypher in (_KG_CHARGES, _KG_ENTITIES):
+        for row in store.read(cypher, {"query": query}):
+            scores[str(row["id"])] = scores.get(str(row["id"]), 0) + int(row["n"])
+    return sorted(scores, key=lambda a: (-scores[a], a))[:depth]
+
+
+def rank_cited(citing: Iterable[tuple[Iterable[str], float]], floor: float = 0.0) -> list[str]:
+    """Article ids ranked by the summed score (at least ``floor`` each) of the items citing them."""
+    scores: dict[str, float] = {}
+    for article_ids, score in citing:
+        for article_id in article_ids:
+            if article_id:
+                scores[article_id] = scores.get(article_id, 0.0) + max(score, floor)
+    return sorted(scores, key=lambda a: -scores[a])
+
+
+def articles_cited_by(vectors: ChromaVectors, collection: str, query: str, n_hits: int, depth: int) -> list[str]:
+    """Collection-based retrieval: the articles cited by the chunks most similar to ``query`` (for cases,
+    AALawyer's CCs-RAG), ranked by the summed similarity of the chunks citing them."""
+    if vectors.count(collection) == 0:
+        return []
+    hits = vectors.search(collection, query, n_hits)
+    return rank_cited((str(h.metadata.get(CITED_FIELD[collection], "")).split(","), h.score) for h in hits)[:depth]

@@ -1,0 +1,143 @@
+"""Domain-partitioned vector collections in Chroma: statutes, interpretations, cases, and the Law GraphRAG
+index's entities and community reports.
+
+Vectors are always computed by our own embedding provider and passed in explicitly, so Chroma never
+loads its default embedding model (which would try to download weights). Each collection records the
+embedding model it was built with; querying it with another model is refused instead of returning noise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from langchain_core.embeddings import Embeddings
+
+from tools.errors import StoreUnavailableError
+from tools.llm.embeddings import embeddings_name
+
+if TYPE_CHECKING:
+    from tools.settings import Settings
+
+STATUTES = "statutes"
+INTERPRETATIONS = "interpretations"
+CASES = "cases"
+ENTITIES = "entities"
+"""Statute entities of the Law GraphRAG index (name and description): local search's entry points."""
+COMMUNITY_REPORTS = "community_reports"
+"""Reports of the statute entity communities: global search and the law-search router read them."""
+Metadata = Mapping[str, str | int | float | bool]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One retrieved document with its similarity score (higher is better)."""
+
+    id: str
+    text: str
+    score: float
+    metadata: dict[str, Any]
+
+
+class ChromaVectors:
+    """Chroma collections, PersistentClient under the data dir or HttpClient when CHROMA_HOST is set."""
+
+    def __init__(self, settings: Settings, embeddings: Embeddings) -> None:
+        import chromadb
+        from chromadb.config import Settings as ChromaSettings
+
+        self.embeddings = embeddings
+        self.model_name = embeddings_name(embeddings)
+        self.prefix = settings.collection_prefix
+        chroma_settings = ChromaSettings(anonymized_telemetry=False)
+        try:
+            if settings.chroma_host:
+                self._client = chromadb.HttpClient(
+                    host=settings.chroma_host, port=settings.chroma_port, settings=chroma_settings
+                )
+                self._client.heartbeat()
+                self.location = f"http://{settings.chroma_host}:{settings.chroma_port}"
+            else:
+                settings.chroma_dir.mkdir(parents=True, exist_ok=True)
+                self._client = chromadb.PersistentClient(path=str(settings.chroma_dir), settings=chroma_settings)
+                self.location = str(settings.chroma_dir)
+        except Exception as exc:  # chromadb raises bare Exceptions/ValueErrors for connection problems
+            raise StoreUnavailableError(f"the Chroma vector store is not available: {exc}") from exc
+        self._collections: dict[str, Any] = {}
+
+    def _collection(self, name: str) -> Any:
+        if name not in self._collections:
+            collection = self._client.get_or_create_collection(
+                self.prefix + name,
+                embedding_function=None,
+                metadata={"hnsw:space": "cosine", "embedding_model": self.model_name},
+            )
+            built_with = (collection.metadata or {}).get("embedding_model")
+            if built_with and built_with != self.model_name:
+                raise StoreUnavailableError(
+                    f"collection {name!r} was built with embeddings {built_with!r} but {self.model_name!r} "
+                    "is configured; set JURIS_EMBEDDINGS back or re-ingest with --reset"
+                )
+            self._collections[name] = collection
+        return self._collections[name]
+
+    def upsert(self, collection: str, ids: Sequence[str], texts: Sequence[str], metadatas: Sequence[Metadata]) -> None:
+        """Insert or replace documents; vectors are computed here with the configured embeddings."""
+        if not ids:
+            return
+        vectors = self.embeddings.embed_documents(list(texts))
+        self._collection(collection).upsert(
+            ids=list(ids), documents=list(texts), metadatas=[dict(m) for m in metadatas], embeddings=vectors
+        )
+
+    def metadata(self, collection: str, ids: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
+        """id -> metadata for the given ids (or all documents)."""
+        got = self._collection(collection).get(ids=list(ids) if ids is not None else None, include=["metadatas"])
+        return {i: dict(m or {}) for i, m in zip(got["ids"], got["metadatas"], strict=True)}
+
+    def documents(self, collection: str) -> tuple[list[str], list[str]]:
+        """All ids and texts of a collection (for building the lexical index)."""
+        got = self._collection(collection).get(include=["documents"])
+        return list(got["ids"]), [d or "" for d in got["documents"]]
+
+    def collections(self) -> list[str]:
+        """The names (without this pack's prefix) of the collections the store holds."""
+        names = [c.name for c in self._client.list_collections()]
+        return sorted(n.removeprefix(self.prefix) for n in names if n.startswith(self.prefix))
+
+    def embedded_documents(self, collection: str) -> list[tuple[str, list[float]]]:
+        """Every (text, stored vector) pair of a collection (to export the vectors)."""
+        got = self._collection(collection).get(include=["documents", "embeddings"])
+        return [(d or "", list(v)) for d, v in zip(got["documents"], got["embeddings"], strict=True)]
+
+    def count(self, collection: str) -> int:
+        return int(self._collection(collection).count())
+
+    def search(self, collection: str, query: str, k: int) -> list[Hit]:
+        """The ``k`` nearest documents to ``query`` by cosine similarity."""
+        col = self._collection(collection)
+        n = min(k, col.count())
+        if n == 0:
+            return []
+        res = col.query(
+            query_embeddings=[self.embeddings.embed_query(query)],
+            n_results=n,
+            include=["documents", "metadatas", "distances"],
+        )
+        return [
+            Hit(id=i, text=d or "", score=1.0 - float(dist), metadata=dict(m or {}))
+            for i, d, m, dist in zip(
+                res["ids"][0], res["documents"][0], res["metadatas"][0], res["distances"][0], strict=True
+            )
+        ]
+
+    def delete_where(self, collection: str, key: str, value: str) -> None:
+        """Delete the documents whose metadata ``key`` equals ``value``."""
+        self._collection(collection).delete(where={key: value})
+
+    def reset(self, collection: str) -> None:
+        """Drop a collection (ingest --reset)."""
+        self._collections.pop(collection, None)
+        if self.prefix + collection in [c.name for c in self._client.list_collections()]:
+            self._client.delete_collection(self.prefix + collection)

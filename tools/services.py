@@ -1,0 +1,85 @@
+"""Builds the long-lived services (graph store, vector store, retriever) once per process.
+
+Graph nodes call :func:`get_services`; tests and embedding applications may install their own with
+:func:`set_services` (fakes, other stores) before running a graph.
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+from dataclasses import dataclass
+
+from tools.kb import GraphStore, open_graph_store
+from tools.kb.statutes import StatuteRepository
+from tools.llm.embeddings import load_embeddings
+from tools.retrieval.hybrid import HybridRetriever, LexicalCollection
+from tools.retrieval.vector_cache import DocumentCachedEmbeddings, VectorCache
+from tools.retrieval.vectors import CASES, ChromaVectors
+from tools.settings import Settings, load_settings
+
+
+@dataclass
+class Services:
+    """Everything nodes need besides the chat model."""
+
+    settings: Settings
+    graph: GraphStore
+    vectors: ChromaVectors
+    statutes: StatuteRepository
+    retriever: HybridRetriever
+    case_index: LexicalCollection
+    """BM25 over the precedents' facts (the Researcher's lexical case search)."""
+
+    vector_cache: VectorCache
+    """Document vectors already computed, reused by every ingestion into these (or other) stores."""
+
+    def close(self) -> None:
+        self.graph.close()
+        self.vector_cache.close()
+
+
+def build_services(settings: Settings) -> Services:
+    """Open the stores named by ``settings``; raises StoreUnavailableError/ModelUnavailableError."""
+    cache = VectorCache(settings.vector_cache_file)
+    vectors = ChromaVectors(settings, DocumentCachedEmbeddings(load_embeddings(settings.embeddings), cache))
+    graph = open_graph_store(settings)
+    return Services(
+        settings=settings,
+        graph=graph,
+        vectors=vectors,
+        statutes=StatuteRepository(graph),
+        retriever=HybridRetriever(vectors, settings.cache_dir),
+        case_index=LexicalCollection(vectors, CASES, settings.cache_dir),
+        vector_cache=cache,
+    )
+
+
+_lock = threading.Lock()
+_current: Services | None = None
+
+
+def get_services() -> Services:
+    """The process-wide services, built from the environment on first use."""
+    global _current
+    with _lock:
+        if _current is None:
+            _current = build_services(load_settings())
+            atexit.register(close_services)
+        return _current
+
+
+def set_services(services: Services | None) -> None:
+    """Install (or with None, forget) the services nodes will use."""
+    global _current
+    with _lock:
+        _current = services
+
+
+def close_services() -> None:
+    """Close the current services (stops an embedded graph server this process started)."""
+    global _current
+    with _lock:
+        if _current is not None:
+            _current.close()
+            _current = None

