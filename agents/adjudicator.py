@@ -15,6 +15,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
+from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import trace_event
 from agents.state.judge import CaseRef, JudgeEvidence, JudgeState
@@ -22,7 +23,7 @@ from prompts import render_prompt
 from tools.kb.charges import ChargeRepository
 from tools.law.articles import CRIMINAL_LAW, make_article_id
 from tools.law.charge_names import MAX_CHARGE_CHARS, ground_charge, normalise_charge
-from tools.llm.chat import invoke_structured, load_chat_model
+from tools.llm.chat import invoke_structured
 from tools.services import get_services
 
 MAX_TERM_MONTHS = 300
@@ -153,7 +154,7 @@ def decide_judgment(
     anchors = anchors or []
     values = {"evidence": format_judge_evidence(evidence), "fact": fact, "prejudged": "、".join(anchors) or "（无）"}
     prompt = template.substitute(values).strip() if template else render_prompt("adjudicate", ctx.language, **values)
-    model = load_chat_model(ctx.model_for("judge"), services.settings)
+    model = chat_model(ctx, "judge")
     messages = [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
     judgment, usage = invoke_structured(model, messages, Judgment, ctx.structured_retries)
     evidence_articles = {e["id"] for e in evidence if e["kind"] == "article"}

@@ -14,12 +14,13 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from agents.common.answers import legal_basis, split_draft, strip_citation
+from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import LegalBasisItem, trace_event
 from agents.state.consult import ConsultState
 from prompts import label, render_prompt
 from tools.law.articles import Article, parse_citations
-from tools.llm.chat import empty_usage, invoke_text, load_chat_model
+from tools.llm.chat import empty_usage, invoke_text
 from tools.services import get_services
 
 
@@ -42,7 +43,7 @@ def _rewrite(state: ConsultState, ctx: Context, applicable: list[Article]) -> tu
         applicable="\n".join(f"[{a.id}] {a.heading}" for a in applicable) or label("none", ctx.language),
         pruned="\n".join(f"[{v['article_id']}] {v['reason']}" for v in pruned) or label("none", ctx.language),
     )
-    model = load_chat_model(ctx.model_for("draft"), get_services().settings)
+    model = chat_model(ctx, "draft")
     system = SystemMessage(content=render_prompt("system", ctx.language))
     text, usage = invoke_text(model, [system, HumanMessage(content=prompt)])
     return split_draft(text), usage

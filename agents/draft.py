@@ -11,12 +11,12 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from agents.common.answers import format_evidence
+from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState, Turn
 from prompts import label, render_prompt
-from tools.llm.chat import invoke_text, load_chat_model
-from tools.settings import load_settings
+from tools.llm.chat import invoke_text
 
 
 def format_elements(element_graph: dict[str, Any], lang: str = "zh") -> str:
@@ -34,7 +34,7 @@ def draft_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, An
     """Write the first draft, or revise the current one with the suggestions and evidence gathered since."""
     started = time.perf_counter()
     ctx = runtime.context
-    model = load_chat_model(ctx.model_for("draft"), load_settings())
+    model = chat_model(ctx, "draft")
     shared = {
         "history": format_history(state.history, ctx.language),
         "elements": format_elements(state.element_graph, ctx.language),

@@ -10,13 +10,13 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
+from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState
 from prompts import render_prompt
 from tools.errors import StructuredOutputError
-from tools.llm.chat import failed_usage, invoke_structured, load_chat_model
-from tools.settings import load_settings
+from tools.llm.chat import failed_usage, invoke_structured
 
 # Bounds keep grammar-constrained generation short: a 1.5B model otherwise tends to repeat list items
 # until max_tokens, and a truncated reply fails validation and costs a retry.
@@ -84,7 +84,7 @@ def extract_elements(state: ConsultState, runtime: Runtime[Context]) -> dict[str
     JSON, continue with empty lists and record the error."""
     started = time.perf_counter()
     ctx = runtime.context
-    model = load_chat_model(ctx.model_for("draft"), load_settings())
+    model = chat_model(ctx, "draft")
     messages = [
         SystemMessage(content=render_prompt("system", ctx.language)),
         HumanMessage(content=render_prompt("extract_elements", ctx.language, question=state.question)),

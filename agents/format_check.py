@@ -14,14 +14,14 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
+from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState
 from prompts import label, render_prompt
 from tools.errors import StructuredOutputError
 from tools.law.articles import parse_citations
-from tools.llm.chat import failed_usage, invoke_structured, load_chat_model
-from tools.settings import load_settings
+from tools.llm.chat import failed_usage, invoke_structured
 
 _ANSWER_LINE = re.compile(r"^\s*(?:回答|answer)[:：]", re.MULTILINE | re.IGNORECASE)
 _CITES_LINE = re.compile(r"^\s*(?:引用|citations?)[:：]", re.MULTILINE | re.IGNORECASE)
@@ -51,7 +51,7 @@ def check_format(state: ConsultState, runtime: Runtime[Context]) -> dict[str, An
     started = time.perf_counter()
     ctx = runtime.context
     problems = format_problems(state.draft, {e["article_id"] for e in state.evidence}, ctx.language)
-    model = load_chat_model(ctx.model_for("manager"), load_settings())
+    model = chat_model(ctx, "manager")
     prompt = render_prompt(
         "check_format",
         ctx.language,

@@ -14,6 +14,7 @@ from langgraph.types import Send
 from pydantic import BaseModel, Field
 
 from agents.common.answers import legal_basis, strip_citation
+from agents.common.models import chat_model
 from agents.common.question import validate_question
 from agents.context import Context
 from agents.state.common import trace_event
@@ -22,7 +23,7 @@ from prompts import render_prompt
 from tools.errors import InputError, StructuredOutputError
 from tools.kb.entity_graph import EntityGraphRepository
 from tools.law.articles import parse_citations
-from tools.llm.chat import empty_usage, failed_usage, invoke_structured, invoke_text, load_chat_model
+from tools.llm.chat import empty_usage, failed_usage, invoke_structured, invoke_text
 from tools.llm.tokens import count_tokens, group_by_tokens
 from tools.retrieval.vectors import ENTITIES
 from tools.services import get_services
@@ -94,7 +95,7 @@ def map_reports(task: ReportBatch, runtime: Runtime[Context]) -> dict[str, Any]:
     """The points of one batch of reports that help answer the question, each rated 0-100."""
     started = time.perf_counter()
     ctx = runtime.context
-    model = load_chat_model(ctx.model_for("draft"), get_services().settings)
+    model = chat_model(ctx, "draft")
     prompt = render_prompt("map_reports", ctx.language, question=task.question, reports=task.batch)
     try:
         reply, usage = invoke_structured(
@@ -181,7 +182,7 @@ def write_answer(state: GlobalSearchState, runtime: Runtime[Context]) -> dict[st
             }
         shown = "\n".join(lines)
         prompt = render_prompt("reduce_points", ctx.language, question=state.question, points=shown)
-    model = load_chat_model(ctx.model_for("draft"), get_services().settings)
+    model = chat_model(ctx, "draft")
     text, usage = invoke_text(model, [_system(ctx), HumanMessage(content=prompt)])
     return {
         "answer": text.strip(),

@@ -13,13 +13,14 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from agents.common.answers import split_draft
+from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState, EvidenceItem
 from prompts import render_prompt
 from tools.errors import StructuredOutputError
 from tools.kb.statutes import StatuteRepository
-from tools.llm.chat import Usage, empty_usage, failed_usage, invoke_structured, load_chat_model
+from tools.llm.chat import Usage, empty_usage, failed_usage, invoke_structured
 from tools.retrieval.hybrid import (
     OPTIONAL_SOURCES,
     Candidate,
@@ -80,7 +81,7 @@ def route_sources(
     its reply never validates."""
     counts = {c: services.vectors.count(c) for c in OPTIONAL_SOURCES}
     if ctx.router == "llm" and any(counts.values()):
-        model = load_chat_model(ctx.model_for("manager"), services.settings)
+        model = chat_model(ctx, "manager")
         prompt = render_prompt("route_sources", ctx.language, question=query)
         try:
             route, usage = invoke_structured(model, [HumanMessage(content=prompt)], SourceRoute, ctx.structured_retries)

@@ -13,13 +13,13 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from agents.common.answers import format_evidence_headings
+from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState, ManagerDecision
 from prompts import render_prompt
 from tools.errors import StructuredOutputError
-from tools.llm.chat import failed_usage, invoke_structured, load_chat_model
-from tools.settings import load_settings
+from tools.llm.chat import failed_usage, invoke_structured
 
 Decision = Literal["Pass", "FormatCheck", "LawSearch", "FormatCheck+LawSearch"]
 
@@ -43,7 +43,7 @@ def review_draft(state: ConsultState, runtime: Runtime[Context]) -> dict[str, An
     """One Manager round. A reply that never validates counts as Pass: the auditor still checks the law."""
     started = time.perf_counter()
     ctx = runtime.context
-    model = load_chat_model(ctx.model_for("manager"), load_settings())
+    model = chat_model(ctx, "manager")
     round_no = state.round + 1
     prompt = render_prompt(
         "manage_draft",

@@ -21,6 +21,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
+from agents.common.models import chat_model
 from agents.common.question import validate_question
 from agents.context import Context
 from agents.state.common import trace_event
@@ -40,7 +41,7 @@ from tools.kb.ontology import (
 )
 from tools.law.articles import CRIMINAL_LAW, make_article_id
 from tools.law.charge_names import MAX_CHARGE_CHARS
-from tools.llm.chat import Usage, failed_usage, invoke_structured, load_chat_model
+from tools.llm.chat import Usage, failed_usage, invoke_structured
 from tools.retrieval.hybrid import kg_linked_articles, rank_cited
 from tools.retrieval.vectors import CASES
 from tools.services import Services, get_services
@@ -67,7 +68,7 @@ def extract_features(fact: str, ctx: Context, services: Services) -> tuple[Featu
         extractor: FeatureExtractor = extract_lexical
         usages: list[Usage] = []
     elif ctx.feature_extractor == "llm":
-        extractor, usages = llm_extractor(load_chat_model(ctx.model_for("judge"), services.settings), ctx.language)
+        extractor, usages = llm_extractor(chat_model(ctx, "judge"), ctx.language)
     else:
         raise InputError(f"unknown feature extractor {ctx.feature_extractor!r}: use lexical or llm")
     features = extractor(fact)
@@ -163,7 +164,7 @@ def precedent_charges(services: Services, fact: str, k: int) -> list[tuple[str, 
 def prejudge(fact: str, ctx: Context, services: Services) -> tuple[Prejudgment, Usage]:
     """The model's pre-judgment of charges and article numbers (one structured call); with
     ``prejudge_hints`` it also sees the charges of similar precedents."""
-    model = load_chat_model(ctx.model_for("judge"), services.settings)
+    model = chat_model(ctx, "judge")
     block = ""
     if ctx.prejudge_hints and (found := precedent_charges(services, fact, ctx.precedent_k)):
         block = render_prompt("prejudge_hints", ctx.language, hints="、".join(f"{name}({n})" for name, n in found))
