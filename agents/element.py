@@ -60,8 +60,6 @@ class ElementGraph(BaseModel):
         return cls(entities=[], events=[], relationships=[], user_claims=[], key_facts=[], legal_questions=[])
 
 
-
-
 MAX_KEPT = 12
 """Items kept per element list across the turns of a thread (newest first), so prompts stay bounded."""
 

@@ -46,7 +46,7 @@ def _progress(stage: str) -> tuple[Any, Any]:
     return (lambda total: writer({"stage": stage, "total": total}), advance)
 
 
-def reset_stores(state: IngestState) -> dict[str, Any]:
+def reset_stores(state: IngestState) -> dict[str, Any]:  # noqa: ARG001 (LangGraph passes every node its state)
     """Delete every collection and the whole graph (``reset``)."""
     started = time.perf_counter()
     services = get_services()

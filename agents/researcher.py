@@ -62,7 +62,7 @@ class Prejudgment(BaseModel):
     articles: list[Annotated[int, Field(ge=1, le=500)]] = Field(max_length=5)
 
 
-def extract_features(fact: str, ctx: Context, services: Services) -> tuple[Features, Usage | None]:
+def extract_features(fact: str, ctx: Context) -> tuple[Features, Usage | None]:
     """The fact's features with the Context's extractor (the same extractors ingestion uses)."""
     if ctx.feature_extractor == "lexical":
         extractor: FeatureExtractor = extract_lexical
@@ -208,8 +208,6 @@ def anchor_prejudgment(
     return rankings, guesses, refs
 
 
-
-
 def _refs_by_id(refs: list[CaseRef]) -> dict[str, CaseRef]:
     found: dict[str, CaseRef] = {}
     for ref in refs:
@@ -221,7 +219,7 @@ def align_ontology(state: JudgeState, runtime: Runtime[Context]) -> dict[str, An
     """The fact's four-dimension features (same extractors as ingestion)."""
     started = time.perf_counter()
     fact = validate_question(state.fact, runtime.context.max_question_chars, what="fact description")
-    features, usage = extract_features(fact, runtime.context, get_services())
+    features, usage = extract_features(fact, runtime.context)
     update: dict[str, Any] = {
         "fact": fact,
         "features": features,

@@ -141,12 +141,12 @@ def main() -> None:
         items,
         systems,
         args.out / "results.jsonl",
-        annotate=lambda result, item: mark_known_citations(result["prediction"], statutes),
+        annotate=lambda result, _item: mark_known_citations(result["prediction"], statutes),
         recorded_items=every_item,
     )
     # The recorded run, every system of it on the same items, as the baseline the new lines are read against.
     chosen = {item["id"]: item for item in items}
-    baseline = [{**r, "gold": gold_of(args.task, chosen[r["item_id"]])} for r in recorded if r["item_id"] in chosen]
+    baseline = [{**r, "gold": gold_of(chosen[r["item_id"]])} for r in recorded if r["item_id"] in chosen]
     every = [*baseline, *(r for r in results if r["item_id"] in chosen)]
     if args.reground:  # a regrounded judgment took what its run took, plus the grounding
         for r in every:

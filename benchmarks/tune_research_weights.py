@@ -44,7 +44,7 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--split", type=float, default=0.5, help="share of items used for the grid search")
     args = parser.parse_args()
-    gold = {item["id"]: gold_of("retrieval", item) for item in load_items("retrieval", args.data)}
+    gold = {item["id"]: gold_of(item) for item in load_items("retrieval", args.data)}
     items = [{**r, "gold": gold[r["item_id"]]} for r in read_results(args.results) if r.get("ok")]
     cut = int(len(items) * args.split)
     tune, held = items[:cut], items[cut:]

@@ -29,7 +29,7 @@ ANSWER_NODE = "check_content"
 """The node whose model tokens are the final Response: stream_mode="messages" shows them as they come."""
 
 
-def route_after_elements(state: ConsultState, runtime: Runtime[Context]) -> Literal["search_law", "draft_answer"]:
+def route_after_elements(_state: ConsultState, runtime: Runtime[Context]) -> Literal["search_law", "draft_answer"]:
     """Search before the first draft unless JurisMA's element-graph-only first draft is asked for."""
     return "search_law" if runtime.context.initial_search else "draft_answer"
 

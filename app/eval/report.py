@@ -117,7 +117,7 @@ AUDIT_METRICS: dict[str, Metric] = {
     # …and its use: wrong candidates removed before the Adjudicator reads them (higher is better).
     "audit_other_pruned": lambda rs: _verdict_share(rs, lambda r, v: not _is_gold(r, v), _pruned),
     # Articles kept only because no usable checklist could be made or answered.
-    "audit_unverified": lambda rs: _verdict_share(rs, lambda r, v: True, lambda v: v["decided_by"] == "unverified"),
+    "audit_unverified": lambda rs: _verdict_share(rs, lambda _r, _v: True, lambda v: v["decided_by"] == "unverified"),
 }
 """How the auditor's verdicts compare with the gold articles (ljp items name them), for systems that audit."""
 

@@ -67,7 +67,7 @@ def code_version() -> str:
     return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
 
 
-def gold_of(task: str, item: dict[str, Any]) -> dict[str, Any]:
+def gold_of(item: dict[str, Any]) -> dict[str, Any]:
     """The gold labels of an item, attached to its results in memory (never written to results.jsonl)."""
     gold: dict[str, Any] = {"articles": gold_articles(item)}
     for key in ("charges", "term_months", "answer"):
@@ -81,8 +81,8 @@ def run_systems(
     items: Sequence[dict[str, Any]],
     systems: dict[str, System],
     results_path: Path,
-    annotate: Callable[[Result, dict[str, Any]], None] = lambda result, item: None,
-    on_result: Callable[[Result], None] = lambda result: None,
+    annotate: Callable[[Result, dict[str, Any]], None] = lambda _result, _item: None,
+    on_result: Callable[[Result], None] = lambda _result: None,
     recorded_items: Sequence[dict[str, Any]] | None = None,
 ) -> list[Result]:
     """Run every system on every item not yet in ``results_path``; returns all results of the file, each
@@ -93,7 +93,7 @@ def run_systems(
     a whole data file when this run is limited to its first items.
     """
     code = code_version()  # read once as the run starts: edits made while it runs are not what it runs
-    gold = {item["id"]: gold_of(task, item) for item in [*(recorded_items or ()), *items]}
+    gold = {item["id"]: gold_of(item) for item in [*(recorded_items or ()), *items]}
     results = [r for r in read_results(results_path) if r.get("ok") is not None]
     if unknown := sorted({r["item_id"] for r in results} - gold.keys()):
         raise InputError(

@@ -291,7 +291,7 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
         out["law_search"] = [c.article_id for c in weighted_rrf(sources, context.source_weights, depth)]
         usage = empty_usage()
         if item.get("fact"):
-            features, _ = extract_features(item["fact"], research_ctx, services)
+            features, _ = extract_features(item["fact"], research_ctx)
             research, _ = search_semantic(services, item["fact"], features, research_ctx)
             research |= expand_community(services, features, research_ctx)[0]
             if prejudge_model:

@@ -401,7 +401,7 @@ def test_without_human_review_borderline_verdicts_stand(active_kb: Services, ins
 def test_cli_review_loop_overrides_at_the_terminal(
     active_kb: Services, install: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app import cli
+    from app.cli import runner
 
     ChecklistRepository(active_kb.graph).save(
         Checklist("刑法:266", ("是否虚构事实？", "是否数额较大？"), "fake", prompt_version())
@@ -414,9 +414,9 @@ def test_cli_review_loop_overrides_at_the_terminal(
         mixed={"刑法:266"},
     )
     asked: list[str] = []
-    monkeypatch.setattr(cli.typer, "confirm", lambda text, **kw: asked.append(text) or False)
-    monkeypatch.setattr(cli.typer, "prompt", lambda text, **kw: "复核认为适用")
-    out = cli._run_reviewed(
+    monkeypatch.setattr(runner.typer, "confirm", lambda text, **kw: asked.append(text) or False)
+    monkeypatch.setattr(runner.typer, "prompt", lambda text, **kw: "复核认为适用")
+    out = runner.run_reviewed(
         build_graph(checkpointer=InMemorySaver()),
         ConsultInput(question=QUESTION),
         Context(model="fake", human_review=True, audit_mixed="model"),

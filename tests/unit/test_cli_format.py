@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.cli import _print_judgment, describe_term
+from app.cli.printing import describe_term, print_judgment
 
 
 def test_a_term_in_months_is_not_called_fixed_term_imprisonment() -> None:
@@ -29,11 +29,11 @@ def test_an_anchored_conviction_is_said_so(capsys: pytest.CaptureFixture[str]) -
         "usage": {"llm_calls": 5, "prompt_tokens": 100, "completion_tokens": 10},
         "trace": [{"node": "adjudicate", "ms": 1000.0, "detail": {}}],
     }
-    _print_judgment(out)
+    print_judgment(out)
     printed = capsys.readouterr()
     assert "8 个月（有期徒刑或拘役）" in printed.out
     assert "convicted of the pre-judged: 盗窃" in printed.err and "charge:非法狩猎罪" in printed.err
-    _print_judgment({**out, "anchored": []})
+    print_judgment({**out, "anchored": []})
     assert "pre-judged" not in capsys.readouterr().err
 
 
@@ -53,6 +53,6 @@ def test_a_long_reasoning_is_printed_whole(capsys: pytest.CaptureFixture[str]) -
         "usage": {"llm_calls": 1, "prompt_tokens": 1, "completion_tokens": 1},
         "trace": [],
     }
-    _print_judgment(out)
+    print_judgment(out)
     boxed = "".join(line.strip("│ ") for line in capsys.readouterr().out.splitlines())
     assert "结尾在此。" in boxed and boxed.count("收受财物") == 8

@@ -18,6 +18,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import Field
+from typing_extensions import override
 
 _EVIDENCE_ID_RE = re.compile(r"\[([^\[\]\s:]+:[0-9][0-9-]*)\]")
 _RULE_REPLIES: dict[str, Any] = {
@@ -91,6 +92,7 @@ class FakeChatModel(BaseChatModel):
         cited = "、".join(f"[{i}]" for i in ids)
         return f"根据{cited}的规定，应当依照上述条文处理。"
 
+    @override
     def _generate(
         self,
         messages: list[BaseMessage],
@@ -101,6 +103,7 @@ class FakeChatModel(BaseChatModel):
         self.calls.append(list(messages))
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=self._reply(messages, **kwargs)))])
 
+    @override
     def _stream(
         self,
         messages: list[BaseMessage],

@@ -16,6 +16,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
+from typing_extensions import override
 
 from tools.errors import ModelUnavailableError
 
@@ -84,6 +85,7 @@ class LocalLlamaChat(BaseChatModel):
             request["response_format"] = kwargs["response_format"]
         return request
 
+    @override
     def _generate(
         self,
         messages: list[BaseMessage],
@@ -105,6 +107,7 @@ class LocalLlamaChat(BaseChatModel):
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
 
+    @override
     def _stream(
         self,
         messages: list[BaseMessage],

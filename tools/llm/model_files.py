@@ -52,7 +52,7 @@ def assemble_model(
     dest: Path,
     parts: list[Path] | None = None,
     expected_sha256: str = MODEL_SHA256,
-    on_bytes: Callable[[int], None] = lambda n: None,
+    on_bytes: Callable[[int], None] = lambda _n: None,
 ) -> Path:
     """Write the model to ``dest`` (skipped when a verified copy is there); returns ``dest``."""
     marker = dest.with_name(dest.name + ".sha256")

@@ -223,7 +223,7 @@ class EntityIndexer:
         model: BaseChatModel,
         config: IndexConfig,
         cache: ResultCache,
-        progress: Callable[[str, int, int], None] = lambda stage, done, total: None,
+        progress: Callable[[str, int, int], None] = lambda _stage, _done, _total: None,
     ) -> None:
         self.statutes = statutes
         self.vectors = vectors

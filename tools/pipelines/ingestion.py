@@ -68,8 +68,8 @@ def ingest_interpretations(
     vectors: ChromaVectors,
     repo: InterpretationRepository,
     batch_size: int,
-    on_plan: Callable[[int], None] = lambda total: None,
-    on_batch: Callable[[int], None] = lambda done: None,
+    on_plan: Callable[[int], None] = lambda _total: None,
+    on_batch: Callable[[int], None] = lambda _done: None,
 ) -> InterpretationReport:
     """Write interpretations whose content changed or is missing: chunks to the ``interpretations``
     collection, nodes and INTERPRETS edges to the graph. An interpretation counts as done only once its
@@ -107,8 +107,8 @@ def ingest_cases(
     vectors: ChromaVectors,
     repo: CaseRepository,
     batch_size: int,
-    on_plan: Callable[[int], None] = lambda total: None,
-    on_batch: Callable[[int], None] = lambda done: None,
+    on_plan: Callable[[int], None] = lambda _total: None,
+    on_batch: Callable[[int], None] = lambda _done: None,
 ) -> IngestReport:
     """Write new or changed cases to the ``cases`` collection and the Fact graph (vectors first, graph last)."""
     report = IngestReport(laws=sorted({c.source for c in cases}), total=len(cases))
@@ -150,8 +150,8 @@ def build_ontology(
     extractor: FeatureExtractor,
     k: int,
     recompute: bool = False,
-    on_plan: Callable[[int], None] = lambda total: None,
-    on_batch: Callable[[int], None] = lambda done: None,
+    on_plan: Callable[[int], None] = lambda _total: None,
+    on_batch: Callable[[int], None] = lambda _done: None,
 ) -> dict[str, int]:
     """Extract features for cases that have none (all with ``recompute``), then rebuild kNN and communities.
 
@@ -223,8 +223,8 @@ def ingest_laws(
     repo: StatuteRepository,
     batch_size: int,
     db_path: Path | None = None,
-    on_plan: Callable[[int], None] = lambda total: None,
-    on_batch: Callable[[int], None] = lambda done: None,
+    on_plan: Callable[[int], None] = lambda _total: None,
+    on_batch: Callable[[int], None] = lambda _done: None,
     loaded: Mapping[str, list[Article]] | None = None,
 ) -> IngestReport:
     """Load the laws from laws.db (or take their articles from ``loaded``, by short name, for a pack that

@@ -1,0 +1,115 @@
+"""Answering commands: ``ask`` (the consult graph), ``judge`` (the judge graph) and ``threads``.
+
+Graphs, agents and stores are imported inside the commands: compiling the graphs takes about a second,
+which commands that never run one (``laws``, ``model path``) should not pay.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from agents.context import Context
+from app.cli.console import console, err
+from tools.errors import InputError
+from tools.settings import load_settings
+
+SettingsOption = Annotated[list[str] | None, typer.Option("--set", help="Context setting key=value (repeatable).")]
+ModelOption = Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the whole output state as JSON.")]
+ReviewOption = Annotated[bool, typer.Option(help="Ask me to accept or override borderline audit verdicts.")]
+
+
+def run_context(context: Context, settings: list[str] | None, model: str | None, review: bool) -> Context:
+    """The run's Context: defaults, then ``--set`` pairs, then ``--model`` and ``--review``."""
+    context = context.with_overrides(settings or [])
+    if model:
+        context.model = model
+    context.human_review = context.human_review or review
+    return context
+
+
+def print_json(out: object) -> None:
+    print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
+
+
+def ask(
+    question: Annotated[str, typer.Argument(help="The legal question.")],
+    as_json: JsonOption = False,
+    model: ModelOption = None,
+    top_k: Annotated[int, typer.Option(help="Statute articles retrieved as evidence.")] = 5,
+    settings: SettingsOption = None,
+    thread: Annotated[
+        str | None, typer.Option(help="Continue (or start) this conversation thread; kept in the data dir.")
+    ] = None,
+    review: ReviewOption = False,
+    lang: Annotated[
+        str | None, typer.Option(help="Answer language; en uses the India pack's statutes and English prompts.")
+    ] = None,
+) -> None:
+    """Answer a legal question with a Legal Basis quoted verbatim from the knowledge base."""
+    from agents.common.question import validate_question
+    from agents.state.consult import ConsultInput
+    from app.cli.printing import print_answer
+    from app.cli.runner import run_graph
+    from graphs.consult import build_graph
+    from tools.packs import pack_for_language
+
+    context = run_context(Context(top_k=top_k), settings, model, review)
+    if lang:
+        # The knowledge base follows the language unless JURIS_PACK already names one.
+        os.environ.setdefault("JURIS_PACK", pack_for_language(lang).name)
+        context.language = lang
+    question = validate_question(question, context.max_question_chars)
+    live = err.is_terminal and not as_json
+    out = run_graph(build_graph, ConsultInput(question=question), context, live, thread)
+    print_json(out) if as_json else print_answer(out)
+
+
+def judge_cmd(
+    fact: Annotated[str | None, typer.Option(help="The criminal fact description.")] = None,
+    file: Annotated[Path | None, typer.Option(help="A UTF-8 text file holding the fact description.")] = None,
+    as_json: JsonOption = False,
+    model: ModelOption = None,
+    audit: Annotated[bool, typer.Option(help="Verify candidate articles against their checklists.")] = True,
+    settings: SettingsOption = None,
+    review: ReviewOption = False,
+) -> None:
+    """Judge a criminal fact: charges, applicable articles and sentence, each traceable to numbered evidence."""
+    from agents.state.judge import JudgeInput
+    from app.cli.printing import print_judgment
+    from app.cli.runner import run_graph
+    from graphs.judge import build_graph
+
+    if (fact is None) == (file is None):
+        raise InputError("give exactly one of --fact TEXT or --file FILE")
+    if file is not None:
+        if not file.is_file():
+            raise InputError(f"fact file not found: {file}")
+        fact = file.read_text(encoding="utf-8")
+    context = run_context(Context(audit=audit), settings, model, review)
+    live = err.is_terminal and not as_json
+    out = run_graph(build_graph, JudgeInput(fact=fact or ""), context, live)
+    print_json(out) if as_json else print_judgment(out)
+
+
+def threads(as_json: Annotated[bool, typer.Option("--json", help="Print the threads as JSON.")] = False) -> None:
+    """List the conversation threads `ask --thread` keeps, most recent first."""
+    from app.threads import list_threads, open_checkpointer
+    from graphs.consult import build_graph
+
+    with open_checkpointer(load_settings()) as saver:
+        found = list_threads(saver, build_graph(checkpointer=saver))
+    if as_json:
+        print_json(found)
+        return
+    table = Table("thread", "updated", "turns", "last question")
+    for t in found:
+        table.add_row(escape(t["thread_id"]), t["updated"], str(t["turns"]), escape(t["last_question"]))
+    console.print(table)

@@ -1,0 +1,170 @@
+"""Knowledge-base upkeep: checklists, document vectors, case communities."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, cast
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from agents.context import Context
+from app.cli.console import console, err, progress_bars
+from tools.errors import InputError, listing
+from tools.settings import load_settings
+
+
+def checklists(
+    laws: Annotated[str, typer.Option(help="Comma-separated law short names.")] = "刑法",
+    model: Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")] = None,
+    regenerate: Annotated[bool, typer.Option(help="Replace checklists that already exist.")] = False,
+    limit: Annotated[int | None, typer.Option(help="Only the first N articles.")] = None,
+    export: Annotated[
+        Path | None, typer.Option(help="Write every stored checklist and recorded failure to this JSONL file.")
+    ] = None,
+    import_file: Annotated[
+        Path | None, typer.Option("--import", help="Read checklists from a file --export wrote (or edited).")
+    ] = None,
+) -> None:
+    """Generate the diagnostic checklist of every article of the given laws (stored, reused, resumable);
+    with --export or --import, move checklists between knowledge bases instead (no model calls)."""
+    from tools.errors import StructuredOutputError
+    from tools.kb.checklists import DERIVED_MODEL, ChecklistRepository, articles_of_laws, ensure_checklist
+    from tools.llm.chat import load_chat_model
+    from tools.services import get_services
+
+    services = get_services()
+    if export is not None and import_file is not None:
+        raise InputError("give --export or --import, not both")
+    if export is not None:
+        _export_checklists(services, export)
+        return
+    if import_file is not None:
+        _import_checklists(services, import_file)
+        return
+    spec = model or Context().model
+    chat = load_chat_model(spec, services.settings)
+    ids = articles_of_laws(services.statutes, [law.strip() for law in laws.split(",") if law.strip()])[:limit]
+    if not ids:
+        raise InputError(f"no ingested articles for {laws!r}: run `jurisgraph ingest --laws {laws}` first")
+    repo = ChecklistRepository(services.graph)
+    made = reused = derived = 0
+    failed: list[str] = []
+    with progress_bars() as progress:
+        task = progress.add_task("checklists", total=len(ids))
+        for article in services.statutes.get_articles(ids):
+            existed = not regenerate and repo.get(article.id) is not None
+            try:
+                checklist, _ = ensure_checklist(article, repo, chat, spec, regenerate=regenerate)
+                made, reused = made + (not existed), reused + existed
+                derived += not existed and checklist.model == DERIVED_MODEL
+            except StructuredOutputError as exc:
+                failed.append(f"{article.id}: {exc}")
+            progress.advance(task)
+    services.graph.compact()
+    console.print(
+        f"Checklists: {made} generated ({derived} from the article text where the model failed), "
+        f"{reused} already stored, {len(failed)} failed."
+    )
+    for line in failed:
+        err.print(f"[yellow]failed[/yellow] {escape(line)}")
+
+
+def _export_checklists(services: Any, path: Path) -> None:
+    from tools.atomic import write_text_atomic
+    from tools.kb.checklist_files import export_checklists
+    from tools.kb.checklists import ChecklistRepository
+
+    rows = export_checklists(ChecklistRepository(services.graph), services.statutes)
+    write_text_atomic(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    failures = sum(1 for r in rows if "failure" in r)
+    console.print(f"Exported {len(rows) - failures} checklists and {failures} recorded failures to {path}.")
+
+
+def _import_checklists(services: Any, path: Path) -> None:
+    from tools.kb.checklist_files import import_checklists, read_checklist_file
+    from tools.kb.checklists import ChecklistRepository
+
+    repo = ChecklistRepository(services.graph)
+    report = import_checklists(read_checklist_file(path), repo, services.statutes)
+    services.graph.compact()
+    console.print(f"Imported {report.checklists} checklists and {report.failures} recorded failures.")
+    for label, ids in (("not in this knowledge base", report.missing), ("text changed since", report.changed)):
+        if ids:
+            err.print(f"[yellow]skipped[/yellow] {len(ids)} ({label}): {escape(listing(ids))}")
+
+
+def vectors(
+    export: Annotated[
+        Path | None, typer.Option(help="Write the vectors of every collection to this .npz file.")
+    ] = None,
+    import_file: Annotated[
+        Path | None,
+        typer.Option("--import", help="Put the vectors of a file --export wrote into this data dir's vector cache."),
+    ] = None,
+) -> None:
+    """Move document vectors between knowledge bases: an ingestion whose texts are in the cache embeds
+    nothing (a judge KB's 5,070 cases take about 35 minutes to embed on 2 cores). No text is written."""
+    from tools.llm.embeddings import embeddings_name, load_embeddings
+    from tools.retrieval.vector_cache import (
+        VectorCache,
+        collect_vectors,
+        import_vectors,
+        read_vector_file,
+        write_vector_file,
+    )
+    from tools.retrieval.vectors import ChromaVectors
+
+    if (export is None) == (import_file is None):
+        raise InputError("give --export FILE or --import FILE")
+    settings = load_settings()
+    embeddings = load_embeddings(settings.embeddings)
+    model = embeddings_name(embeddings)
+    if import_file is None:
+        store = ChromaVectors(settings, embeddings)
+        data = collect_vectors(model, (pair for name in store.collections() for pair in store.embedded_documents(name)))
+        write_vector_file(cast(Path, export), data)
+        console.print(f"Exported {len(data.digests)} {model} vectors to {export}.")
+        return
+    data = read_vector_file(import_file)
+    cache = VectorCache(settings.vector_cache_file)
+    try:
+        written = import_vectors(data, cache, model)
+        console.print(f"Imported {written} {model} vectors ({cache.count(model)} cached in {cache.path}).")
+    finally:
+        cache.close()
+
+
+def communities(
+    level: Annotated[int, typer.Option(help="0 (coarse) or 1 (fine).")] = 0,
+    summarise: Annotated[bool, typer.Option(help="Write missing summaries with the model (cached).")] = False,
+    refresh: Annotated[bool, typer.Option(help="Rewrite summaries that exist.")] = False,
+    model: Annotated[str | None, typer.Option(help="Chat model for summaries.")] = None,
+    limit: Annotated[int, typer.Option(help="Largest N communities.")] = 20,
+) -> None:
+    """List the case communities of the Ontology graph, summarising them on demand."""
+    from tools.kb.ontology import OntologyRepository
+    from tools.llm.chat import load_chat_model
+    from tools.services import get_services
+
+    services = get_services()
+    repo = OntologyRepository(services.graph)
+    rows = repo.communities(level)[:limit]
+    if not rows:
+        raise InputError("no communities yet: run `jurisgraph ingest --cases FILE --ontology lexical`")
+    spec = model or Context().model
+    chat = load_chat_model(spec, services.settings) if summarise else None
+    table = Table("community", "cases", "top features", "summary")
+    with progress_bars() as progress:
+        task = progress.add_task("summaries", total=len(rows) if summarise else 0)
+        for row in rows:
+            summary = str(row["summary"] or "")
+            if chat is not None:
+                summary, _ = repo.summarise(str(row["id"]), chat, spec, refresh=refresh)
+                progress.advance(task)
+            table.add_row(str(row["id"]), str(row["size"]), "、".join(row["top_features"] or []), summary)  # type: ignore[arg-type]
+    if summarise:
+        services.graph.compact()
+    console.print(table)

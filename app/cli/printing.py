@@ -1,0 +1,100 @@
+"""How answers and judgments read at the terminal: Response, Legal Basis, judgment, audit trail."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.markup import escape
+from rich.table import Table
+
+from app.cli.console import console, err, print_panel, print_usage
+
+if TYPE_CHECKING:
+    from agents.state.audit import Verdict
+
+VERDICT_LABELS = {"unverified": "未核验 unverified", "retained": "保留 retained", "reviewer": "复核 reviewed"}
+"""How a verdict reads when neither its checklist's rule nor the model's final call decided it."""
+
+
+def print_verdicts(verdicts: list[Verdict]) -> None:
+    """The audit trail: each candidate article, whether it stayed, why, and every checklist answer."""
+    from agents.auditor import is_borderline
+
+    if not verdicts:
+        return
+    table = Table("法条 Article", "核验 Verdict", "清单 Checklist (✓ holds, ✗ does not)", title="核验 Audit")
+    for verdict in verdicts:
+        outcome = "适用 applies" if verdict["applicable"] else "[yellow]排除 pruned[/yellow]"
+        if verdict["applicable"] and is_borderline(verdict):
+            outcome = "保留待复核 kept, mixed"
+        outcome = VERDICT_LABELS.get(verdict["decided_by"], outcome)
+        checks = "\n".join(f"{'✓' if c['holds'] else '✗'} {escape(c['item'])}" for c in verdict["checks"])
+        table.add_row(escape(verdict["article_id"]), outcome, checks or escape(verdict["reason"]))
+    console.print(table)
+
+
+def describe_term(term: dict[str, Any]) -> str:
+    """The sentence as a reader expects it. Months count fixed-term imprisonment and criminal detention
+    alike (the Adjudicator folds 拘役 into months), so a term in months is not labelled 有期徒刑: 危险驾驶
+    carries 拘役 only."""
+    if term["death"]:
+        return "死刑"
+    if term["life"]:
+        return "无期徒刑"
+    if not term["months"]:
+        return "免予刑事处罚或非监禁刑"
+    return f"{term['months']} 个月（有期徒刑或拘役）"
+
+
+def print_judgment(out: dict[str, Any]) -> None:
+    """A judgment: charges, articles, term, reasoning, numbered evidence, audit trail, and what was changed."""
+    sentence = describe_term(out["term"])
+    console.print(f"[bold]罪名 Charges:[/bold] {escape('、'.join(out['charges']) or '（无）')}")
+    console.print(f"[bold]适用法条 Articles:[/bold] {escape('、'.join(out['articles']) or '（无）')}")
+    console.print(f"[bold]刑期 Term:[/bold] {sentence}")
+    print_panel(out["reasoning"] or "（无）", "理由 Reasoning")
+    console.print("[bold]证据 Evidence[/bold]")
+    for item in out["evidence"]:
+        console.print(f"  [cyan]\\[{item['n']}][/cyan] {escape(item['id'])}　{escape(item['text'])}")
+    print_verdicts(out["verdicts"])
+    for raw, names in out["grounded"].items():
+        err.print(f"[yellow]Charge named as:[/yellow] {escape(raw)} -> {escape('、'.join(names))}")
+    if out["anchored"]:
+        err.print(
+            "[yellow]No charge the Adjudicator named is supported; convicted of the pre-judged:[/yellow] "
+            + escape("、".join(out["anchored"]))
+        )
+    if out["dropped"]:
+        err.print(f"[yellow]Dropped (not supported by the evidence):[/yellow] {escape(', '.join(out['dropped']))}")
+    print_usage(out)
+
+
+def print_basis(items: list[dict[str, Any]]) -> None:
+    """The Legal Basis: each article's id, law, number and verbatim text."""
+    console.print("[bold]法律依据 Legal Basis[/bold]")
+    if not items:
+        console.print("  （回答未引用知识库中的法条）")
+    for item in items:
+        console.print(
+            f"  [cyan]\\[{escape(item['article_id'])}][/cyan] 《{escape(item['law'])}》{escape(item['number'])}"
+        )
+        console.print(f"    {escape(item['text'])}")
+
+
+def print_dropped(dropped: list[str], why: str) -> None:
+    """Citations removed from an answer, and why, on stderr."""
+    if dropped:
+        err.print(f"[yellow]Dropped citations ({why}):[/yellow] " + escape(", ".join(dropped)))
+
+
+def print_answer(out: dict[str, Any]) -> None:
+    """A consult answer: Response, Legal Basis, audit trail, dropped citations and the Manager's rounds."""
+    print_panel(out["response"] or "（无回答）", "回答 Response")
+    print_basis(out["legal_basis"])
+    print_verdicts(out.get("verdicts", []))
+    print_dropped(out["dropped_citations"], "not in the knowledge base or not audited as applicable")
+    for decision in out.get("decisions", []):
+        err.print(
+            f"[dim]Manager round {decision['round']}: {decision['decision']} ({escape(decision['reason'])})[/dim]"
+        )
+    print_usage(out)
