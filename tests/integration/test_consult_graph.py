@@ -427,3 +427,22 @@ def test_cli_review_loop_overrides_at_the_terminal(
     (verdict,) = out["verdicts"]
     assert verdict["decided_by"] == "reviewer" and verdict["applicable"] and verdict["reason"] == "复核认为适用"
     assert [b["article_id"] for b in out["legal_basis"]] == ["刑法:266"]
+
+
+def test_ask_review_pauses_for_the_person_at_the_terminal(
+    active_kb: Services, install: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `ask --review` used to be read by nobody: the run never paused and no verdict was shown for review.
+    from app.cli import answer, runner
+
+    ChecklistRepository(active_kb.graph).save(
+        Checklist("刑法:266", ("是否虚构事实？", "是否数额较大？"), "fake", prompt_version())
+    )
+    install(by_schema={"text": ["回答：诈骗[刑法:266]。\n引用：[刑法:266]"]}, mixed={"刑法:266"})
+    asked: list[str] = []
+    monkeypatch.setattr(runner.typer, "confirm", lambda text, **kw: asked.append(text) or False)
+    monkeypatch.setattr(runner.typer, "prompt", lambda text, **kw: "复核认为不适用")
+    answer.ask(QUESTION, model="fake", review=True, settings=["audit_k=1"])
+    assert asked == ["Accept this verdict?"]
+    printed = capsys.readouterr().out
+    assert "复核 reviewed" in printed and "（回答未引用知识库中的法条）" in printed
