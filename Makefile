@@ -28,7 +28,7 @@ demo: install
 	$(BIN)/jurisgraph ingest
 	$(BIN)/jurisgraph ask "$(QUESTION)"
 
-# The knowledge bases the eval runs measure on (README, "Evaluation"), kept outside the repo and rebuilt on a
+# The knowledge bases the eval runs measure on (docs/evaluation.md), kept outside the repo and rebuilt on a
 # fresh machine; re-running one completes an interrupted build. Charges only: embedding all 12,613
 # interpretation chunks would add about 30 minutes and neither eval reads them.
 KB_DIR ?= $(HOME)/.local/share/jurisgraph/kb

@@ -19,7 +19,10 @@ from tools.errors import InputError
 def eval_cmd(
     task: Annotated[str | None, typer.Option(help="ljp, charge, consult or retrieval.")] = None,
     data: Annotated[Path | None, typer.Option(help="Task file (JSONL).")] = None,
-    limit: Annotated[int | None, typer.Option(help="Only the first N items.")] = None,
+    limit: Annotated[int | None, typer.Option(help="Only the first N items (of --half, when given).")] = None,
+    half: Annotated[
+        str | None, typer.Option(help="Only the items of one half of the file: tune (choose on it) or report.")
+    ] = None,
     systems: Annotated[
         str, typer.Option(help="Comma-separated: full, full-no-* ablations, naive_rag, no_rag.")
     ] = "full,naive_rag,no_rag",
@@ -39,23 +42,21 @@ def eval_cmd(
     ] = None,
 ) -> None:
     """Measure systems on a task file: results.jsonl, summary.json (95% bootstrap CIs) and report.md."""
-    from app.eval.tasks import load_items
+    from app.eval.tasks import load_items, select_items
 
     if compare:
         print_comparison(*compare)
         return
     if not task or not data:
         raise InputError("eval needs --task and --data (or --compare A B)")
-    if limit is not None and limit < 1:
-        raise InputError(f"--limit must be at least 1, got {limit}")
     context = Context(top_k=top_k).with_overrides(settings or [])
     if model:
         context.model = model
     names = [name.strip() for name in systems.split(",") if name.strip()]
     every_item = load_items(task, data)
-    items = every_item[:limit] if limit is not None else every_item
+    items = select_items(every_item, half, limit)
     out_dir = out or Path("eval-runs") / time.strftime("%Y%m%d-%H%M%S")
-    run = EvalRun(task, data, limit, out_dir, context, judge_model)
+    run = EvalRun(task, data, limit, half, out_dir, context, judge_model)
     results = run.measure(items, every_item, build_runners(task, names, context, depth, model))
     run.report(results, judge_threshold, settings)
 
@@ -90,6 +91,7 @@ class EvalRun:
     task: str
     data: Path
     limit: int | None
+    half: str | None
     out_dir: Path
     context: Context
     judge_model: str | None
@@ -147,6 +149,7 @@ class EvalRun:
                 "model": self.context.model,
                 "judge_model": self.judge_model,
                 "limit": self.limit,
+                "half": self.half,
                 "settings": settings,
             }
         )

@@ -6,6 +6,7 @@ charge {id, fact, charges}, consult {id, question, answer}. ``retrieval`` accept
 
 from __future__ import annotations
 
+import hashlib
 import html
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +24,27 @@ _REQUIRED = {
     "charge": ("id", "fact", "charges"),
     "consult": ("id", "question", "answer"),
 }
+
+
+HALVES = ("tune", "report")
+"""The two halves of every dev file: prompts, rules and weights are chosen on ``tune``; ``report`` is only
+measured, so a gain that holds there was not fitted to it."""
+
+
+def half_of(item_id: str) -> str:
+    """The half an item belongs to, fixed by its id's SHA-256 (even last byte: ``tune``): the split needs no
+    file, never changes, and an item keeps its half when others are added."""
+    return HALVES[hashlib.sha256(item_id.encode("utf-8")).digest()[-1] % 2]
+
+
+def select_items(items: list[dict[str, Any]], half: str | None, limit: int | None) -> list[dict[str, Any]]:
+    """The items a run measures: those of ``half`` (all when None), then the first ``limit`` of them."""
+    if half is not None and half not in HALVES:
+        raise InputError(f"--half must be one of {', '.join(HALVES)}, got {half!r}")
+    if limit is not None and limit < 1:
+        raise InputError(f"--limit must be at least 1, got {limit}")
+    chosen = [item for item in items if half is None or half_of(str(item["id"])) == half]
+    return chosen[:limit] if limit is not None else chosen
 
 
 def item_kind(item: dict[str, Any]) -> str:
