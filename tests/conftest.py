@@ -27,6 +27,8 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Temp
     monkeypatch.setenv("JURIS_DATA_DIR", str(tmp_path_factory.mktemp("data")))
     monkeypatch.setenv("JURIS_MODEL", "fake")
     monkeypatch.setenv("JURIS_EMBEDDINGS", "hash")
+    # Embedded servers of finished test commands are retired soon, not after the default ten minutes.
+    monkeypatch.setenv("JURIS_FALKORDB_IDLE_S", "20")
     for name in (
         "CHROMA_HOST",
         "JURIS_FALKORDB_HOST",

@@ -35,6 +35,19 @@ def run_context(context: Context, settings: list[str] | None, model: str | None,
     return context
 
 
+def require_statutes() -> None:
+    """An empty knowledge base is a clear error naming the fix, not an answer that finds no law."""
+    from tools.services import get_services
+
+    services = get_services()
+    if not any(services.statutes.counts().values()):
+        pack = services.settings.pack
+        command = "jurisgraph ingest" if pack == "china" else f"jurisgraph ingest --pack {pack}"
+        raise InputError(
+            f"the knowledge base in {services.settings.data_dir} holds no statutes yet: run `{command}` first"
+        )
+
+
 def print_json(out: object) -> None:
     print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
 
@@ -68,7 +81,7 @@ def ask(
         context.language = lang
     question = validate_question(question, context.max_question_chars)
     live = err.is_terminal and not as_json
-    out = run_graph(build_graph, ConsultInput(question=question), context, live, thread)
+    out = run_graph(build_graph, ConsultInput(question=question), context, live, thread, require_statutes)
     print_json(out) if as_json else print_answer(out)
 
 
@@ -95,7 +108,7 @@ def judge_cmd(
         fact = file.read_text(encoding="utf-8")
     context = run_context(Context(audit=audit), settings, model, review)
     live = err.is_terminal and not as_json
-    out = run_graph(build_graph, JudgeInput(fact=fact or ""), context, live)
+    out = run_graph(build_graph, JudgeInput(fact=fact or ""), context, live, check=require_statutes)
     print_json(out) if as_json else print_judgment(out)
 
 

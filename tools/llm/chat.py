@@ -24,6 +24,7 @@ from typing_extensions import TypedDict
 
 from prompts import render_prompt
 from tools.errors import ModelUnavailableError, StructuredOutputError
+from tools.llm.fake import FAKE_SPEC
 from tools.llm.tokens import count_tokens
 from tools.stop import raise_if_stopped
 
@@ -67,7 +68,7 @@ def _load(spec: str, settings: Settings) -> BaseChatModel:
 
         path = settings.model_path or settings.default_model_file
         return LocalLlamaChat.from_path(path, n_threads=settings.llama_threads, n_ctx=settings.llama_context)
-    if spec == "fake":
+    if spec == FAKE_SPEC:
         from tools.llm.fake import FakeChatModel
 
         if settings.fake_script is None:

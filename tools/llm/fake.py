@@ -59,6 +59,10 @@ def minimal_instance(schema: dict[str, Any], defs: dict[str, Any] | None = None)
     return {"boolean": True, "null": None}.get(kind)
 
 
+FAKE_SPEC = "fake"
+"""The model spec that selects this model (``--model fake``, ``JURIS_MODEL=fake``)."""
+
+
 class FakeChatModel(BaseChatModel):
     """Deterministic chat model; ``calls`` records every prompt it was sent."""
 

@@ -1,0 +1,116 @@
+"""The embedded FalkorDB's life: shared by every process on a data dir, retired by its watchdog when idle,
+and found again by a store whose server was restarted."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tools.kb import open_graph_store
+from tools.kb.embedded import EmbeddedServer, _alive
+from tools.settings import Settings
+
+# A process that opens the knowledge graph of DATA_DIR, says READY, and closes it when told (or is killed).
+USER = """
+import sys
+from pathlib import Path
+from tools.kb import open_graph_store
+from tools.settings import Settings
+store = open_graph_store(Settings(data_dir=Path(sys.argv[1]), embeddings="hash", graph_name="g"))
+store.query("MERGE (:Probe {id: 1})")
+print("READY", flush=True)
+sys.stdin.readline()
+store.close()
+"""
+
+
+def _settings(data_dir: Path) -> Settings:
+    return Settings(data_dir=data_dir, embeddings="hash", graph_name="g", falkordb_host="", falkordb_port=0)
+
+
+def _start_user(data_dir: Path, **env: str) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", USER, str(data_dir)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **env},
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "READY"
+    return proc
+
+
+def _server(data_dir: Path) -> EmbeddedServer:
+    root = data_dir / "falkordb"
+    return EmbeddedServer(int((root / "port").read_text()), int((root / "pid").read_text()), root)
+
+
+def test_the_server_outlives_the_process_that_started_it(tmp_path: Path) -> None:
+    starter = _start_user(tmp_path)
+    server = _server(tmp_path)
+    store = open_graph_store(_settings(tmp_path))  # a second user of the same server
+    try:
+        starter.communicate("\n", timeout=30)  # the process that started the server ends normally
+        assert starter.returncode == 0
+        # It used to stop the server on exit: this user lost its connection mid-work.
+        assert _alive(server.pid)
+        assert store.read("MATCH (p:Probe) RETURN count(p) AS n")[0]["n"] == 1
+        assert _server(tmp_path).pid == server.pid
+    finally:
+        store.close()
+        server.stop()
+
+
+def test_an_idle_server_is_retired_after_its_users_are_killed(tmp_path: Path) -> None:
+    user = _start_user(tmp_path, JURIS_FALKORDB_IDLE_S="1")
+    server = _server(tmp_path)
+    user.send_signal(signal.SIGKILL)
+    user.wait()
+    deadline = time.monotonic() + 20
+    while _alive(server.pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    try:
+        assert not _alive(server.pid), "the orphaned server was never stopped"
+        assert not (tmp_path / "falkordb" / "pid").exists()
+    finally:
+        server.stop()
+
+
+def test_a_store_reconnects_after_its_server_restarts(tmp_path: Path) -> None:
+    store = open_graph_store(_settings(tmp_path))
+    try:
+        store.query("MERGE (:Probe {id: 1})")
+        before = _server(tmp_path)
+        os.kill(before.pid, signal.SIGKILL)
+        while _alive(before.pid):
+            time.sleep(0.05)
+        # Used to fail with StoreUnavailableError until the process was restarted (langgraph dev).
+        assert store.read("MATCH (p:Probe) RETURN count(p) AS n")[0]["n"] == 1
+        assert _server(tmp_path).pid != before.pid
+    finally:
+        store.close()
+        _server(tmp_path).stop()
+
+
+def test_a_store_that_stays_down_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tools.errors import StoreUnavailableError
+    from tools.kb import falkordb_store
+
+    monkeypatch.setattr(falkordb_store, "RETRY_DELAYS_S", (0.01, 0.01))
+    store = open_graph_store(_settings(tmp_path))
+    try:
+        # The server can neither be reached nor started again: every attempt fails, then one clear error.
+        monkeypatch.setattr(store, "_locate", lambda: ("127.0.0.1", 1))
+        os.kill(_server(tmp_path).pid, signal.SIGKILL)
+        with pytest.raises(StoreUnavailableError, match=r"127\.0\.0\.1:1 is not reachable \(3 attempts\)"):
+            store.read("MATCH (p:Probe) RETURN count(p) AS n")
+    finally:
+        root = tmp_path / "falkordb"
+        if (root / "pid").exists():
+            _server(tmp_path).stop()
