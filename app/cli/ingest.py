@@ -31,7 +31,7 @@ def ingest(
     ontology: Annotated[
         str, typer.Option(help="Build the Ontology graph with this feature extractor: lexical or llm.")
     ] = "",
-    knn_k: Annotated[int, typer.Option(help="Neighbours per case for SIMILAR edges.")] = 10,
+    knn_k: Annotated[int, typer.Option(min=1, help="Neighbours per case for SIMILAR edges.")] = 10,
     model: Annotated[str | None, typer.Option(help="Chat model for the llm extractor.")] = None,
     pack: Annotated[
         str | None, typer.Option(help="Jurisdiction pack: india (its own statutes and stores); default china.")

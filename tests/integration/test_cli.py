@@ -289,3 +289,9 @@ def test_an_empty_knowledge_base_says_to_ingest_first(tmp_path: Path, command: l
     result = _run(*command, data_dir=tmp_path)
     assert result.returncode == 2
     assert "holds no statutes yet: run `jurisgraph ingest` first" in result.stderr
+
+
+def test_a_negative_neighbour_count_is_refused(tmp_path: Path) -> None:
+    result = _run("ingest", "--knn-k", "-1", data_dir=tmp_path)
+    assert result.returncode == 2 and "--knn-k" in result.stderr
+    assert not (tmp_path / "falkordb").exists()  # refused before any store was opened

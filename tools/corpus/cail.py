@@ -6,12 +6,37 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from tools.corpus.jsonl import read_jsonl
 from tools.errors import CorpusError
-from tools.law.articles import make_article_id
+from tools.law.articles import CRIMINAL_LAW, CRIMINAL_LAW_LAST_ARTICLE, make_article_id
 
 _REQUIRED = ("fact", "articles", "charges")
+
+
+class CaseRecord(BaseModel):
+    """One line of a CAIL file as it must be typed: no value is coerced (``"264"`` is not an article list,
+    ``"false"`` is not false), so a malformed file is refused instead of stored wrongly."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    id: StrictStr | StrictInt | None = None
+    fact: StrictStr = Field(min_length=1)
+    articles: list[Annotated[StrictInt, Field(ge=1, le=CRIMINAL_LAW_LAST_ARTICLE)]] = Field(min_length=1)
+    charges: list[Annotated[StrictStr, Field(min_length=1)]]
+    term_months: StrictInt = Field(default=0, ge=0)
+    life_imprisonment: StrictBool = False
+    death_penalty: StrictBool = False
+    fine: StrictInt = Field(default=0, ge=0)
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    field = ".".join(str(part) for part in error["loc"])
+    return f"field {field}: {error['msg']} (got {error.get('input')!r})"
 
 
 @dataclass(frozen=True)
@@ -46,7 +71,8 @@ class Case:
 
 
 def load_cases(path: Path) -> list[Case]:
-    """Cases of a CAIL JSONL file; a malformed line is a CorpusError naming file and line."""
+    """Cases of a CAIL JSONL file, every line validated before any is returned, so nothing of a malformed file
+    is written; a malformed line is a CorpusError naming file, line and field."""
     if not path.is_file():
         raise CorpusError(f"cases file not found: {path}")
     source = path.stem
@@ -58,21 +84,22 @@ def load_cases(path: Path) -> list[Case]:
             raise CorpusError(f"{path}:{number}: duplicate case id {case_id!r}")
         seen.add(case_id)
         try:
-            cases.append(
-                Case(
-                    id=case_id,
-                    source=source,
-                    fact=str(row["fact"]),
-                    articles=tuple(make_article_id("刑法", int(n)) for n in row["articles"]),
-                    charges=tuple(str(c) for c in row["charges"]),
-                    term_months=int(row.get("term_months") or 0),
-                    life_imprisonment=bool(row.get("life_imprisonment")),
-                    death_penalty=bool(row.get("death_penalty")),
-                    fine=int(row.get("fine") or 0),
-                )
+            record = CaseRecord.model_validate(row)
+        except ValidationError as exc:
+            raise CorpusError(f"{path}:{number}: malformed case: {_first_error(exc)}") from exc
+        cases.append(
+            Case(
+                id=case_id,
+                source=source,
+                fact=record.fact,
+                articles=tuple(make_article_id(CRIMINAL_LAW, n) for n in record.articles),
+                charges=tuple(record.charges),
+                term_months=record.term_months,
+                life_imprisonment=record.life_imprisonment,
+                death_penalty=record.death_penalty,
+                fine=record.fine,
             )
-        except (TypeError, ValueError) as exc:
-            raise CorpusError(f"{path}:{number}: malformed case: {exc}") from exc
+        )
     if not cases:
         raise CorpusError(f"{path} holds no cases")
     return cases

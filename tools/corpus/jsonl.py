@@ -13,7 +13,13 @@ from tools.errors import CorpusError
 def read_jsonl(path: Path, required: tuple[str, ...], what: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) for each non-blank line; bad JSON, a non-object or a missing ``required`` key
     is a CorpusError such as ``cases.jsonl:7: a case needs articles``."""
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = raw.count(b"\n", 0, exc.start) + 1
+        raise CorpusError(f"{path}:{at}: not UTF-8 text (byte {exc.start}); save the file as UTF-8") from exc
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:

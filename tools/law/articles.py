@@ -27,6 +27,8 @@ _DIGITS = {
 }
 _UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 CRIMINAL_LAW = "刑法"
+CRIMINAL_LAW_LAST_ARTICLE = 452
+"""The Criminal Law's last article number (附则 第四百五十二条); a case citing a higher one is malformed."""
 """Short name of the Criminal Law: charges, CAIL/LawBench article numbers and the judge all refer to it."""
 
 CN_NUMERAL = "零〇一二两三四五六七八九十百千万"

@@ -1,0 +1,52 @@
+"""No input makes question validation, case-record parsing or citation parsing raise anything but the
+project's own errors (property-based, hypothesis)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agents.common.question import validate_question
+from tools.corpus.cail import load_cases
+from tools.errors import CorpusError, InputError
+from tools.law.articles import parse_citations
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+CASE_FIELDS = st.fixed_dictionaries(
+    {},
+    optional={key: JSON for key in ("id", "fact", "articles", "charges", "term_months", "life_imprisonment", "fine")},
+)
+
+
+@given(st.text(), st.integers(min_value=1, max_value=50))
+def test_question_validation_raises_only_input_errors(text: str, limit: int) -> None:
+    try:
+        out = validate_question(text, limit)
+    except InputError:
+        return
+    assert out == text.strip() and 0 < len(out) <= limit
+
+
+@given(st.text())
+def test_citation_parsing_never_raises(text: str) -> None:
+    ids = parse_citations(text)
+    assert all(isinstance(i, str) and ":" in i for i in ids) and len(ids) == len(set(ids))
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=150)
+@given(st.lists(CASE_FIELDS | JSON, min_size=1, max_size=3), st.binary(max_size=8))
+def test_case_files_raise_only_corpus_errors(tmp_path: Path, rows: list[object], junk: bytes) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_bytes(b"\n".join(json.dumps(r).encode() for r in rows) + b"\n" + junk)
+    try:
+        cases = load_cases(path)
+    except CorpusError:
+        return
+    assert all(c.fact.strip() and c.articles for c in cases)
