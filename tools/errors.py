@@ -24,6 +24,10 @@ class StoreUnavailableError(JurisError):
     exit_code = 3
 
 
+class StoreDamagedError(StoreUnavailableError):
+    """A store's own files are damaged: starting it again cannot help, repairing or rebuilding can."""
+
+
 class ModelUnavailableError(JurisError):
     """The chat or embedding model cannot be loaded (missing file, missing package, bad spec)."""
 

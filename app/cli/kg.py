@@ -66,3 +66,16 @@ def list_laws_cmd(
     for law in list_laws(db):
         table.add_row(law.short, law.full_name, law.department, str(law.article_count))
     console.print(table)
+
+
+def kg_repair() -> None:
+    """Cut a damaged append-only file of the embedded graph store after its last whole command."""
+    from tools.kb.embedded import repair_aofs
+    from tools.settings import load_settings
+
+    settings = load_settings()
+    done = repair_aofs(settings.falkordb_dir)
+    for line in done:
+        console.print(f"Repaired {escape(line)}")
+    if not done:
+        console.print(f"No damaged append-only file in {settings.falkordb_dir}.")

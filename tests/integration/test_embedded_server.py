@@ -114,3 +114,46 @@ def test_a_store_that_stays_down_is_a_clear_error(tmp_path: Path, monkeypatch: p
         root = tmp_path / "falkordb"
         if (root / "pid").exists():
             _server(tmp_path).stop()
+
+
+def _write_probes(data_dir: Path, n: int, compact: bool = False) -> None:
+    store = open_graph_store(_settings(data_dir))
+    for i in range(n):
+        store.query("MERGE (:Probe {id: $i})", {"i": i})
+    if compact:
+        store.compact()
+    store.close()
+    _server(data_dir).stop()
+
+
+def test_a_damaged_append_only_file_is_refused_then_repaired(tmp_path: Path) -> None:
+    from tools.errors import StoreDamagedError
+    from tools.kb.embedded import repair_aofs
+
+    _write_probes(tmp_path, 50)
+    (aof,) = (tmp_path / "falkordb" / "appendonlydir").glob("*.incr.aof")
+    aof.write_bytes(aof.read_bytes()[:-10])  # the last command cut short, as by a full disk or a crash
+    # It used to load the first half silently (and cut the file there): half a graph passed for a whole one.
+    with pytest.raises(StoreDamagedError, match=r"append-only file .*incr\.aof is damaged .*`jurisgraph kg repair`"):
+        open_graph_store(_settings(tmp_path))
+    assert not (tmp_path / "falkordb" / "pid").exists()
+    (done,) = repair_aofs(tmp_path / "falkordb")
+    assert "cut after the last whole command" in done
+    store = open_graph_store(_settings(tmp_path))
+    try:
+        assert 0 < store.read("MATCH (p:Probe) RETURN count(p) AS n")[0]["n"] < 50
+    finally:
+        store.close()
+        _server(tmp_path).stop()
+
+
+def test_a_truncated_snapshot_is_one_line_not_a_crash_report(tmp_path: Path) -> None:
+    from tools.errors import StoreDamagedError
+
+    _write_probes(tmp_path, 50, compact=True)
+    (base,) = (tmp_path / "falkordb" / "appendonlydir").glob("*.base.rdb")
+    base.write_bytes(base.read_bytes()[: base.stat().st_size // 2])
+    with pytest.raises(StoreDamagedError) as caught:
+        open_graph_store(_settings(tmp_path))
+    message = str(caught.value)
+    assert "\n" not in message and "could not load its data" in message and "ingest again" in message

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tools.errors import StoreUnavailableError
+from tools.errors import StoreDamagedError, StoreUnavailableError
 from tools.kb.port import Record
 
 _COMPACT_TIMEOUT_S = 300.0
@@ -57,14 +57,17 @@ class FalkorDBStore:
                 self.location = f"falkordb://{host}:{port}/{self._graph_name}"
                 db = falkordb.FalkorDB(host=host, port=port, socket_connect_timeout=5)
                 db.connection.ping()
+            except StoreDamagedError:
+                raise  # starting the server again would fail the same way
             except self._connect_errors as exc:
                 failure = exc
                 continue
             self._db, self._graph = db, db.select_graph(self._graph_name)
             return
         where = self.location.removeprefix("falkordb://").rsplit("/", 1)[0]
+        target = f"FalkorDB at {where}" if where else "the embedded FalkorDB"
         raise StoreUnavailableError(
-            f"FalkorDB at {where} is not reachable ({1 + len(RETRY_DELAYS_S)} attempts): {failure}"
+            f"{target} is not reachable ({1 + len(RETRY_DELAYS_S)} attempts): {failure}"
         ) from failure
 
     def _run(self, cypher: str, params: Mapping[str, Any] | None, read_only: bool) -> list[Record]:
