@@ -295,3 +295,20 @@ def test_a_negative_neighbour_count_is_refused(tmp_path: Path) -> None:
     result = _run("ingest", "--knn-k", "-1", data_dir=tmp_path)
     assert result.returncode == 2 and "--knn-k" in result.stderr
     assert not (tmp_path / "falkordb").exists()  # refused before any store was opened
+
+
+def test_damaged_caches_are_rebuilt_with_one_warning_each(data_dir: Path) -> None:
+    # A truncated BM25 token cache raised UnicodeDecodeError and a vector cache of random bytes DatabaseError.
+    assert _run("ingest", data_dir=data_dir).returncode == 0
+    (tokens,) = (data_dir / "cache").glob("bm25-statutes-*.json")
+    tokens.write_bytes(tokens.read_bytes()[: tokens.stat().st_size // 2 - 1])
+    vectors = data_dir / "cache" / "vectors.sqlite"
+    vectors.write_bytes(os.urandom(4096))
+    asked = _run("ask", "--json", "刑法第二百六十四条规定了什么？", data_dir=data_dir)
+    assert asked.returncode == 0, asked.stderr
+    assert json.loads(asked.stdout)["legal_basis"][0]["article_id"] == "刑法:264"
+    warnings = [line for line in asked.stderr.splitlines() if "was damaged" in line]
+    assert len(warnings) == 2 and all(line.endswith("rebuilt") or "kept as" in line for line in warnings)
+    assert list((data_dir / "cache").glob("vectors.sqlite.damaged-*"))
+    again = _run("ask", "--json", "刑法第二百六十四条规定了什么？", data_dir=data_dir)
+    assert "was damaged" not in again.stderr  # rebuilt once, then read

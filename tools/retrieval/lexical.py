@@ -18,6 +18,7 @@ from typing import Any
 from rank_bm25 import BM25Okapi
 
 from tools.atomic import write_text_atomic
+from tools.caches import discard_damaged
 
 _WORD_RE = re.compile(r"[\w\u4e00-\u9fff]")
 _LATIN_RE = re.compile(r"^[a-z]+$")
@@ -75,9 +76,13 @@ class LexicalIndex:
         keeps the token caches of different collections apart."""
         cache = cache_dir / f"bm25-{name}-{fingerprint}-v{TOKENIZER_VERSION}.json" if cache_dir else None
         if cache and cache.is_file():
-            data = json.loads(cache.read_text(encoding="utf-8"))
-            if data.get("ids") == list(ids):
-                return cls(ids, data["tokens"])
+            try:
+                data = json.loads(cache.read_text(encoding="utf-8"))
+                tokens = data["tokens"] if data.get("ids") == list(ids) else None
+                if tokens is not None and len(tokens) == len(ids) and all(isinstance(t, list) for t in tokens):
+                    return cls(ids, tokens)
+            except (OSError, UnicodeDecodeError, ValueError, KeyError, AttributeError, TypeError) as exc:
+                discard_damaged(cache, "BM25 token", exc)
         tokens = [tokenize(t) for t in texts]
         if cache:
             for stale in cache.parent.glob(f"bm25-{name}-*.json"):

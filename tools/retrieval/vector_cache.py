@@ -22,6 +22,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from tools.atomic import write_bytes_atomic
+from tools.caches import discard_damaged
 from tools.errors import CorpusError
 from tools.llm.embeddings import embeddings_name
 
@@ -42,13 +43,27 @@ class VectorCache:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._lock = threading.Lock()
+        try:
+            self._db = self._open(path)
+        except sqlite3.DatabaseError as exc:  # not a database (overwritten, truncated): start a new one
+            discard_damaged(path, "document vector", exc, keep=True)
+            self._db = self._open(path)
+
+    @staticmethod
+    def _open(path: Path) -> sqlite3.Connection:
         # A parallel ingester may hold the write lock for a batch; wait for it rather than fail.
-        self._db = sqlite3.connect(path, timeout=60, check_same_thread=False)
-        with self._db:
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, digest TEXT NOT NULL, "
-                "vector BLOB NOT NULL, PRIMARY KEY (model, digest))"
-            )
+        db = sqlite3.connect(path, timeout=60, check_same_thread=False)
+        try:
+            with db:
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, digest TEXT NOT NULL, "
+                    "vector BLOB NOT NULL, PRIMARY KEY (model, digest))"
+                )
+                db.execute("SELECT count(*) FROM vectors").fetchone()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
 
     def get_many(self, model: str, digests: Sequence[str]) -> dict[str, np.ndarray]:
         """The cached vectors among ``digests``."""
