@@ -196,6 +196,14 @@ class Context:
         default_factory=lambda: int(os.environ.get("JURIS_MAX_QUESTION_CHARS", "").strip() or 4000),
         metadata={"description": "Longest question accepted; longer ones are refused, never truncated."},
     )
+    max_fact_chars: int = field(
+        default=20000,
+        metadata={
+            "description": "Judge: longest fact description accepted. One over max_question_chars is reduced to "
+            "it (its fact section, without procedure and evidence lists, then its head and tail), and the "
+            "judgment says so in fact_reduction."
+        },
+    )
     search_level: int = field(
         default=0,
         metadata={"description": "Statute-community level global and local search read (0: broadest)."},

@@ -41,6 +41,7 @@ from tools.kb.ontology import (
 )
 from tools.law.articles import CRIMINAL_LAW, make_article_id
 from tools.law.charge_names import MAX_CHARGE_CHARS
+from tools.law.facts import reduce_fact
 from tools.llm.chat import Usage, failed_usage, invoke_structured
 from tools.retrieval.hybrid import kg_linked_articles, rank_cited
 from tools.retrieval.vectors import CASES
@@ -216,12 +217,18 @@ def _refs_by_id(refs: list[CaseRef]) -> dict[str, CaseRef]:
 
 
 def align_ontology(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """The fact's four-dimension features (same extractors as ingestion)."""
+    """The fact (reduced to its fact section when longer than ``max_question_chars``) and its four-dimension
+    features (same extractors as ingestion)."""
     started = time.perf_counter()
-    fact = validate_question(state.fact, runtime.context.max_question_chars, what="fact description")
-    features, usage = extract_features(fact, runtime.context)
+    ctx = runtime.context
+    limit = max(ctx.max_fact_chars, ctx.max_question_chars)
+    given = validate_question(state.fact, limit, what="fact description", setting="--set max_fact_chars=N")
+    reduced = reduce_fact(given, ctx.max_question_chars)
+    fact = reduced.text
+    features, usage = extract_features(fact, ctx)
     update: dict[str, Any] = {
         "fact": fact,
+        "fact_reduction": reduced.note,
         "features": features,
         "trace": [trace_event("align_ontology", started, features=sum(len(v) for v in features.values()))],
     }

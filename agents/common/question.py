@@ -5,7 +5,9 @@ from __future__ import annotations
 from tools.errors import InputError
 
 
-def validate_question(question: str, max_chars: int, what: str = "question") -> str:
+def validate_question(
+    question: str, max_chars: int, what: str = "question", setting: str = "JURIS_MAX_QUESTION_CHARS"
+) -> str:
     """The stripped text; empty or over-long input (a question, or a fact description) is an InputError
     naming ``what`` and the limit."""
     text = (question or "").strip()
@@ -14,6 +16,6 @@ def validate_question(question: str, max_chars: int, what: str = "question") -> 
     if len(text) > max_chars:
         raise InputError(
             f"the {what} has {len(text)} characters, more than the limit of {max_chars} "
-            "(JURIS_MAX_QUESTION_CHARS); shorten it or raise the limit"
+            f"({setting}); shorten it or raise the limit"
         )
     return text

@@ -81,6 +81,10 @@ class JudgeOutput(RunRecord):
     evidence: list[JudgeEvidence] = field(default_factory=list)
     """Numbered evidence: audited articles with verbatim KB text, then precedent cases with their outcome."""
 
+    fact_reduction: str = ""
+    """How a fact description longer than ``max_question_chars`` was reduced before judging (empty: it was
+    judged as given)."""
+
     features: dict[str, list[str]] = field(default_factory=dict)
     """The fact's four-dimension features (defendant, behaviour, victim, mental_state)."""
 

@@ -49,6 +49,8 @@ def describe_term(term: dict[str, Any]) -> str:
 def print_judgment(out: dict[str, Any]) -> None:
     """A judgment: charges, articles, term, reasoning, numbered evidence, audit trail, and what was changed."""
     sentence = describe_term(out["term"])
+    if out.get("fact_reduction"):
+        err.print(f"[yellow]Fact reduced:[/yellow] {escape(out['fact_reduction'])}")
     console.print(f"[bold]罪名 Charges:[/bold] {escape('、'.join(out['charges']) or '（无）')}")
     console.print(f"[bold]适用法条 Articles:[/bold] {escape('、'.join(out['articles']) or '（无）')}")
     console.print(f"[bold]刑期 Term:[/bold] {sentence}")

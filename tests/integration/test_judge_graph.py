@@ -307,3 +307,21 @@ def test_retrieval_eval_keeps_the_other_strategies_when_the_prejudgment_fails(
     assert rankings["charge"] == [] and rankings["generative"] == []
     assert "刑法:264" in rankings["researcher"]  # the model-free strategies still find the theft article
     assert out["usage"]["llm_calls"] == 3  # every failed attempt is on the ledger
+
+
+def test_a_long_judgment_is_reduced_to_its_facts_and_says_so(active_judge_kb: Services, install: Any) -> None:
+    # ljp-108 (5,468 characters: facts, then the evidence list and the court's answers) used to be refused.
+    long = next(i for i in _dev_items() if i["id"] == "ljp-108")["fact"]
+    install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["诈骗"], [266])]})
+    out = build_graph().invoke(JudgeInput(fact=long), context=Context(model="fake"))
+    assert out["fact_reduction"].startswith("事实原文 5468 字，超过 4000 字：只取事实部分")
+    assert out["evidence"] and out["charges"] == ["诈骗"]
+    with pytest.raises(InputError, match=r"more than the limit of 20000 \(--set max_fact_chars=N\)"):
+        build_graph().invoke(JudgeInput(fact="被告人" * 7000), context=Context(model="fake"))
+    short = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))
+    assert short["fact_reduction"] == ""
+
+
+def _dev_items() -> list[dict[str, Any]]:
+    path = SHARED_DATA / "zh" / "eval" / "ljp_dev.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
