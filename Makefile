@@ -9,7 +9,7 @@ QUESTION ?= 醉酒驾驶机动车会受到什么处罚？
 # the portable AVX2 build works. No wheel cache: a cached native build must never be picked up.
 LLAMA := CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PIP) install --no-cache-dir --no-deps llama-cpp-python==0.3.36
 
-.PHONY: install demo test-install test lint kb-consult kb-judge
+.PHONY: install demo test-install test lint kb-consult kb-judge stress
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,12 @@ test: test-install
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -p no:cacheprovider --durations=10
+
+# Many processes on one data dir (askers, an ingestion, one killed with -9) and the embedded server's life;
+# the same tests run in `make test` with 4 askers.
+stress: test-install
+	JURIS_STRESS_ASKERS=8 $(BIN)/python -m pytest -q -s -p no:cacheprovider \
+		tests/integration/test_concurrency.py tests/integration/test_embedded_server.py
 
 lint:
 	$(BIN)/ruff check .
