@@ -79,7 +79,7 @@ def fresh_services(kb: Services, kb_settings: Settings, tmp_path: Path) -> Itera
     settings = replace(kb_settings, data_dir=tmp_path, graph_name=f"t_{tmp_path.name}")
     # Reuse the session server rather than starting one per test.
     settings.falkordb_dir.mkdir(parents=True, exist_ok=True)
-    for name in ("port", "pid"):
+    for name in ("port", "pid", "password"):
         (settings.falkordb_dir / name).write_text((kb_settings.falkordb_dir / name).read_text())
     services = build_services(settings)
     yield services

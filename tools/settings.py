@@ -57,6 +57,9 @@ class Settings:
     falkordb_port: int = field(default_factory=lambda: _env_int("JURIS_FALKORDB_PORT", 0))
     """Port of the FalkorDB server. 0 with no host: pick a free loopback port for the embedded server."""
 
+    falkordb_password: str = field(default_factory=lambda: _env("JURIS_FALKORDB_PASSWORD", ""))
+    """Password of an external FalkorDB (the embedded one makes its own)."""
+
     falkordb_idle_s: float = field(default_factory=lambda: float(_env_int("JURIS_FALKORDB_IDLE_S", 600)))
     """Seconds the embedded server stays up with no client connected before its watchdog stops it."""
 

@@ -111,7 +111,9 @@ def _ingest_until(tmp_path: Path, at_least: int) -> tuple[subprocess.Popen[bytes
         time.sleep(0.05)
         if port_file.exists():
             try:
-                graph = falkordb.FalkorDB(port=int(port_file.read_text())).select_graph("jurisgraph")
+                password = (port_file.parent / "password").read_text()
+                db = falkordb.FalkorDB(port=int(port_file.read_text()), password=password)
+                graph = db.select_graph("jurisgraph")
                 written = graph.ro_query("MATCH (a:Article) RETURN count(a)").result_set[0][0]
             except Exception:  # the graph does not exist until the first batch lands
                 written = 0

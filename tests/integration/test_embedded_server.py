@@ -106,7 +106,7 @@ def test_a_store_that_stays_down_is_a_clear_error(tmp_path: Path, monkeypatch: p
     store = open_graph_store(_settings(tmp_path))
     try:
         # The server can neither be reached nor started again: every attempt fails, then one clear error.
-        monkeypatch.setattr(store, "_locate", lambda: ("127.0.0.1", 1))
+        monkeypatch.setattr(store, "_locate", lambda: ("127.0.0.1", 1, ""))
         os.kill(_server(tmp_path).pid, signal.SIGKILL)
         with pytest.raises(StoreUnavailableError, match=r"127\.0\.0\.1:1 is not reachable \(3 attempts\)"):
             store.read("MATCH (p:Probe) RETURN count(p) AS n")
@@ -157,3 +157,21 @@ def test_a_truncated_snapshot_is_one_line_not_a_crash_report(tmp_path: Path) -> 
         open_graph_store(_settings(tmp_path))
     message = str(caught.value)
     assert "\n" not in message and "could not load its data" in message and "ingest again" in message
+
+
+def test_the_server_asks_every_client_for_the_data_dirs_password(tmp_path: Path) -> None:
+    import redis
+
+    store = open_graph_store(_settings(tmp_path))
+    server = _server(tmp_path)
+    try:
+        secret = tmp_path / "falkordb" / "password"
+        assert secret.stat().st_mode & 0o777 == 0o600 and len(secret.read_text()) == 32
+        # Any local user reaches loopback; without the password (readable by the data dir's owner) nothing.
+        with pytest.raises(redis.exceptions.AuthenticationError), redis.Redis(port=server.port) as stranger:
+            stranger.ping()
+        assert secret.read_text() not in Path(f"/proc/{server.pid}/cmdline").read_text()
+        assert store.read("RETURN 1 AS one") == [{"one": 1}]
+    finally:
+        store.close()
+        server.stop()

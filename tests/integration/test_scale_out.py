@@ -34,6 +34,7 @@ def team_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str
             yield {
                 "JURIS_FALKORDB_HOST": "127.0.0.1",
                 "JURIS_FALKORDB_PORT": str(graph_server.port),
+                "JURIS_FALKORDB_PASSWORD": graph_server.password,
                 "CHROMA_HOST": "127.0.0.1",
                 "CHROMA_PORT": str(chroma_port),
                 "JURIS_CHECKPOINT_URI": pg_uri,

@@ -24,15 +24,15 @@ def open_graph_store(settings: Settings) -> GraphStore:
     elif settings.falkordb_host:
         from tools.kb.falkordb_store import FalkorDBStore
 
-        host, port = settings.falkordb_host, settings.falkordb_port or 6379
-        store = FalkorDBStore(lambda: (host, port), settings.graph_name)
+        where = (settings.falkordb_host, settings.falkordb_port or 6379, settings.falkordb_password)
+        store = FalkorDBStore(lambda: where, settings.graph_name)
     else:
         from tools.kb.embedded import ensure_server
         from tools.kb.falkordb_store import FalkorDBStore
 
-        def locate() -> tuple[str, int]:
+        def locate() -> tuple[str, int, str]:
             server = ensure_server(settings.falkordb_dir, settings.falkordb_port, settings.falkordb_idle_s)
-            return "127.0.0.1", server.port
+            return "127.0.0.1", server.port, server.password
 
         store = FalkorDBStore(locate, settings.graph_name)
     store.ensure_schema()

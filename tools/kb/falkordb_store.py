@@ -22,8 +22,9 @@ _INDEXES = (
 )
 
 
-Locate = Callable[[], tuple[str, int]]
-"""Where the server is now (host, port): the embedded one may have been restarted on another port."""
+Locate = Callable[[], tuple[str, int, str]]
+"""Where the server is now and its password (host, port, password; empty: none): the embedded one may have
+been restarted on another port, with a new password."""
 
 RETRY_DELAYS_S = (0.5, 1.0, 2.0)
 """Waits before each reconnection attempt after a failed one: a restarted server gets about 3.5 s."""
@@ -53,9 +54,9 @@ class FalkorDBStore:
         for delay in (0.0, *RETRY_DELAYS_S):
             time.sleep(delay)
             try:
-                host, port = self._locate()
+                host, port, password = self._locate()
                 self.location = f"falkordb://{host}:{port}/{self._graph_name}"
-                db = falkordb.FalkorDB(host=host, port=port, socket_connect_timeout=5)
+                db = falkordb.FalkorDB(host=host, port=port, password=password or None, socket_connect_timeout=5)
                 db.connection.ping()
             except StoreDamagedError:
                 raise  # starting the server again would fail the same way
