@@ -49,7 +49,10 @@ def require_statutes() -> None:
 
 
 def print_json(out: object) -> None:
-    print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
+    try:
+        print(json.dumps(out, ensure_ascii=False, indent=2, default=str), flush=True)
+    except BrokenPipeError:
+        console.on_broken_pipe()
 
 
 def ask(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -10,8 +11,17 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        # The reader closed the pipe (`jurisgraph ask … | head`): it took what it wanted, so the run succeeded;
+        # rich's default ends it with 1 and no word, which reads as an unexplained failure.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(0)
+
+
 # Piped output is not cut to 80 columns: tables in logs and files stay readable.
-console = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
+console = _Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, soft_wrap=True)
 
 

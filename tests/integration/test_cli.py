@@ -314,3 +314,17 @@ def test_damaged_caches_are_rebuilt_with_one_warning_each(data_dir: Path) -> Non
     assert list((data_dir / "cache").glob("vectors.sqlite.damaged-*"))
     again = _run("ask", "--json", "刑法第二百六十四条规定了什么？", data_dir=data_dir)
     assert "was damaged" not in again.stderr  # rebuilt once, then read
+
+
+@pytest.mark.parametrize("command", [["laws"], ["ask", "--json", "刑法第二百六十四条规定了什么？"]])
+def test_a_reader_that_closes_the_pipe_early_is_not_a_failure(data_dir: Path, command: list[str]) -> None:
+    # `jurisgraph ask … | head` used to end with 1 and no word.
+    assert _run("ingest", data_dir=data_dir).returncode == 0
+    exe = Path(sys.executable).with_name("jurisgraph")
+    env = {**os.environ, "JURIS_DATA_DIR": str(data_dir), "JURIS_MODEL": "fake", "JURIS_EMBEDDINGS": "hash"}
+    proc = subprocess.Popen([str(exe), *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone before anything is written
+    errors = proc.stderr.read().decode()
+    assert proc.wait(timeout=300) == 0, errors
+    assert "Traceback" not in errors

@@ -60,6 +60,10 @@ JUDGE_SCRIPT = {
 }
 
 
+DATA_DIRS: dict[str, Path] = {}
+"""The served data dir, by server URL (for tests that act on its stores behind the server's back)."""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data_dir = tmp_path_factory.mktemp("server")
@@ -86,6 +90,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
+    DATA_DIRS[url] = data_dir
     try:
         deadline = time.monotonic() + 120
         while True:
@@ -199,3 +204,18 @@ def test_studio_forms_come_from_the_input_and_context_schemas(server: str) -> No
     judge = _http("GET", f"{server}/assistants/{assistants['judge']}/schemas")
     assert set(judge["input_schema"]["properties"]) == {"fact"}
     assert {"judge_model", "audit_k", "strategy_k"} <= set(judge["context_schema"]["properties"])
+
+
+def test_the_server_recovers_when_its_graph_store_restarts(server: str) -> None:
+    # Every run used to answer StoreUnavailableError until langgraph dev itself was restarted.
+    pid_file = DATA_DIRS[server] / "falkordb" / "pid"
+    store_pid = int(pid_file.read_text())
+    os.kill(store_pid, signal.SIGKILL)
+    run = {
+        "assistant_id": "consult",
+        "input": {"question": "醉酒驾驶机动车会受到什么处罚？"},
+        "context": {"model": "fake"},
+    }
+    out = _http("POST", f"{server}/runs/wait", run, timeout=120)
+    assert "刑法:133-1" in {item["article_id"] for item in out["legal_basis"]}
+    assert int(pid_file.read_text()) != store_pid  # a new embedded server, found by the running graphs
