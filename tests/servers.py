@@ -66,10 +66,11 @@ def postgres_server() -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def chroma_server(path: Path) -> Iterator[int]:
-    """`chroma run` on a free loopback port over ``path``; yields the port once the heartbeat answers."""
+def chroma_server(path: Path, port: int = 0) -> Iterator[int]:
+    """`chroma run` on loopback (``port``, or a free one) over ``path``; yields the port once the heartbeat
+    answers."""
     exe = Path(sys.executable).with_name("chroma")
-    port = free_port()
+    port = port or free_port()
     log = (path.parent / "chroma.log").open("wb")
     proc = subprocess.Popen(
         [str(exe), "run", "--path", str(path), "--host", "127.0.0.1", "--port", str(port)],

@@ -8,9 +8,11 @@ embedding model it was built with; querying it with another model is refused ins
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from langchain_core.embeddings import Embeddings
 
@@ -28,6 +30,35 @@ ENTITIES = "entities"
 COMMUNITY_REPORTS = "community_reports"
 """Reports of the statute entity communities: global search and the law-search router read them."""
 Metadata = Mapping[str, str | int | float | bool]
+RETRY_DELAYS_S = (0.5, 1.0, 2.0)
+"""Waits before each new attempt when a Chroma server does not answer: a restarted one gets about 3.5 s."""
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _retrying(method: Callable[Concatenate[ChromaVectors, P], R]) -> Callable[Concatenate[ChromaVectors, P], R]:
+    """Run a store call again while a Chroma server is unreachable (it may be restarting), then fail with one
+    clear StoreUnavailableError; an embedded PersistentClient is called once."""
+
+    @functools.wraps(method)
+    def call(self: ChromaVectors, *args: P.args, **kwargs: P.kwargs) -> R:
+        import httpx
+
+        failure: Exception | None = None
+        for delay in (0.0, *RETRY_DELAYS_S):
+            time.sleep(delay)
+            try:
+                return method(self, *args, **kwargs)
+            except httpx.TransportError as exc:
+                failure = exc
+                self._collections.clear()  # handles of the old connection; fetched again next attempt
+        raise StoreUnavailableError(
+            f"the Chroma vector store at {self.location} is not reachable ({1 + len(RETRY_DELAYS_S)} attempts): "
+            f"{failure}"
+        ) from failure
+
+    return call
 
 
 @dataclass(frozen=True)
@@ -82,6 +113,7 @@ class ChromaVectors:
             self._collections[name] = collection
         return self._collections[name]
 
+    @_retrying
     def upsert(self, collection: str, ids: Sequence[str], texts: Sequence[str], metadatas: Sequence[Metadata]) -> None:
         """Insert or replace documents; vectors are computed here with the configured embeddings."""
         if not ids:
@@ -91,29 +123,35 @@ class ChromaVectors:
             ids=list(ids), documents=list(texts), metadatas=[dict(m) for m in metadatas], embeddings=vectors
         )
 
+    @_retrying
     def metadata(self, collection: str, ids: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
         """id -> metadata for the given ids (or all documents)."""
         got = self._collection(collection).get(ids=list(ids) if ids is not None else None, include=["metadatas"])
         return {i: dict(m or {}) for i, m in zip(got["ids"], got["metadatas"], strict=True)}
 
+    @_retrying
     def documents(self, collection: str) -> tuple[list[str], list[str]]:
         """All ids and texts of a collection (for building the lexical index)."""
         got = self._collection(collection).get(include=["documents"])
         return list(got["ids"]), [d or "" for d in got["documents"]]
 
+    @_retrying
     def collections(self) -> list[str]:
         """The names (without this pack's prefix) of the collections the store holds."""
         names = [c.name for c in self._client.list_collections()]
         return sorted(n.removeprefix(self.prefix) for n in names if n.startswith(self.prefix))
 
+    @_retrying
     def embedded_documents(self, collection: str) -> list[tuple[str, list[float]]]:
         """Every (text, stored vector) pair of a collection (to export the vectors)."""
         got = self._collection(collection).get(include=["documents", "embeddings"])
         return [(d or "", list(v)) for d, v in zip(got["documents"], got["embeddings"], strict=True)]
 
+    @_retrying
     def count(self, collection: str) -> int:
         return int(self._collection(collection).count())
 
+    @_retrying
     def search(self, collection: str, query: str, k: int) -> list[Hit]:
         """The ``k`` nearest documents to ``query`` by cosine similarity."""
         col = self._collection(collection)
@@ -132,10 +170,12 @@ class ChromaVectors:
             )
         ]
 
+    @_retrying
     def delete_where(self, collection: str, key: str, value: str) -> None:
         """Delete the documents whose metadata ``key`` equals ``value``."""
         self._collection(collection).delete(where={key: value})
 
+    @_retrying
     def reset(self, collection: str) -> None:
         """Drop a collection (ingest --reset)."""
         self._collections.pop(collection, None)
