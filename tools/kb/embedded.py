@@ -315,14 +315,10 @@ def _start_server(data_dir: Path, port: int, idle_s: float) -> EmbeddedServer:
 
 
 def _start_watchdog(data_dir: Path, port: int, pid: int, idle_s: float) -> None:
-    with contextlib.suppress(OSError):  # without a watchdog the server runs until stopped, as it always did
-        subprocess.Popen(
-            [sys.executable, "-m", "tools.kb.embedded", str(data_dir), str(port), str(pid), str(idle_s)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=open(data_dir / "watchdog.log", "a"),  # noqa: SIM115 (the child keeps it open)
-            start_new_session=True,
-        )
+    args = [sys.executable, "-m", "tools.kb.embedded", str(data_dir), str(port), str(pid), str(idle_s)]
+    # Without a watchdog the server runs until stopped, as it always did: not a reason to fail the start.
+    with contextlib.suppress(OSError), open(data_dir / "watchdog.log", "a") as log:
+        subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
 
 
 def _clients(port: int, password: str) -> int | None:
