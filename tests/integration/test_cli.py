@@ -328,3 +328,14 @@ def test_a_reader_that_closes_the_pipe_early_is_not_a_failure(data_dir: Path, co
     errors = proc.stderr.read().decode()
     assert proc.wait(timeout=300) == 0, errors
     assert "Traceback" not in errors
+
+
+def test_vectors_of_chosen_collections_export_alone(data_dir: Path, tmp_path: Path) -> None:
+    assert _run("ingest", data_dir=data_dir).returncode == 0
+    one = _run(
+        "vectors", "--export", str(tmp_path / "s.npz"), "--collection", "statutes", "--float16", data_dir=data_dir
+    )
+    assert one.returncode == 0, one.stderr
+    assert "Exported 505 hash-256 vectors" in one.stdout  # the Criminal Law's articles, no other collection's
+    missing = _run("vectors", "--export", str(tmp_path / "x.npz"), "--collection", "nope", data_dir=data_dir)
+    assert missing.returncode == 2 and "no collection nope here" in missing.stderr
