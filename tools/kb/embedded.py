@@ -89,12 +89,17 @@ def _alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    # A zombie child still answers kill(0); reap it if it is ours.
+    # A zombie still answers kill(0): reap it if it is ours; one whose parent died waits for an init that may
+    # never reap it (a container's), and is just as dead.
     with contextlib.suppress(ChildProcessError):
         done, _ = os.waitpid(pid, os.WNOHANG)
         if done == pid:
             return False
-    return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")
 
 
 def _answers_ping(port: int) -> bool:
