@@ -48,6 +48,25 @@ def require_statutes() -> None:
         )
 
 
+def print_scope() -> None:
+    """Which laws the answer could draw on, and how to add the rest, when the KB holds only some of them:
+    a question about a law not ingested otherwise reads as if no law applied."""
+    from tools.corpus.laws_db import list_laws
+    from tools.services import get_services
+
+    services = get_services()
+    if services.settings.pack != "china":
+        return
+    held = sorted(law for law, n in services.statutes.counts().items() if n)
+    total = len(list_laws())
+    if len(held) < total:
+        shown = "、".join(held[:8]) + ("…" if len(held) > 8 else "")
+        err.print(
+            f"[dim]Knowledge base: {escape(shown)} ({len(held)} of {total} laws); add others with `jurisgraph "
+            "ingest --laws NAME` (`jurisgraph laws` lists them) or all with `jurisgraph ingest --all`.[/dim]"
+        )
+
+
 def print_json(out: object) -> None:
     try:
         print(json.dumps(out, ensure_ascii=False, indent=2, default=str), flush=True)
@@ -85,7 +104,11 @@ def ask(
     question = validate_question(question, context.max_question_chars)
     live = err.is_terminal and not as_json
     out = run_graph(build_graph, ConsultInput(question=question), context, live, thread, require_statutes)
-    print_json(out) if as_json else print_answer(out)
+    if as_json:
+        print_json(out)
+        return
+    print_answer(out)
+    print_scope()
 
 
 def judge_cmd(

@@ -48,6 +48,8 @@ def test_ingest_is_idempotent_then_ask_answers_with_verbatim_basis(data_dir: Pat
     assert "法律依据" in pretty.stdout and "[刑法:264]" in pretty.stdout
     assert laws_db_text("中华人民共和国刑法", "第二百六十四条")[:30] in pretty.stdout
     assert "Manager round 1: Pass" in pretty.stderr and "LLM calls " in pretty.stderr
+    # Which laws the answer could draw on, and how to add the rest.
+    assert "Knowledge base: 刑法 (1 of 353 laws); add others with `jurisgraph ingest --laws NAME`" in pretty.stderr
     # The embedded server this CLI started stays up for the next command: another process may be using it,
     # and its watchdog retires it once idle (tests/integration/test_embedded_server.py).
     assert _alive(int((data_dir / "falkordb" / "pid").read_text()))
