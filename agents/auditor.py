@@ -21,6 +21,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from pydantic import BaseModel, Field, create_model
 
+from agents.common.models import chat_model
 from agents.common.research import fuse_research
 from agents.context import Context
 from agents.state.audit import ArticleTask, AuditInput, AuditOutput, AuditState, CheckResult, Verdict
@@ -33,7 +34,7 @@ from tools.kb.charges import ChargeRepository
 from tools.kb.checklists import ChecklistRepository, ensure_checklist
 from tools.kb.interpretations import InterpretationRepository
 from tools.law.articles import Article, parse_citations
-from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured, load_chat_model
+from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured
 from tools.services import get_services
 
 INTERPRETATIONS_SHOWN = 3
@@ -81,7 +82,7 @@ def _unverified(article_id: str, why: str) -> Verdict:
 def _verify(article: Article, facts: str, facts_kind: str, ctx: Context) -> tuple[Verdict, Usage]:
     services = get_services()
     spec = ctx.model_for("audit")
-    model = load_chat_model(spec, services.settings)
+    model = chat_model(ctx, "audit")
     usage = empty_usage()
     try:
         checklist, used = ensure_checklist(

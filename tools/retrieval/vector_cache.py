@@ -59,7 +59,7 @@ class VectorCache:
                     "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, digest TEXT NOT NULL, "
                     "vector BLOB NOT NULL, PRIMARY KEY (model, digest))"
                 )
-                db.execute("SELECT count(*) FROM vectors").fetchone()
+                db.execute("SELECT 1 FROM vectors LIMIT 1").fetchone()  # reads a page, not the whole table
         except sqlite3.DatabaseError:
             db.close()
             raise
