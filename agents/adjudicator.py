@@ -18,11 +18,13 @@ from pydantic import BaseModel, Field
 from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import trace_event
-from agents.state.judge import CaseRef, JudgeEvidence, JudgeState
+from agents.state.judge import CaseRef, JudgeEvidence, JudgeState, Term, TermCheck
 from prompts import render_prompt
 from tools.kb.charges import ChargeRepository
 from tools.law.articles import CRIMINAL_LAW, make_article_id
 from tools.law.charge_names import MAX_CHARGE_CHARS, ground_charge, normalise_charge
+from tools.law.penalties import FIXED_TERM_MONTHS
+from tools.law.sentencing import align_reasoning, charge_allowed, clamp, combine, describe_term, mitigated
 from tools.llm.chat import invoke_structured
 from tools.services import get_services
 
@@ -137,6 +139,47 @@ def anchor_conviction(
     return anchored, anchored
 
 
+def check_term(
+    judgment: Judgment,
+    fact: str,
+    charges: list[str],
+    articles: list[str],
+    evidence_articles: set[str],
+    repository: ChargeRepository,
+) -> tuple[Term, TermCheck | None, list[str]]:
+    """(term, check, articles): the Adjudicator's term moved into what the convicted charges' evidence
+    articles allow at the tier the facts meet (:mod:`tools.law.sentencing`), the record of it (None when no
+    such article sets a penalty code can read), and ``articles`` with each convicted charge's defining
+    evidence article added where the Adjudicator left it out: a conviction names the article defining it."""
+    term: Term = {"months": judgment.term_months, "life": judgment.life_imprisonment, "death": judgment.death_penalty}
+    if not charges or not repository.has_charges():
+        return term, None, articles
+    defining = {c: [a for a in ids if a in evidence_articles] for c, ids in repository.articles_for(charges).items()}
+    articles = list(dict.fromkeys([*articles, *(a for ids in defining.values() for a in ids)]))
+    texts = {a.id: a.text for a in get_services().statutes.get_articles(list(articles))}
+    ranges = [
+        allowed
+        for charge, ids in defining.items()
+        if (allowed := charge_allowed(charge, {a: texts[a] for a in ids if a in texts}, fact))
+    ]
+    if not ranges:
+        return term, None, articles
+    allowed = combine(ranges)
+    eased = mitigated(articles, fact)
+    months, life, death = clamp(term["months"], term["life"], term["death"], allowed, eased)
+    check: TermCheck = {
+        "low": allowed.low,
+        "high": allowed.high,
+        "life": allowed.life,
+        "death": allowed.death,
+        "articles": list(allowed.articles),
+        "mitigated": eased,
+        "corrected": (months, life, death) != (term["months"], term["life"], term["death"]),
+        "original": term,
+    }
+    return {"months": months, "life": life, "death": death}, check, articles
+
+
 def decide_judgment(
     fact: str,
     evidence: list[JudgeEvidence],
@@ -164,15 +207,22 @@ def decide_judgment(
     charges, anchored = anchor_conviction(
         charges, anchors if ctx.anchor_conviction else [], evidence_articles, repository
     )
+    term: Term = {"months": judgment.term_months, "life": judgment.life_imprisonment, "death": judgment.death_penalty}
+    term_check: TermCheck | None = None
+    reasoning = whole_sentences(judgment.reasoning)
+    if ctx.sentencing_guard:
+        term, term_check, kept_articles = check_term(
+            judgment, fact, charges, kept_articles, evidence_articles, repository
+        )
+        # A term of up to six months is 拘役 where the range reaches below 有期徒刑's six-month floor.
+        detention = term_check is not None and term_check["low"] < FIXED_TERM_MONTHS[0]
+        reasoning = align_reasoning(reasoning, describe_term(term["months"], term["life"], term["death"], detention))
     return {
         "charges": charges,
         "articles": kept_articles,
-        "term": {
-            "months": judgment.term_months,
-            "life": judgment.life_imprisonment,
-            "death": judgment.death_penalty,
-        },
-        "reasoning": whole_sentences(judgment.reasoning),
+        "term": term,
+        "term_check": term_check,
+        "reasoning": reasoning,
         "dropped": dropped_articles + dropped_charges,
         "grounded": grounded,
         "anchored": anchored,

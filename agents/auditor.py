@@ -11,6 +11,7 @@ removes correct law.
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any, Literal, Protocol
 
@@ -34,12 +35,16 @@ from tools.kb.charges import ChargeRepository
 from tools.kb.checklists import ChecklistRepository, ensure_checklist
 from tools.kb.interpretations import InterpretationRepository
 from tools.law.articles import Article, parse_citations
+from tools.law.wording import bigram_share
 from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured
 from tools.services import get_services
 
 INTERPRETATIONS_SHOWN = 3
 """Interpretation titles shown beside the article: enough to signal how courts apply it, few tokens."""
 
+
+_ITEM_FRAME = re.compile(r"[的吗]?[？?]$")
+"""The end of a checklist item's question frame, which no fact states (bigram_share drops its 是否)."""
 
 VERIFY_PROMPTS = {"case": "verify_checklist", "question": "verify_question"}
 """A case description is checked strictly; a consultation question only for what it contradicts (a question
@@ -73,6 +78,16 @@ def decide_by_rule(checks: list[CheckResult]) -> bool | None:
     """Applicability when the items agree (all true / all false); None when they are mixed."""
     held = {c["holds"] for c in checks}
     return None if len(held) != 1 else held.pop()
+
+
+def _stated(check: CheckResult, facts: str, ctx: Context) -> CheckResult:
+    """``check`` as the question supports it: an item the model says holds holds only when the question (or
+    its key facts) states it, by :func:`bigram_share` of its wording (是否…的？ aside); the 1.5B model said
+    是否追逐竞驶，情节恶劣 holds for a question about drunk driving."""
+    wording = _ITEM_FRAME.sub("", check["item"])
+    if not check["holds"] or bigram_share(wording, facts) >= ctx.stated_item_share:
+        return check
+    return {"item": check["item"], "holds": False, "reason": label("not_stated", ctx.language), "stated": False}
 
 
 def _unverified(article_id: str, why: str) -> Verdict:
@@ -119,10 +134,15 @@ def _verify(article: Article, facts: str, facts_kind: str, ctx: Context) -> tupl
         )
     usage = add_usage(usage, used)
     checks: list[CheckResult] = [
-        {"item": item, "holds": answer.holds, "reason": answer.reason}
+        {"item": item, "holds": answer.holds, "reason": answer.reason, "stated": True}
         for item, answer in zip(items, parsed.answers, strict=True)  # type: ignore[attr-defined]
     ]
-    ruled = decide_by_rule(checks)
+    deciding = checks
+    if facts_kind == "question":
+        checks = [_stated(c, facts, ctx) for c in checks]
+        deciding = [c for c in checks if c["stated"]]
+    # A question's silence never prunes: with no item stated, the article stays as the lenient check left it.
+    ruled = decide_by_rule(deciding) if deciding else True
     if ruled is not None:
         reason = label("all_hold" if ruled else "none_hold", ctx.language)
         verdict: Verdict = {
@@ -221,7 +241,8 @@ def consult_facts(question: str, element_graph: dict[str, Any]) -> str:
 def is_borderline(verdict: Verdict) -> bool:
     """A verdict a person should see: its checklist items disagree, so neither all-true nor all-false decided
     it (the article was kept as flagged, or the model's checklist-final call ruled)."""
-    return bool(verdict["checks"]) and decide_by_rule(verdict["checks"]) is None
+    stated = [c for c in verdict["checks"] if c["stated"]]
+    return bool(stated) and decide_by_rule(stated) is None
 
 
 def review_verdicts(state: AuditState, runtime: Runtime[Context]) -> dict[str, Any]:

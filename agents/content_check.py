@@ -74,7 +74,6 @@ def check_content(state: ConsultState, runtime: Runtime[Context]) -> dict[str, A
         # The draft's Citations line counts too: the rewrite keeps the reasons but often drops the ids.
         "legal_basis": cited_basis(applicable, [*cited, *draft_cited]),
         "dropped_citations": dropped,
-        "history": [{"question": state.question, "response": response.strip()}],
         "usage": usage,
         "trace": [
             trace_event("check_content", started, rounds=state.round, legal_basis=sorted(allowed_ids), dropped=dropped)

@@ -111,9 +111,33 @@ class Context:
             "judgments convicted of nothing (all of them wrong); anchoring answered 6 of them, 1 exactly."
         },
     )
+    sentencing_guard: bool = field(
+        default=True,
+        metadata={
+            "description": "Judge: clamp a term outside what the convicted articles allow at the tier the facts "
+            "meet (life or death only where an article allows it), and write the reasoning's sentence from the "
+            "term; the judgment records the correction in term_check."
+        },
+    )
     content_check: bool = field(
         default=True,
         metadata={"description": "Let ContentCheck rewrite the final answer (off: the draft is the answer)."},
+    )
+    claim_rewrite: bool = field(
+        default=True,
+        metadata={
+            "description": "Consult: one model call to rewrite the claims the Legal Basis does not state "
+            "(penalties, amounts, charges) before code removes the sentences still making them; off: removed "
+            "by code alone."
+        },
+    )
+    stated_item_share: float = field(
+        default=0.5,
+        metadata={
+            "description": "Consult audit: a checklist item holds only when this share of its wording's "
+            "character pairs occurs in the question (or its key facts); a question about drunk driving does "
+            "not state 追逐竞驶, whatever the model answers."
+        },
     )
     feature_extractor: str = field(
         default="lexical",

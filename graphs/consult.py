@@ -2,7 +2,7 @@
 
 start_turn -> extract_elements? -> search_law? -> draft_answer -> [review_draft -> route_manager ->
 {check_format -> search_law?, search_law} -> draft_answer]* (at most max_rounds, until Pass) ->
-audit_answer (the audit subgraph) -> check_content.
+audit_answer (the audit subgraph) -> check_content -> verify_claims.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from agents.auditor import make_audit_answer
+from agents.claim_check import verify_claims
 from agents.content_check import check_content
 from agents.context import Context
 from agents.draft import draft_answer
@@ -26,7 +27,8 @@ from agents.state.consult import ConsultInput, ConsultOutput, ConsultState
 from graphs.audit import graph as audit_graph
 
 ANSWER_NODE = "check_content"
-"""The node whose model tokens are the final Response: stream_mode="messages" shows them as they come."""
+"""The node whose model tokens are the Response: stream_mode="messages" shows them as they come (verify_claims
+may still rewrite or cut claims its Legal Basis does not state; the output's ``response`` is the final text)."""
 
 
 def route_after_elements(_state: ConsultState, runtime: Runtime[Context]) -> Literal["search_law", "draft_answer"]:
@@ -78,7 +80,9 @@ def build_graph(
     builder.add_conditional_edges("review_draft", route_manager)
     builder.add_conditional_edges("check_format", route_after_format)
     builder.add_edge("audit_answer", ANSWER_NODE)
-    builder.add_edge(ANSWER_NODE, END)
+    builder.add_node("verify_claims", verify_claims)
+    builder.add_edge(ANSWER_NODE, "verify_claims")
+    builder.add_edge("verify_claims", END)
     return builder.compile(checkpointer=checkpointer, store=store, name="consult")
 
 

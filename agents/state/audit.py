@@ -18,6 +18,9 @@ class CheckResult(TypedDict):
     item: str
     holds: bool
     reason: str
+    stated: bool
+    """False for an item the model said holds that a consultation question does not state: it does not hold,
+    and it does not count against the article either (a question's silence never prunes)."""
 
 
 class Verdict(TypedDict):

@@ -11,6 +11,7 @@ from typing_extensions import TypedDict
 
 from agents.state.audit import Verdict
 from agents.state.common import CitedAnswer, RunRecord
+from tools.law.claims import ClaimCheck
 
 
 class EvidenceItem(TypedDict):
@@ -66,6 +67,11 @@ class ConsultOutput(CitedAnswer, RunRecord):
 
     decisions: list[ManagerDecision] = field(default_factory=list)
     """The Manager's decision and reason in every round of this turn."""
+
+    claim_checks: list[ClaimCheck] = field(default_factory=list)
+    """Every claim of the Response code could check against the Legal Basis (penalty kinds, amounts and
+    periods, charge names) and its fate: supported, from_question, rewritten (by the one revision call),
+    removed (with its sentence) or added (a penalty the basis article states that the Response left out)."""
 
 
 @dataclass(kw_only=True)

@@ -25,6 +25,25 @@ def no_term() -> Term:
     return {"months": 0, "life": False, "death": False}
 
 
+class TermCheck(TypedDict):
+    """What the convicted articles allow at the tier the facts meet, and whether the term was moved into it."""
+
+    low: int
+    high: int
+    """The fixed-term range in months (a mitigated sentence may go below ``low``)."""
+    life: bool
+    death: bool
+    """Whether life imprisonment, or death, may be imposed."""
+    articles: list[str]
+    """The articles the range was read from."""
+    mitigated: bool
+    """A mitigating provision or circumstance allows a term below the floor."""
+    corrected: bool
+    """The Adjudicator's term lay outside the range and was clamped to the nearest bound."""
+    original: Term
+    """The Adjudicator's term as it decided it."""
+
+
 class CaseRef(TypedDict):
     """A precedent the Researcher found, with its outcome and the strategy that found it."""
 
@@ -76,7 +95,11 @@ class JudgeOutput(RunRecord):
     """The sentence."""
 
     reasoning: str = ""
-    """A short reasoning citing evidence by [n]."""
+    """A short reasoning citing evidence by [n]; the sentence it names is the judgment's ``term``."""
+
+    term_check: TermCheck | None = None
+    """The sentencing guard: the range the convicted articles allow and any correction of the term (None when
+    no convicted article sets a penalty code can read, or the guard is off)."""
 
     evidence: list[JudgeEvidence] = field(default_factory=list)
     """Numbered evidence: audited articles with verbatim KB text, then precedent cases with their outcome."""

@@ -68,6 +68,14 @@ def print_judgment(out: dict[str, Any]) -> None:
         )
     if out["dropped"]:
         err.print(f"[yellow]Dropped (not supported by the evidence):[/yellow] {escape(', '.join(out['dropped']))}")
+    if (check := out.get("term_check")) and check["corrected"]:
+        also = "".join(
+            f", {kind}" for kind, allowed in (("无期徒刑", check["life"]), ("死刑", check["death"])) if allowed
+        )
+        err.print(
+            f"[yellow]Term corrected:[/yellow] {describe_term(check['original'])} -> {sentence}; "
+            f"{escape('、'.join(check['articles']))} allow {check['low']}-{check['high']} months{also}"
+        )
     print_usage(out)
 
 
@@ -95,6 +103,10 @@ def print_answer(out: dict[str, Any]) -> None:
     print_basis(out["legal_basis"])
     print_verdicts(out.get("verdicts", []))
     print_dropped(out["dropped_citations"], "not in the knowledge base or not audited as applicable")
+    for check in out.get("claim_checks", []):
+        if check["verdict"] in ("rewritten", "removed", "added"):
+            where = f" ({escape(check['article'])})" if check["article"] else ""
+            err.print(f"[yellow]Claim {check['verdict']}:[/yellow] {escape(check['claim'])}{where}")
     for decision in out.get("decisions", []):
         err.print(
             f"[dim]Manager round {decision['round']}: {decision['decision']} ({escape(decision['reason'])})[/dim]"

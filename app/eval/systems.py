@@ -85,6 +85,7 @@ def _full_consult(question: str, context: Context) -> Prediction:
         "evidence": [e["article_id"] for e in out["evidence"]],
         "rounds": len(out["decisions"]),
         "pruned": [v["article_id"] for v in out["verdicts"] if not v["applicable"]],
+        "claim_checks": out["claim_checks"],
         "usage": out["usage"],
         "stages_ms": stage_totals(out["trace"]),
     }
@@ -191,6 +192,7 @@ def judgment_prediction(decided: dict[str, Any], evidence: list[JudgeEvidence]) 
         "dropped": decided["dropped"],
         "grounded": decided["grounded"],
         "anchored": decided["anchored"],
+        "term_check": decided.get("term_check"),
         "usage": decided["usage"],
     }
 

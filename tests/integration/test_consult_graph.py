@@ -91,7 +91,7 @@ def test_answer_has_audited_legal_basis_with_verbatim_text(active_kb: Services, 
     assert out["decisions"] == [{"round": 1, "decision": "Pass", "reason": ""}]
     nodes = _nodes(out)
     assert nodes[:6] == [*FIRST_DRAFT_NODES, "review_draft", "verify_article"]
-    assert nodes[-4:] == ["verify_article", "review_verdicts", "audit_answer", "check_content"]
+    assert nodes[-5:] == ["verify_article", "review_verdicts", "audit_answer", "check_content", "verify_claims"]
     # extract, draft, manager, 2 checklists (generated once, then stored), 2 verifications, content check.
     assert out["usage"]["llm_calls"] in (6, 8)
     assert ChecklistRepository(active_kb.graph).get("刑法:133-1") is not None
@@ -126,8 +126,8 @@ def test_manager_routes(
     out = _run(Context(model="fake", max_rounds=max_rounds, audit=False))
     nodes = _nodes(out)
     assert nodes[: len(FIRST_DRAFT_NODES)] == FIRST_DRAFT_NODES
-    assert nodes[len(FIRST_DRAFT_NODES) : -2] == loop
-    assert nodes[-2:] == ["audit_answer", "check_content"]
+    assert nodes[len(FIRST_DRAFT_NODES) : -3] == loop
+    assert nodes[-3:] == ["audit_answer", "check_content", "verify_claims"]
     recorded = [(d["round"], d["decision"], d["reason"]) for d in out["decisions"]]
     assert recorded == [(i, d, f"第{i}轮") for i, d in enumerate(decisions[:max_rounds], 1)]
     assert [e["detail"]["decision"] for e in out["trace"] if e["node"] == "review_draft"] == decisions[:max_rounds]
@@ -141,7 +141,7 @@ def test_manager_routes(
 def test_a_format_revision_that_changes_nothing_ends_the_loop(active_kb: Services, install: Any) -> None:
     install(by_schema={"ManagerReply": _manager("FormatCheck", "FormatCheck", "FormatCheck")})
     out = _run(Context(model="fake", max_rounds=5, audit=False))
-    loop = _nodes(out)[len(FIRST_DRAFT_NODES) : -2]
+    loop = _nodes(out)[len(FIRST_DRAFT_NODES) : -3]
     assert loop == ["review_draft", "check_format", "draft_answer"]  # not five identical rounds
     (revision,) = [e for e in out["trace"] if e["node"] == "draft_answer" and e["detail"]["revision"]]
     assert revision["detail"]["stalled"] is True
@@ -163,9 +163,7 @@ def test_law_search_in_the_loop_uses_the_draft(active_kb: Services, install: Any
 def test_auditor_prunes_inapplicable_articles_and_their_citations(active_kb: Services, install: Any) -> None:
     checklists = ChecklistRepository(active_kb.graph)
     for article_id in ("刑法:133-1", "刑法:264", "刑法:266"):
-        checklists.save(
-            Checklist(article_id, ("行为人是否实施了该行为？", "是否达到追诉标准？"), "fake", prompt_version())
-        )
+        checklists.save(Checklist(article_id, ("是否醉酒驾驶机动车？", "是否达到追诉标准？"), "fake", prompt_version()))
     draft = (
         "回答：醉驾构成危险驾驶罪[刑法:133-1]，也可能涉及盗窃[刑法:264]与诈骗[刑法:266]。\n"
         "引用：[刑法:133-1]、[刑法:264]、[刑法:266]"
@@ -188,7 +186,7 @@ def test_auditor_prunes_inapplicable_articles_and_their_citations(active_kb: Ser
     assert verdicts["刑法:266"]["reason"] == "主要要件不满足"
     assert [b["article_id"] for b in out["legal_basis"]] == ["刑法:133-1"]
     assert out["dropped_citations"] == ["刑法:264", "刑法:266"]
-    assert "[刑法:264]" not in out["response"] and "[刑法:133-1]" in out["response"]
+    assert "264" not in out["response"] and "（刑法第一百三十三条之一）" in out["response"]
     content_prompt = str(model.calls[-1][-1].content)
     assert "[刑法:264] 全部要件均不满足" in content_prompt  # ContentCheck is told what was pruned and why
 
@@ -227,8 +225,8 @@ def test_invented_and_unaudited_citations_are_dropped_and_reported(active_kb: Se
     assert [i["article_id"] for i in out["legal_basis"]] == ["刑法:133-1"]
     # Two ids the KB lacks (from the draft) and one real article ContentCheck added without an audit.
     assert out["dropped_citations"] == ["刑法:999-9", "民法典:1", "刑法:20"]
-    assert "999" not in out["response"] and "[刑法:20]" not in out["response"]
-    assert "[刑法:133-1]" in out["response"]
+    assert "999" not in out["response"] and "刑法:20" not in out["response"]
+    assert "（刑法第一百三十三条之一）" in out["response"]
     assert out["element_graph"]["key_facts"] == ["醉酒驾驶机动车"]
     draft_prompt = str(model.calls[1][-1].content)
     assert "[刑法:133-1]" in draft_prompt and "醉酒驾驶机动车的" in draft_prompt
@@ -251,10 +249,13 @@ def test_ablations(active_kb: Services, install: Any, flags: dict[str, Any], abs
     nodes = _nodes(out)
     if absent:
         assert absent not in nodes
-    assert nodes[-1] == "check_content"
+    assert nodes[-2:] == ["check_content", "verify_claims"]
     assert [b["article_id"] for b in out["legal_basis"]] == ["刑法:133-1"]
     if flags.get("content_check") is False:
-        assert out["response"] == "构成危险驾驶罪[刑法:133-1]。"
+        # The draft as written, its id made readable and the penalty the question asks about added.
+        assert out["response"] == (
+            "构成危险驾驶罪（刑法第一百三十三条之一）。依照《中华人民共和国刑法》第一百三十三条之一，处拘役，并处罚金。"
+        )
         assert not any("请把下面的答复草稿整理成最终答复" in str(c[-1].content) for c in model.calls)
 
 
@@ -314,7 +315,7 @@ def test_progress_events_stream_while_the_graph_runs(active_kb: Services, instal
     events = [(namespace, event) for namespace, event in stream]
     top = [e for ns, e in events if not ns]
     done = [e["stage"] for e in top if e.get("event") == "done"]
-    assert done[:4] == FIRST_DRAFT_NODES and done[-1] == "check_content"
+    assert done[:4] == FIRST_DRAFT_NODES and done[-2:] == ["check_content", "verify_claims"]
     assert [e["detail"]["decision"] for e in top if e["stage"] == "review_draft"] == ["LawSearch", "Pass"]
     # The audit subgraph's branches announce each article they verify, under the subgraph's namespace.
     audited = [e["article_id"] for ns, e in events if ns and e["stage"] == "audit"]
@@ -335,7 +336,8 @@ def test_final_answer_streams_token_by_token(active_kb: Services, install: Any) 
             answer_tokens.append(chunk[0].content)
     assert len(answer_tokens) > 5  # the answer arrives in pieces while it is written, not at the end
     assert "".join(answer_tokens) == rewrite
-    assert out["response"] == rewrite.removeprefix("回答：")
+    # Its bracket id made readable by verify_claims; every penalty it names is 133-1's own.
+    assert out["response"] == "醉酒驾驶机动车的，构成危险驾驶罪（刑法第一百三十三条之一），处拘役，并处罚金。"
     assert [item["article_id"] for item in out["legal_basis"]] == ["刑法:133-1"]
 
 
@@ -344,9 +346,7 @@ def test_human_review_interrupts_on_borderline_verdicts_and_resumes(active_kb: S
 
     checklists = ChecklistRepository(active_kb.graph)
     for article_id in ("刑法:133-1", "刑法:266"):
-        checklists.save(
-            Checklist(article_id, ("行为人是否实施了该行为？", "是否达到追诉标准？"), "fake", prompt_version())
-        )
+        checklists.save(Checklist(article_id, ("是否醉酒驾驶机动车？", "是否达到追诉标准？"), "fake", prompt_version()))
     draft = "回答：构成危险驾驶罪[刑法:133-1]，或诈骗[刑法:266]。\n引用：[刑法:133-1]、[刑法:266]"
     model = install(by_schema={"text": [draft]}, mixed={"刑法:266"})
     graph = build_graph(checkpointer=InMemorySaver())
@@ -370,7 +370,7 @@ def test_human_review_interrupts_on_borderline_verdicts_and_resumes(active_kb: S
 
 def test_without_human_review_borderline_verdicts_stand(active_kb: Services, install: Any) -> None:
     ChecklistRepository(active_kb.graph).save(
-        Checklist("刑法:266", ("是否虚构事实？", "是否数额较大？"), "fake", prompt_version())
+        Checklist("刑法:266", ("是否醉酒驾驶机动车？", "是否数额较大？"), "fake", prompt_version())
     )
     install(
         by_schema={
@@ -404,7 +404,7 @@ def test_cli_review_loop_overrides_at_the_terminal(
     from app.cli import runner
 
     ChecklistRepository(active_kb.graph).save(
-        Checklist("刑法:266", ("是否虚构事实？", "是否数额较大？"), "fake", prompt_version())
+        Checklist("刑法:266", ("是否醉酒驾驶机动车？", "是否数额较大？"), "fake", prompt_version())
     )
     install(
         by_schema={
@@ -436,7 +436,7 @@ def test_ask_review_pauses_for_the_person_at_the_terminal(
     from app.cli import answer, runner
 
     ChecklistRepository(active_kb.graph).save(
-        Checklist("刑法:266", ("是否虚构事实？", "是否数额较大？"), "fake", prompt_version())
+        Checklist("刑法:266", ("是否醉酒驾驶机动车？", "是否数额较大？"), "fake", prompt_version())
     )
     install(by_schema={"text": ["回答：诈骗[刑法:266]。\n引用：[刑法:266]"]}, mixed={"刑法:266"})
     asked: list[str] = []
@@ -446,3 +446,99 @@ def test_ask_review_pauses_for_the_person_at_the_terminal(
     assert asked == ["Accept this verdict?"]
     printed = capsys.readouterr().out
     assert "复核 reviewed" in printed and "（回答未引用知识库中的法条）" in printed
+
+
+class AnswerFake(RuleFake):
+    """The fake model, writing ``answer`` as ContentCheck's final answer and ``revised`` when asked to revise
+    the claims the Legal Basis does not state."""
+
+    answer: str = ""
+    revised: str = ""
+
+    def _reply(self, messages: list[BaseMessage], **kwargs: Any) -> str:
+        prompt = str(messages[-1].content)
+        if self.answer and prompt.startswith("请把下面的答复草稿整理成最终答复"):
+            return self.answer
+        if prompt.startswith("下面答复中的一些说法，法律依据里找不到"):
+            return self.revised
+        return super()._reply(messages, **kwargs)
+
+
+def _answer_fake(monkeypatch: pytest.MonkeyPatch, answer: str, revised: str = "") -> AnswerFake:
+    model = AnswerFake(answer=answer, revised=revised)
+    monkeypatch.setattr("tools.llm.chat._load", lambda spec, settings: model)
+    return model
+
+
+def _checks(out: dict[str, Any]) -> list[tuple[str, str, str]]:
+    return [(c["claim"], c["verdict"], c["article"]) for c in out["claim_checks"]]
+
+
+def test_penalty_the_article_states_is_added_and_bracket_ids_become_citations(
+    active_kb: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _answer_fake(monkeypatch, "回答：醉酒驾驶构成危险驾驶罪[刑法:133-1]。引用：[刑法:133-1]")
+    out = _run()
+    response = out["response"]
+    assert "[" not in response and "引用" not in response and "（刑法第一百三十三条之一）" in response
+    # The question asks about punishment: 133-1's penalty for drunk driving is quoted from the article.
+    assert response.endswith("依照《中华人民共和国刑法》第一百三十三条之一，处拘役，并处罚金。")
+    assert _checks(out) == [
+        ("拘役", "added", "刑法:133-1"),
+        ("罚金", "added", "刑法:133-1"),
+    ]
+
+
+def test_unsupported_penalty_is_rewritten_then_removed(active_kb: Services, monkeypatch: pytest.MonkeyPatch) -> None:
+    wrong = "回答：醉酒驾驶会被罚款、吊销驾驶证[刑法:133-1]。这是危险驾驶罪。"
+    # The revision still names a fine: code removes the sentence and says whose words apply.
+    model = _answer_fake(monkeypatch, wrong, revised="醉驾处拘役，还要罚款。这是危险驾驶罪。")
+    out = _run()
+    revise_prompts = [c for c in model.calls if str(c[-1].content).startswith("下面答复中的一些说法")]
+    assert len(revise_prompts) == 1 and "罚款、吊销驾驶证" in str(revise_prompts[0][-1].content)
+    assert "罚款" not in out["response"] and "吊销" not in out["response"]
+    assert "这是危险驾驶罪。" in out["response"]
+    assert "以《中华人民共和国刑法》第一百三十三条之一的规定为准" in out["response"]
+    checks = _checks(out)
+    assert ("吊销驾驶证", "rewritten", "") in checks and ("罚款", "removed", "刑法:133-1") in checks
+    assert ("拘役", "removed", "刑法:133-1") in checks  # it stood in the removed sentence
+    assert "处拘役，并处罚金。" in out["response"]  # …and is restored from the article
+
+
+def test_claims_removed_by_rule_without_a_rewrite(active_kb: Services, monkeypatch: pytest.MonkeyPatch) -> None:
+    model = _answer_fake(monkeypatch, "回答：醉驾会被罚款两万元[刑法:133-1]，并处死刑。构成危险驾驶罪。")
+    out = _run(Context(model="fake", claim_rewrite=False))
+    assert not [c for c in model.calls if str(c[-1].content).startswith("下面答复中的一些说法")]
+    assert out["response"].startswith("构成危险驾驶罪。（答复中法律依据未载明的说法已删去")
+    assert {("两万元", "removed"), ("罚款", "removed"), ("死刑", "removed")} <= {(c, v) for c, v, _ in _checks(out)}
+
+
+def test_an_answer_nothing_supports_names_the_closest_articles(active_kb: Services, install: Any) -> None:
+    install(refuted={"刑法:133-1", "刑法:133"}, by_schema={"text": ["回答：不知道。"] * 3})
+    out = _run(Context(model="fake", audit_k=2))
+    if out["legal_basis"]:
+        pytest.skip("the audit kept an article")
+    assert "没有能够支持答复的条文" in out["response"]
+    assert out["evidence"][0]["heading"] in out["response"]
+
+
+def test_a_checklist_item_the_question_does_not_state_does_not_hold(active_kb: Services, install: Any) -> None:
+    checklists = ChecklistRepository(active_kb.graph)
+    before = checklists.get("刑法:133-1")
+    items = ("是否在道路上驾驶机动车？", "是否追逐竞驶，情节恶劣？", "是否醉酒驾驶机动车？")
+    checklists.save(Checklist("刑法:133-1", items, "fake", prompt_version()))
+    try:
+        install()  # every item answered as holding
+        out = _run()
+    finally:
+        if before:
+            checklists.save(before)
+    (verdict,) = [v for v in out["verdicts"] if v["article_id"] == "刑法:133-1"]
+    # The question states drunk driving on a road (驾驶机动车), never racing.
+    assert [(c["item"], c["holds"]) for c in verdict["checks"]] == [
+        (items[0], True),
+        (items[1], False),
+        (items[2], True),
+    ]
+    assert verdict["checks"][1]["reason"] == "问题未提及此项"
+    assert verdict["applicable"] and verdict["decided_by"] == "rule"

@@ -325,3 +325,51 @@ def test_a_long_judgment_is_reduced_to_its_facts_and_says_so(active_judge_kb: Se
 def _dev_items() -> list[dict[str, Any]]:
     path = SHARED_DATA / "zh" / "eval" / "ljp_dev.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+FIRE = (
+    "被告人王某在自家院内焚烧垃圾，因疏忽大意引燃邻居的柴草垛，火势蔓延烧毁邻居房屋三间，经鉴定损失价值人民币十万元。"
+)
+
+
+def test_a_death_sentence_the_articles_do_not_allow_is_clamped_and_recorded(
+    active_judge_kb: Services, install: Any
+) -> None:
+    from agents.adjudicator import decide_judgment, number_evidence
+
+    text = laws_db_text("中华人民共和国刑法", "第一百一十五条")
+    evidence = number_evidence([("刑法:115", "第一百一十五条", text)], [])
+    verdict = {
+        "reasoning": "被告人过失引起火灾，烧毁他人房屋，构成失火罪[1]，应判处死刑。",
+        "charges": ["失火"],
+        "articles": [],  # the defining article is left out: the conviction names it anyway
+        "term_months": 0,
+        "life_imprisonment": False,
+        "death_penalty": True,
+    }
+    install(by_schema={"Judgment": [json.dumps(verdict, ensure_ascii=False)]})
+    decided = decide_judgment(FIRE, evidence, Context(model="fake"))
+    assert decided["charges"] == ["失火"] and decided["articles"] == ["刑法:115"]
+    # 115 para. 2 (过失犯前款罪): three to seven years, or up to three in a lighter case; never death.
+    assert decided["term"] == {"months": 84, "life": False, "death": False}
+    check = decided["term_check"]
+    assert (check["low"], check["high"], check["life"], check["death"]) == (1, 84, False, False)
+    assert check["corrected"] and check["original"] == {"months": 0, "life": False, "death": True}
+    assert decided["reasoning"] == "被告人过失引起火灾，烧毁他人房屋，构成失火罪[1]，应判处有期徒刑7年。"
+    # The guard off: the model's sentence stands as written.
+    install(by_schema={"Judgment": [json.dumps(verdict, ensure_ascii=False)]})
+    unguarded = decide_judgment(FIRE, evidence, Context(model="fake", sentencing_guard=False))
+    assert unguarded["term"]["death"] and unguarded["term_check"] is None
+
+
+def test_reasoning_and_term_agree(active_judge_kb: Services, install: Any) -> None:
+    from agents.adjudicator import decide_judgment, number_evidence
+
+    text = laws_db_text("中华人民共和国刑法", "第二百六十四条")
+    evidence = number_evidence([("刑法:264", "第二百六十四条", text)], [])
+    verdict = json.loads(_judgment(["盗窃"], [1], months=3))
+    verdict["reasoning"] = "被告人盗窃他人电动车，构成盗窃罪[1]，判处有期徒刑三年。"
+    install(by_schema={"Judgment": [json.dumps(verdict, ensure_ascii=False)]})
+    decided = decide_judgment(FACT, evidence, Context(model="fake"))
+    assert decided["term"]["months"] == 3 and not decided["term_check"]["corrected"]
+    assert decided["reasoning"] == "被告人盗窃他人电动车，构成盗窃罪[1]，判处拘役3个月。"

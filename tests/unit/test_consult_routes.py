@@ -80,7 +80,7 @@ def test_format_problems_are_found_by_code() -> None:
 
 
 def _check(holds: bool) -> CheckResult:
-    return {"item": "x", "holds": holds, "reason": ""}
+    return {"item": "x", "holds": holds, "reason": "", "stated": True}
 
 
 def test_checklist_rule_decides_only_unanimous_lists() -> None:

@@ -104,6 +104,10 @@ class ChargeRepository:
             found = [c for c in found if c in within]
         return found[0] if len(found) == 1 else None
 
+    def names(self) -> set[str]:
+        """Every charge name in the graph (aliases aside)."""
+        return set(self._names().values())
+
     def articles_for(self, charges: Iterable[str]) -> dict[str, list[str]]:
         """Charge name as given -> ids of the articles defining it (unknown charges map to [])."""
         wanted = {raw: self.resolve(raw) for raw in charges}

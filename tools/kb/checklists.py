@@ -27,6 +27,7 @@ from tools.errors import StructuredOutputError
 from tools.kb.port import GraphStore
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import Article
+from tools.law.wording import bigram_share
 from tools.llm.chat import Usage, empty_usage, failed_usage, invoke_structured
 from tools.llm.fake import FAKE_SPEC
 
@@ -138,15 +139,9 @@ def penalty_tiers(article_text: str) -> tuple[str, str] | None:
     return "".join(offence), "".join(bands)
 
 
-def _bigram_share(item: str, text: str) -> float:
-    words = _NOT_TEXT.sub("", item)
-    pairs = [words[i : i + 2] for i in range(len(words) - 1)]
-    return sum(pair in text for pair in pairs) / len(pairs) if pairs else 0.0
-
-
 def _asks_about_band(item: str, offence: str, bands: str) -> bool:
-    in_bands = _bigram_share(item, bands)
-    return in_bands >= BAND_SHARE and in_bands > _bigram_share(item, offence)
+    in_bands = bigram_share(item, bands)
+    return in_bands >= BAND_SHARE and in_bands > bigram_share(item, offence)
 
 
 @lru_cache(maxsize=1)
@@ -156,8 +151,8 @@ def _prompt_text() -> str:
 
 
 def _copies_prompt(item: str, article_text: str) -> bool:
-    in_prompt = _bigram_share(item, _prompt_text())
-    return in_prompt >= PROMPT_SHARE and in_prompt > _bigram_share(item, article_text)
+    in_prompt = bigram_share(item, _prompt_text())
+    return in_prompt >= PROMPT_SHARE and in_prompt > bigram_share(item, article_text)
 
 
 def statute_elements(article_text: str) -> list[str]:

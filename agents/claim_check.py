@@ -1,0 +1,182 @@
+"""ClaimCheck: the Response says what its Legal Basis says.
+
+After ContentCheck, code reads the claims it can check in the Response (penalty kinds, amounts and periods,
+charge names) and looks for each in the Legal Basis texts. Unsupported claims get one model call to be
+rewritten from the basis; a sentence still making one is removed and the answer says which article's words
+apply. When the question asks about punishment, the penalty the best-matching basis article states for the
+case asked about is added if the Response leaves it out, quoted from the article. Every step is recorded in
+``claim_checks``. Bracket ids and 引用 lines become readable citations, and an answer nothing supports says
+so and names the closest articles found.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+from agents.common.models import chat_model
+from agents.context import Context
+from agents.state.common import LegalBasisItem, trace_event
+from agents.state.consult import ConsultState
+from prompts import label, render_prompt
+from tools.kb.charges import ChargeRepository
+from tools.law.articles import short_law_name
+from tools.law.claims import (
+    ADDED,
+    REMOVED,
+    REWRITTEN,
+    UNSUPPORTED,
+    Claim,
+    ClaimCheck,
+    asks_about_punishment,
+    check_claims,
+    sentences,
+)
+from tools.law.penalties import article_tiers, closest_tier, condition_match, penalty_kinds
+from tools.llm.chat import Usage, empty_usage, invoke_text
+from tools.services import get_services
+
+NEAREST_SHOWN = 3
+"""Closest evidence articles an answer without support names."""
+TIER_MATCH_SHARE = 0.5
+"""A basis article's penalty is added only when the question states a part of one of its tiers' conditions
+this well (or it is the only basis article that sets a penalty): 道路交通安全法:91 and 刑法:133-1 both answer
+a drunk-driving question (醉酒驾驶机动车的: 1.0), 刑法:277's 以驾驶机动车撞击等手段 (0.4) does not."""
+
+_CITES_INLINE = re.compile(r"(?:引用|法律依据|citations?)[:：]\s*(?:[\[【][^\]】]*[\]】][、，,;；\s]*)+", re.IGNORECASE)
+_BRACKET_ID = re.compile(r"[\[【]\s*([^\[\]【】:：\s]+)\s*[:：]\s*([\w-]+)\s*[\]】]")
+
+
+def _heading(item: LegalBasisItem) -> str:
+    return f"《{item['law']}》{item['number']}"
+
+
+def readable_citations(text: str, basis: list[LegalBasisItem], lang: str) -> str:
+    """``text`` without 引用 lists, each bracket id ([刑法:133-1]) written as the citation a reader knows
+    (（刑法第一百三十三条之一）); a bracket id outside the basis is dropped."""
+    numbers = {b["article_id"]: b for b in basis}
+
+    def cite(match: re.Match[str]) -> str:
+        item = numbers.get(f"{match[1]}:{match[2]}")
+        return label("citation", lang, law=short_law_name(item["law"]), number=item["number"]) if item else ""
+
+    return _BRACKET_ID.sub(cite, _CITES_INLINE.sub("", text)).strip()
+
+
+def _record(claim: Claim, verdict: str, article: str) -> ClaimCheck:
+    return {"claim": claim.text, "kind": claim.kind, "verdict": verdict, "article": article}
+
+
+def _revise(state: ConsultState, ctx: Context, response: str, claims: list[Claim]) -> tuple[str, Usage]:
+    basis = "\n".join(f"{_heading(b)}：{b['text']}" for b in state.legal_basis)
+    prompt = render_prompt(
+        "revise_claims",
+        ctx.language,
+        question=state.question,
+        response=response,
+        claims=label("list_separator", ctx.language).join(dict.fromkeys(c.text for c in claims)),
+        basis=basis,
+    )
+    system = SystemMessage(content=render_prompt("system", ctx.language))
+    return invoke_text(chat_model(ctx, "draft"), [system, HumanMessage(content=prompt)])
+
+
+def _without_sentences(text: str, drop: set[int]) -> str:
+    return "".join(s for i, s in enumerate(sentences(text)) if i not in drop).strip()
+
+
+def stated_penalties(
+    question: str, response: str, basis: list[LegalBasisItem], lang: str
+) -> tuple[str, list[ClaimCheck]]:
+    """The sentences to add so that the Response names every penalty kind the matching basis articles state
+    for the case asked about, quoted from them, with a record of each kind added."""
+    named = set(penalty_kinds(response))
+    matched = [(b, tier) for b in basis if (tier := closest_tier(article_tiers(b["text"]), question))]
+    if len(matched) > 1:
+        matched = [(b, t) for b, t in matched if condition_match(t, question) >= TIER_MATCH_SHARE]
+    added: list[str] = []
+    checks: list[ClaimCheck] = []
+    for item, tier in matched:
+        missing = [kind for kind in tier.kinds if kind not in named]
+        if not missing:
+            continue
+        added.append(label("stated_penalty", lang, article=_heading(item), penalty=tier.penalty))
+        checks += [_record(Claim(kind, "penalty", -1), ADDED, item["article_id"]) for kind in missing]
+        named.update(missing)
+    return "".join(added), checks
+
+
+def _no_support(state: ConsultState, lang: str) -> str:
+    nearest = [e["heading"] for e in state.evidence[:NEAREST_SHOWN]]
+    return label("no_support", lang, articles=label("list_separator", lang).join(nearest) or label("none", lang))
+
+
+def _checked(state: ConsultState, ctx: Context, response: str) -> tuple[str, list[ClaimCheck], Usage]:
+    """The response with unsupported claims rewritten or removed, the checks, and the rewrite's usage."""
+    graph = get_services().graph
+    charges = ChargeRepository(graph)
+    names = charges.names() if charges.has_charges() else set()
+    basis = {b["article_id"]: b["text"] for b in state.legal_basis}
+    defined = {a: charges.defined_by([a]) for a in basis} if names else {}
+    found = check_claims(response, basis, state.question, names, defined)
+    unsupported = [claim for claim, verdict, _ in found if verdict == UNSUPPORTED]
+    usage = empty_usage()
+    records = [_record(c, v, a) for c, v, a in found if v != UNSUPPORTED]
+    if unsupported and ctx.claim_rewrite:
+        revised, usage = _revise(state, ctx, response, unsupported)
+        revised = readable_citations(revised, state.legal_basis, ctx.language)
+        if revised:
+            again = check_claims(revised, basis, state.question, names, defined)
+            still = {(c.text, c.kind) for c, v, _ in again if v == UNSUPPORTED}
+            records = [_record(c, v, a) for c, v, a in again if v != UNSUPPORTED]
+            records += [_record(c, REWRITTEN, "") for c in unsupported if (c.text, c.kind) not in still]
+            response, found = revised, again
+            unsupported = [c for c, v, _ in again if v == UNSUPPORTED]
+    if unsupported:
+        first = state.legal_basis[0]
+        dropped = {c.sentence for c in unsupported}
+        # Every claim of a removed sentence goes with it, supported or not.
+        records = [r for r in records if r["verdict"] == REWRITTEN]
+        records += [
+            _record(c, REMOVED, first["article_id"]) if c.sentence in dropped else _record(c, v, a) for c, v, a in found
+        ]
+        response = _without_sentences(response, dropped) + label(
+            "claims_removed", ctx.language, article=_heading(first)
+        )
+    return response, records, usage
+
+
+def verify_claims(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Check the Response's claims against its Legal Basis and act on what fails (see the module doc)."""
+    started = time.perf_counter()
+    ctx = runtime.context
+    response = readable_citations(state.response, state.legal_basis, ctx.language)
+    records: list[ClaimCheck] = []
+    usage = empty_usage()
+    # The checks read Chinese statute wording; other packs get readable citations only.
+    if state.legal_basis and ctx.language == "zh":
+        response, records, usage = _checked(state, ctx, response)
+        if asks_about_punishment(state.question):
+            added, checks = stated_penalties(state.question, response, state.legal_basis, ctx.language)
+            response, records = response + added, records + checks
+    if not state.legal_basis or not response.strip():
+        response = (response + _no_support(state, ctx.language)).strip()
+    return {
+        "response": response,
+        "claim_checks": records,
+        "history": [{"question": state.question, "response": response}],
+        "usage": usage,
+        "trace": [
+            trace_event(
+                "verify_claims",
+                started,
+                checked=len(records),
+                unsupported=sum(r["verdict"] in (REWRITTEN, REMOVED) for r in records),
+                added=sum(r["verdict"] == ADDED for r in records),
+            )
+        ],
+    }

@@ -1,0 +1,103 @@
+"""Penalty tiers read from statute text, and the claims an answer makes checked against its basis."""
+
+from __future__ import annotations
+
+from tools.law.claims import FROM_QUESTION, SUPPORTED, UNSUPPORTED, asks_about_punishment, check_claims, find_claims
+from tools.law.penalties import article_tiers, closest_tier, penalty_kinds, quantities
+
+DRUNK = (
+    "在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金：\n（一）追逐竞驶，情节恶劣的；\n"
+    "（二）醉酒驾驶机动车的；\n（三）从事校车业务或者旅客运输，严重超过额定乘员载客，或者严重超过规定时速行驶的；"
+)
+ARSON = (
+    "放火、决水、爆炸以及投放毒害性、放射性、传染病病原体等物质或者以其他危险方法致人重伤、死亡或者使公私财产"
+    "遭受重大损失的，处十年以上有期徒刑、无期徒刑或者死刑。\n过失犯前款罪的，处三年以上七年以下有期徒刑；情节较轻的，"
+    "处三年以下有期徒刑或者拘役。"
+)
+THEFT = (
+    "盗窃公私财物，数额较大的，或者多次盗窃、入户盗窃、携带凶器盗窃、扒窃的，处三年以下有期徒刑、拘役或者管制，"
+    "并处或者单处罚金；数额巨大或者有其他严重情节的，处三年以上十年以下有期徒刑，并处罚金；数额特别巨大或者有其他"
+    "特别严重情节的，处十年以上有期徒刑或者无期徒刑，并处罚金或者没收财产。"
+)
+TRAFFIC = "饮酒后驾驶机动车的，处暂扣六个月机动车驾驶证，并处一千元以上二千元以下罚款。"
+
+
+def test_tiers_of_a_listing_article_carry_its_items() -> None:
+    (tier,) = article_tiers(DRUNK)
+    assert (tier.low, tier.high, tier.life, tier.death) == (1, 6, False, False)
+    assert tier.kinds == ("拘役", "罚金") and tier.penalty == "处拘役，并处罚金"
+    assert "醉酒驾驶机动车" in tier.condition and "追逐竞驶" in tier.condition
+
+
+def test_tiers_per_paragraph_with_bands() -> None:
+    tiers = article_tiers(ARSON)
+    assert [(t.paragraph, t.basic, t.low, t.high, t.death) for t in tiers] == [
+        (0, True, 120, 180, True),
+        (1, True, 36, 84, False),
+        (1, False, 1, 36, False),
+    ]
+    theft = article_tiers(THEFT)
+    assert [(t.low, t.high, t.life) for t in theft] == [(0, 36, False), (36, 120, False), (120, 180, True)]
+    assert theft[0].kinds == ("管制", "拘役", "有期徒刑", "罚金")
+
+
+def test_quantities_normalise_numerals_and_skip_dates() -> None:
+    found = quantities("2016年3月28日，他被处三年以下有期徒刑，罚款5万元或者五万元，百分之三十，十五日，2倍")
+    assert [(q.value, q.unit) for q in found] == [
+        (3, "年"),
+        (50000, "元"),
+        (50000, "元"),
+        (30, "%"),
+        (15, "日"),
+        (2, "倍"),
+    ]
+
+
+def test_penalty_kinds_tell_objects_and_measures_from_penalties() -> None:
+    assert penalty_kinds("非法携带管制刀具被刑事拘留") == []
+    assert penalty_kinds("处十五日以下拘留，吊销机动车驾驶证") == ["拘留", "吊销驾驶证"]
+
+
+def test_unsupported_penalty_and_amount_are_flagged() -> None:
+    basis = {"刑法:133-1": DRUNK}
+    checked = check_claims("醉驾会被罚款、吊销驾驶证。还要处拘役并处罚金。", basis, "醉驾怎么处罚？")
+    verdicts = {(c.text, c.sentence): v for c, v, _ in checked}
+    assert verdicts == {
+        ("罚款", 0): UNSUPPORTED,
+        ("吊销驾驶证", 0): UNSUPPORTED,
+        ("拘役", 1): SUPPORTED,
+        ("罚金", 1): SUPPORTED,
+    }
+    traffic = {"道路交通安全法:91": TRAFFIC}
+    checked = check_claims("处一千元以上二千元以下罚款，最多罚3000元。", traffic, "")
+    assert [(c.text, v) for c, v, _ in checked] == [
+        ("罚款", SUPPORTED),
+        ("一千元", SUPPORTED),
+        ("二千元", SUPPORTED),
+        ("3000元", UNSUPPORTED),
+    ]
+
+
+def test_question_amounts_and_defined_charges_are_not_unsupported() -> None:
+    basis = {"刑法:133-1": DRUNK}
+    checked = check_claims(
+        "你借出的5万元可以追回；醉驾构成危险驾驶罪，不是交通肇事罪。",
+        basis,
+        "我借给他5万元",
+        charge_names={"危险驾驶", "交通肇事", "驾驶"},
+        charges_defined={"刑法:133-1": {"危险驾驶"}},
+    )
+    assert [(c.text, c.kind, v) for c, v, _ in checked] == [
+        ("5万元", "quantity", FROM_QUESTION),
+        ("危险驾驶", "charge", SUPPORTED),
+        ("交通肇事", "charge", UNSUPPORTED),
+    ]
+    assert [c.text for c in find_claims("合同诈骗罪", {"诈骗", "合同诈骗"})] == ["合同诈骗"]
+
+
+def test_closest_tier_follows_the_question() -> None:
+    tiers = article_tiers(ARSON)
+    assert closest_tier(tiers, "过失引起火灾，情节较轻，会判几年？") == tiers[2]
+    assert closest_tier(tiers, "放火烧了邻居的房子怎么判") == tiers[0]
+    assert asks_about_punishment("醉酒驾驶机动车会受到什么处罚？")
+    assert not asks_about_punishment("离婚时房子怎么分？")

@@ -1,0 +1,122 @@
+"""Claims an answer makes that code can check against the articles it rests on: penalty kinds, amounts and
+periods with their units, and charge names.
+
+A claim is supported when a basis article states it (the charge table's DEFINES edges count for charge
+names: 刑法:133-1 never writes 危险驾驶罪), or when it only repeats the question (我借给他5万元 is the
+user's fact, not a statement of law). Everything else is unsupported, and the answering agent rewrites or
+removes it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+# pydantic (LangGraph's JSON schemas for Studio and the API) needs this TypedDict before Python 3.12.
+from typing_extensions import TypedDict
+
+from tools.law.penalties import Quantity, penalty_kinds, quantities
+
+SUPPORTED = "supported"
+UNSUPPORTED = "unsupported"
+FROM_QUESTION = "from_question"
+REWRITTEN = "rewritten"
+REMOVED = "removed"
+ADDED = "added"
+VERDICTS = (SUPPORTED, UNSUPPORTED, FROM_QUESTION, REWRITTEN, REMOVED, ADDED)
+"""A claim's fate: checked (supported, unsupported, from_question), or acted on (an unsupported claim
+rewritten by the model or removed with its sentence; a penalty the article states added to the answer)."""
+
+
+class ClaimCheck(TypedDict):
+    """One checkable claim of an answer and what became of it."""
+
+    claim: str
+    kind: str
+    """penalty, quantity or charge."""
+    verdict: str
+    article: str
+    """The basis article that states it (supported, added), or the one whose words apply instead (removed)."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A checkable claim found in one sentence of an answer."""
+
+    text: str
+    kind: str
+    sentence: int
+
+
+_PUNISHMENT = re.compile(
+    r"处罚|惩罚|处理|判[几多刑处]|怎么判|坐牢|刑期|量刑|罚款|罚多少|拘留|吊销|扣分|后果|什么罪|penalt|punish|sentence",
+    re.IGNORECASE,
+)
+
+
+def asks_about_punishment(question: str) -> bool:
+    """Whether a question asks what punishment or sanction follows (会受到什么处罚, 判几年, 罚多少)."""
+    return _PUNISHMENT.search(question) is not None
+
+
+_SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])")
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` cut after each sentence end (。！？；and line breaks), ends kept, so joining them gives it back."""
+    return [s for s in _SENTENCE_END.split(text) if s]
+
+
+def _charges_in(text: str, charge_names: Collection[str]) -> list[str]:
+    """Charge names written as such (名+罪), in order; 合同诈骗罪 is not also read as 诈骗罪."""
+    found: list[str] = []
+    for name in sorted(charge_names, key=len, reverse=True):
+        if f"{name}罪" in text and not any(name in longer for longer in found):
+            found.append(name)
+    return sorted(found, key=lambda name: text.find(f"{name}罪"))
+
+
+def find_claims(text: str, charge_names: Collection[str] = ()) -> list[Claim]:
+    """Every checkable claim of ``text``, sentence by sentence."""
+    claims: list[Claim] = []
+    for i, sentence in enumerate(sentences(text)):
+        claims += [Claim(kind_name, "penalty", i) for kind_name in penalty_kinds(sentence)]
+        claims += [Claim(q.text, "quantity", i) for q in quantities(sentence)]
+        claims += [Claim(name, "charge", i) for name in _charges_in(sentence, charge_names)]
+    return claims
+
+
+def _key(quantity: Quantity) -> tuple[float, str]:
+    return quantity.value, quantity.unit
+
+
+def check_claim(
+    claim: Claim, basis: Mapping[str, str], question: str, charges_defined: Mapping[str, Collection[str]]
+) -> tuple[str, str]:
+    """(verdict, article): the first basis article that states ``claim``, or why none does.
+    ``charges_defined`` maps a basis article id to the charges it defines."""
+    for article_id, text in basis.items():
+        if claim.kind == "penalty" and claim.text in penalty_kinds(text):
+            return SUPPORTED, article_id
+        if claim.kind == "quantity" and set(map(_key, quantities(claim.text))) & set(map(_key, quantities(text))):
+            return SUPPORTED, article_id
+        if claim.kind == "charge" and (claim.text in charges_defined.get(article_id, ()) or f"{claim.text}罪" in text):
+            return SUPPORTED, article_id
+    if claim.kind == "quantity" and set(map(_key, quantities(claim.text))) & set(map(_key, quantities(question))):
+        return FROM_QUESTION, ""
+    if claim.kind == "charge" and claim.text in question:
+        return FROM_QUESTION, ""
+    return UNSUPPORTED, ""
+
+
+def check_claims(
+    text: str,
+    basis: Mapping[str, str],
+    question: str = "",
+    charge_names: Collection[str] = (),
+    charges_defined: Mapping[str, Collection[str]] | None = None,
+) -> list[tuple[Claim, str, str]]:
+    """Every checkable claim of ``text`` with its verdict and supporting article (see :func:`check_claim`)."""
+    defined = charges_defined or {}
+    return [(claim, *check_claim(claim, basis, question, defined)) for claim in find_claims(text, charge_names)]
