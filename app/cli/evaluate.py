@@ -132,14 +132,18 @@ class EvalRun:
 
     def report(self, results: list[dict[str, Any]], judge_threshold: float, settings: list[str] | None) -> None:
         """summary.json, report.md and the plots in the run dir; the report on stdout."""
+        from app.eval.checks import derive_checks
         from app.eval.plots import write_plots
         from app.eval.report import summarise, write_outputs
-        from app.eval.tasks import CHARGE_LABELS_NOTE, resolve_charge_labels
+        from app.eval.tasks import CHARGE_LABELS_NOTE, load_items, resolve_charge_labels
         from tools.kb.charges import ChargeRepository
         from tools.services import get_services
 
-        charges = ChargeRepository(get_services().graph)
+        services = get_services()
+        charges = ChargeRepository(services.graph)
         resolved = self.task in ("ljp", "charge") and resolve_charge_labels(results, charges)
+        items = {item["id"]: item for item in load_items(self.task, self.data)}
+        derive_checks(self.task, results, items, services.statutes, charges)
         summary = summarise(self.task, results, judge_threshold=judge_threshold)
         if resolved:
             summary["notes"] = [CHARGE_LABELS_NOTE]

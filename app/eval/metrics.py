@@ -148,3 +148,28 @@ def bootstrap_ci(
     n = len(items)
     values = sorted(statistic([items[rng.randrange(n)] for _ in range(n)]) for _ in range(rounds))
     return values[int(0.025 * (rounds - 1))], values[int(0.975 * (rounds - 1))]
+
+
+def set_f1(predicted: Iterable[object], gold: Iterable[object]) -> float:
+    """F1 of two sets, 0 when either is empty: LawBench's per-item score, an abstention counting 0."""
+    p, g = set(predicted), set(gold)
+    hits = len(p & g)
+    return 2 * hits / (len(p) + len(g)) if hits else 0.0
+
+
+def lawbench_article_numbers(article_ids: Iterable[str]) -> set[int]:
+    """Criminal Law article numbers as LawBench 3-1 compares them: 刑法:133-1 is 133 (its scorer keeps the
+    first number of 第一百三十三条之一); other laws' ids are not Criminal Law articles."""
+    numbers = set()
+    for article_id in article_ids:
+        law, _, key = article_id.partition(":")
+        if law == "刑法" and (head := key.split("-")[0]).isdigit():
+            numbers.add(int(head))
+    return numbers
+
+
+def lawbench_charges(predicted: Iterable[str], options: Iterable[str]) -> set[str]:
+    """The charges LawBench 3-3 reads from a prediction: every option name contained in its text, so 合同诈骗
+    also yields 诈骗 and a name outside the options yields nothing."""
+    text = "；".join(predicted)
+    return {option for option in options if option and option in text}

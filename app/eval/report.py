@@ -45,6 +45,18 @@ def _basis_verbatim(rs: Sequence[Result]) -> float:
     return sum(len(r["prediction"].get("basis_verbatim", [])) for r in rs) / shown if shown else 1.0
 
 
+def _supported_claims(rs: Sequence[Result]) -> float:
+    """Share of an answer's checkable claims (penalties, amounts, charges) its basis states, over all items."""
+    counts = [r["derived"]["claims"] for r in rs if "claims" in r.get("derived", {})]
+    checkable = sum(c["supported"] + c["unsupported"] for c in counts)
+    return sum(c["supported"] for c in counts) / checkable if checkable else 1.0
+
+
+def _derived_mean(key: str) -> Metric:
+    """Mean of a derived per-item value over the items that have one (:mod:`app.eval.checks`)."""
+    return lambda rs: _mean([float(r["derived"][key]) for r in rs if r.get("derived", {}).get(key) is not None])
+
+
 def _cost_metrics() -> dict[str, Metric]:
     return {
         "latency_s": lambda rs: statistics.median(r["seconds"] for r in rs) if rs else 0.0,
@@ -73,6 +85,8 @@ def _consult_metrics(results: Sequence[Result], judge_threshold: float) -> dict[
     }
     if any("basis" in r["prediction"] for r in results):
         metrics["basis_verbatim_share"] = _basis_verbatim
+    if any("claims" in r.get("derived", {}) for r in results):
+        metrics["supported_claim_share"] = _supported_claims
     if any("judge" in r for r in results):
         metrics["judge_mean"] = lambda rs: _mean([r["judge"]["mean"] for r in rs if "judge" in r])
         metrics["judge_pass_rate"] = lambda rs: _mean(
@@ -132,13 +146,24 @@ def _term_log_score(rs: Sequence[Result]) -> float:
     return term_log_score([r["prediction"]["term_months"] for r in rs], [r["gold"]["term_months"] for r in rs])
 
 
-def _judgment_metrics(task: str, audited: bool = False) -> dict[str, Metric]:
+def _judgment_metrics(task: str, results: Sequence[Result] = (), audited: bool = False) -> dict[str, Metric]:
     metrics: dict[str, Metric] = {
         "charge_accuracy": lambda rs: _mean([float(_charges_exact(r)) for r in rs]),
         "charge_f1": lambda rs: (
             micro_prf(match_charges(r["prediction"]["charges"], r["gold"]["charges"]) for r in rs).f1
         ),
     }
+    if any("derived" in r for r in results):
+        metrics |= {
+            "lawbench_charge_f1": _derived_mean("lawbench_charge_f1"),
+            "lawbench_charge_abstention": _derived_mean("lawbench_charge_abstained"),
+        }
+        if task == "ljp":
+            metrics |= {
+                "lawbench_article_f1": _derived_mean("lawbench_article_f1"),
+                "lawbench_article_abstention": _derived_mean("lawbench_article_abstained"),
+                "term_in_range_share": _derived_mean("term_in_range"),
+            }
     if task == "ljp":
         metrics |= {
             **_citation_metrics("article"),
@@ -226,7 +251,7 @@ def summarise(
             entry["retrievers"] = {name: _score(ok, _retrieval_metrics(name), with_ci) for name in retrievers}
         elif task in ("ljp", "charge"):
             audited = any(r["prediction"].get("verdicts") for r in ok)
-            entry["metrics"] = _score(ok, _judgment_metrics(task, audited), with_ci)
+            entry["metrics"] = _score(ok, _judgment_metrics(task, ok, audited), with_ci)
         else:
             entry["metrics"] = _score(ok, _consult_metrics(ok, judge_threshold), with_ci)
         summary["systems"][system] = entry

@@ -373,3 +373,28 @@ def test_reasoning_and_term_agree(active_judge_kb: Services, install: Any) -> No
     decided = decide_judgment(FACT, evidence, Context(model="fake"))
     assert decided["term"]["months"] == 3 and not decided["term_check"]["corrected"]
     assert decided["reasoning"] == "被告人盗窃他人电动车，构成盗窃罪[1]，判处拘役3个月。"
+
+
+def test_eval_checks_terms_against_the_convicted_articles(judge_kb: Services) -> None:
+    from app.eval.checks import derive_checks
+
+    def result(item_id: str, charges: list[str], articles: list[str], months: int, death: bool = False) -> Any:
+        prediction = {"charges": charges, "articles": articles, "term_months": months}
+        prediction |= {"life_imprisonment": False, "death_penalty": death}
+        return {
+            "item_id": item_id,
+            "ok": True,
+            "gold": {"charges": ["失火"], "articles": ["刑法:115"]},
+            "prediction": prediction,
+        }
+
+    results = [
+        result("fire", ["失火"], ["刑法:115"], 0, death=True),  # 失火 never carries death
+        result("fire-ok", ["失火罪"], [], 36),  # no article cited: the charge's defining articles decide
+        result("unknown", ["不存在的罪"], [], 36),
+    ]
+    items = {r["item_id"]: {"fact": FIRE} for r in results}
+    derive_checks("ljp", results, items, judge_kb.statutes, ChargeRepository(judge_kb.graph))
+    assert [r["derived"]["term_in_range"] for r in results] == [False, True, None]
+    assert [r["derived"]["lawbench_article_f1"] for r in results] == [1.0, 0.0, 0.0]
+    assert results[0]["derived"]["lawbench_charge_f1"] == 1.0 and results[2]["derived"]["lawbench_charge_abstained"]

@@ -110,3 +110,17 @@ def test_gold_articles_of_consult_answers_unescape_html_entities() -> None:
     item = {"answer": "回答:……法律依据:《实施&lt;中华人民共和国社会保险法&gt;若干规定》第八条 ……"}
     assert gold_articles(item) == ["实施<中华人民共和国社会保险法>若干规定:8"]
     assert gold_articles({"articles": [264]}) == ["刑法:264"]
+
+
+def test_lawbench_scores_items_as_its_scorer_does() -> None:
+    from app.eval.metrics import lawbench_article_numbers, lawbench_charges, set_f1
+
+    # 3-1: article numbers only (第一百三十三条之一 is 133), other laws are not Criminal Law articles.
+    assert lawbench_article_numbers(["刑法:133-1", "刑法:264", "民法典:1", "刑法:条目3"]) == {133, 264}
+    # 3-3: every option contained in the prediction's text; a name outside the options is no prediction.
+    options = {"诈骗", "合同诈骗", "盗窃"}
+    assert lawbench_charges(["合同诈骗"], options) == {"合同诈骗", "诈骗"}
+    assert lawbench_charges(["不存在的罪名"], options) == set()
+    assert set_f1({"合同诈骗", "诈骗"}, {"合同诈骗"}) == pytest.approx(2 / 3)
+    assert set_f1(set(), {"盗窃"}) == 0.0  # an abstention scores 0 and stays in the average
+    assert set_f1({1, 2}, {2, 3}) == 0.5

@@ -178,3 +178,38 @@ def test_items_without_a_gold_term_in_months_are_left_out_of_the_term_metrics() 
     results[2]["gold"]["term_months"] = "刑期:无期"  # ljp-114 a label
     m = {k: v["value"] for k, v in summarise("ljp", results, with_ci=False)["systems"]["naive_rag"]["metrics"].items()}
     assert m["term_mae_months"] == 4.0 and m["charge_accuracy"] == 1.0  # one item for the term, three for the rest
+
+
+def test_derived_checks_become_metrics_of_every_system() -> None:
+    results = [_ljp("a", ["盗窃"], ["刑法:264"], 6, [], 6), _ljp("b", [], [], 0, [], 6)]
+    results[0]["derived"] = {
+        "lawbench_charge_f1": 1.0,
+        "lawbench_charge_abstained": False,
+        "lawbench_article_f1": 1.0,
+        "lawbench_article_abstained": False,
+        "term_in_range": True,
+    }
+    results[1]["derived"] = {
+        "lawbench_charge_f1": 0.0,
+        "lawbench_charge_abstained": True,
+        "lawbench_article_f1": 0.0,
+        "lawbench_article_abstained": True,
+        "term_in_range": None,  # no convicted article: not counted either way
+    }
+    m = {k: v["value"] for k, v in summarise("ljp", results, with_ci=False)["systems"]["naive_rag"]["metrics"].items()}
+    assert (m["lawbench_charge_f1"], m["lawbench_charge_abstention"]) == (0.5, 0.5)
+    assert (m["lawbench_article_f1"], m["term_in_range_share"]) == (0.5, 1.0)
+    consult = [
+        {
+            "item_id": i,
+            "system": "full",
+            "ok": True,
+            "seconds": 1.0,
+            "gold": {"articles": [], "answer": "x"},
+            "prediction": {"answer": "x", "cited": [], "cited_in_kb": [], "usage": results[0]["prediction"]["usage"]},
+            "derived": {"claims": claims},
+        }
+        for i, claims in (("a", {"supported": 3, "unsupported": 1}), ("b", {"supported": 0, "unsupported": 0}))
+    ]
+    metrics = summarise("consult", consult, with_ci=False)["systems"]["full"]["metrics"]
+    assert metrics["supported_claim_share"]["value"] == 0.75
