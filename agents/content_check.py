@@ -40,7 +40,9 @@ def _rewrite(state: ConsultState, ctx: Context, applicable: list[Article]) -> tu
         ctx.language,
         question=state.question,
         draft=split_draft(state.draft),
-        applicable="\n".join(f"[{a.id}] {a.heading}" for a in applicable) or label("none", ctx.language),
+        # The texts, not only headings: the answer says in plain words what the articles provide.
+        applicable="\n".join(f"[{a.id}] {a.heading}{label('text_separator', ctx.language)}{a.text}" for a in applicable)
+        or label("none", ctx.language),
         pruned="\n".join(f"[{v['article_id']}] {v['reason']}" for v in pruned) or label("none", ctx.language),
     )
     model = chat_model(ctx, "draft")

@@ -256,7 +256,7 @@ def test_ablations(active_kb: Services, install: Any, flags: dict[str, Any], abs
         assert out["response"] == (
             "构成危险驾驶罪（刑法第一百三十三条之一）。依照《中华人民共和国刑法》第一百三十三条之一，处拘役，并处罚金。"
         )
-        assert not any("请把下面的答复草稿整理成最终答复" in str(c[-1].content) for c in model.calls)
+        assert not any("请把下面的答复草稿" in str(c[-1].content) for c in model.calls)
 
 
 def test_follow_up_reuses_elements_and_evidence(active_kb: Services, install: Any) -> None:
@@ -457,7 +457,7 @@ class AnswerFake(RuleFake):
 
     def _reply(self, messages: list[BaseMessage], **kwargs: Any) -> str:
         prompt = str(messages[-1].content)
-        if self.answer and prompt.startswith("请把下面的答复草稿整理成最终答复"):
+        if self.answer and prompt.startswith("请把下面的答复草稿"):
             return self.answer
         if prompt.startswith("下面答复中的一些说法，法律依据里找不到"):
             return self.revised
