@@ -115,39 +115,36 @@ def _no_support(state: ConsultState, lang: str) -> str:
     return label("no_support", lang, articles=label("list_separator", lang).join(nearest) or label("none", lang))
 
 
-def _checked(state: ConsultState, ctx: Context, response: str) -> tuple[str, list[ClaimCheck], Usage]:
-    """The response with unsupported claims rewritten or removed, the checks, and the rewrite's usage."""
-    graph = get_services().graph
-    charges = ChargeRepository(graph)
+def _checked(state: ConsultState, ctx: Context, response: str) -> tuple[str, list[ClaimCheck], Usage, str]:
+    """The response with unsupported claims rewritten or removed, the checks, the rewrite's usage, and the
+    note saying which article's words apply when sentences were removed (empty otherwise)."""
+    charges = ChargeRepository(get_services().graph)
     names = charges.names() if charges.has_charges() else set()
     basis = {b["article_id"]: b["text"] for b in state.legal_basis}
     defined = {a: charges.defined_by([a]) for a in basis} if names else {}
     found = check_claims(response, basis, state.question, names, defined)
     unsupported = [claim for claim, verdict, _ in found if verdict == UNSUPPORTED]
     usage = empty_usage()
-    records = [_record(c, v, a) for c, v, a in found if v != UNSUPPORTED]
+    rewritten: list[ClaimCheck] = []
     if unsupported and ctx.claim_rewrite:
         revised, usage = _revise(state, ctx, response, unsupported)
         revised = readable_citations(revised, state.legal_basis, ctx.language)
         if revised:
             again = check_claims(revised, basis, state.question, names, defined)
             still = {(c.text, c.kind) for c, v, _ in again if v == UNSUPPORTED}
-            records = [_record(c, v, a) for c, v, a in again if v != UNSUPPORTED]
-            records += [_record(c, REWRITTEN, "") for c in unsupported if (c.text, c.kind) not in still]
+            rewritten = [_record(c, REWRITTEN, "") for c in unsupported if (c.text, c.kind) not in still]
             response, found = revised, again
             unsupported = [c for c, v, _ in again if v == UNSUPPORTED]
-    if unsupported:
-        first = state.legal_basis[0]
-        dropped = {c.sentence for c in unsupported}
-        # Every claim of a removed sentence goes with it, supported or not.
-        records = [r for r in records if r["verdict"] == REWRITTEN]
-        records += [
-            _record(c, REMOVED, first["article_id"]) if c.sentence in dropped else _record(c, v, a) for c, v, a in found
-        ]
-        response = _without_sentences(response, dropped) + label(
-            "claims_removed", ctx.language, article=_heading(first)
-        )
-    return response, records, usage
+    if not unsupported:
+        return response, rewritten + [_record(c, v, a) for c, v, a in found], usage, ""
+    first = state.legal_basis[0]
+    dropped = {c.sentence for c in unsupported}
+    # Every claim of a removed sentence goes with it, supported or not.
+    records = rewritten + [
+        _record(c, REMOVED, first["article_id"]) if c.sentence in dropped else _record(c, v, a) for c, v, a in found
+    ]
+    note = label("claims_removed", ctx.language, article=_heading(first))
+    return _without_sentences(response, dropped), records, usage, note
 
 
 def verify_claims(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -159,10 +156,11 @@ def verify_claims(state: ConsultState, runtime: Runtime[Context]) -> dict[str, A
     usage = empty_usage()
     # The checks read Chinese statute wording; other packs get readable citations only.
     if state.legal_basis and ctx.language == "zh":
-        response, records, usage = _checked(state, ctx, response)
+        response, records, usage, note = _checked(state, ctx, response)
         if asks_about_punishment(state.question):
             added, checks = stated_penalties(state.question, response, state.legal_basis, ctx.language)
             response, records = response + added, records + checks
+        response += note
     if not state.legal_basis or not response.strip():
         response = (response + _no_support(state, ctx.language)).strip()
     return {

@@ -509,7 +509,10 @@ def test_claims_removed_by_rule_without_a_rewrite(active_kb: Services, monkeypat
     model = _answer_fake(monkeypatch, "回答：醉驾会被罚款两万元[刑法:133-1]，并处死刑。构成危险驾驶罪。")
     out = _run(Context(model="fake", claim_rewrite=False))
     assert not [c for c in model.calls if str(c[-1].content).startswith("下面答复中的一些说法")]
-    assert out["response"].startswith("构成危险驾驶罪。（答复中法律依据未载明的说法已删去")
+    assert out["response"] == (
+        "构成危险驾驶罪。依照《中华人民共和国刑法》第一百三十三条之一，处拘役，并处罚金。"
+        "（答复中法律依据未载明的说法已删去，以《中华人民共和国刑法》第一百三十三条之一的规定为准。）"
+    )
     assert {("两万元", "removed"), ("罚款", "removed"), ("死刑", "removed")} <= {(c, v) for c, v, _ in _checks(out)}
 
 
