@@ -126,7 +126,8 @@ def _checked(state: ConsultState, ctx: Context, response: str) -> tuple[str, lis
     unsupported = [claim for claim, verdict, _ in found if verdict == UNSUPPORTED]
     usage = empty_usage()
     rewritten: list[ClaimCheck] = []
-    if unsupported and ctx.claim_rewrite:
+    # Without a basis there is nothing to rewrite from: such claims go by rule.
+    if unsupported and ctx.claim_rewrite and basis:
         revised, usage = _revise(state, ctx, response, unsupported)
         revised = readable_citations(revised, state.legal_basis, ctx.language)
         if revised:
@@ -137,13 +138,14 @@ def _checked(state: ConsultState, ctx: Context, response: str) -> tuple[str, lis
             unsupported = [c for c, v, _ in again if v == UNSUPPORTED]
     if not unsupported:
         return response, rewritten + [_record(c, v, a) for c, v, a in found], usage, ""
-    first = state.legal_basis[0]
+    first = state.legal_basis[0] if state.legal_basis else None
     dropped = {c.sentence for c in unsupported}
     # Every claim of a removed sentence goes with it, supported or not.
     records = rewritten + [
-        _record(c, REMOVED, first["article_id"]) if c.sentence in dropped else _record(c, v, a) for c, v, a in found
+        _record(c, REMOVED, first["article_id"] if first else "") if c.sentence in dropped else _record(c, v, a)
+        for c, v, a in found
     ]
-    note = label("claims_removed", ctx.language, article=_heading(first))
+    note = label("claims_removed", ctx.language, article=_heading(first)) if first else ""
     return _without_sentences(response, dropped), records, usage, note
 
 
@@ -155,9 +157,9 @@ def verify_claims(state: ConsultState, runtime: Runtime[Context]) -> dict[str, A
     records: list[ClaimCheck] = []
     usage = empty_usage()
     # The checks read Chinese statute wording; other packs get readable citations only.
-    if state.legal_basis and ctx.language == "zh":
+    if ctx.language == "zh":
         response, records, usage, note = _checked(state, ctx, response)
-        if asks_about_punishment(state.question):
+        if state.legal_basis and asks_about_punishment(state.question):
             added, checks = stated_penalties(state.question, response, state.legal_basis, ctx.language)
             response, records = response + added, records + checks
         response += note

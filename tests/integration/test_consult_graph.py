@@ -517,12 +517,15 @@ def test_claims_removed_by_rule_without_a_rewrite(active_kb: Services, monkeypat
 
 
 def test_an_answer_nothing_supports_names_the_closest_articles(active_kb: Services, install: Any) -> None:
-    install(refuted={"刑法:133-1", "刑法:133"}, by_schema={"text": ["回答：不知道。"] * 3})
-    out = _run(Context(model="fake", audit_k=2))
-    if out["legal_basis"]:
-        pytest.skip("the audit kept an article")
-    assert "没有能够支持答复的条文" in out["response"]
+    refuted = {"刑法:133-1", "刑法:133"}
+    install(refuted=refuted, by_schema={"text": ["回答：醉驾罚款五千元。\n引用：[刑法:133-1]、[刑法:133]"] * 3})
+    out = _run(Context(model="fake"))
+    assert {v["article_id"] for v in out["verdicts"] if not v["applicable"]} == refuted
+    assert out["legal_basis"] == []
+    # A fine nothing states is removed by rule, and the answer says nothing supports one.
+    assert "罚款" not in out["response"] and "没有能够支持答复的条文" in out["response"]
     assert out["evidence"][0]["heading"] in out["response"]
+    assert {(c["claim"], c["verdict"]) for c in out["claim_checks"]} >= {("罚款", "removed"), ("五千元", "removed")}
 
 
 def test_a_checklist_item_the_question_does_not_state_does_not_hold(active_kb: Services, install: Any) -> None:
