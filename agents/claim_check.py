@@ -18,6 +18,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
+from agents.common.answers import split_draft
 from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import LegalBasisItem, trace_event
@@ -36,7 +37,7 @@ from tools.law.claims import (
     check_claims,
     sentences,
 )
-from tools.law.penalties import article_tiers, closest_tier, condition_match, penalty_kinds
+from tools.law.penalties import article_tiers, closest_tier, condition_match, penalty_kinds, stated_condition
 from tools.llm.chat import Usage, empty_usage, invoke_text
 from tools.services import get_services
 
@@ -82,7 +83,8 @@ def _revise(state: ConsultState, ctx: Context, response: str, claims: list[Claim
         basis=basis,
     )
     system = SystemMessage(content=render_prompt("system", ctx.language))
-    return invoke_text(chat_model(ctx, "draft"), [system, HumanMessage(content=prompt)])
+    text, usage = invoke_text(chat_model(ctx, "draft"), [system, HumanMessage(content=prompt)])
+    return split_draft(text), usage
 
 
 def _without_sentences(text: str, drop: set[int]) -> str:
@@ -104,7 +106,8 @@ def stated_penalties(
         missing = [kind for kind in tier.kinds if kind not in named]
         if not missing:
             continue
-        added.append(label("stated_penalty", lang, article=_heading(item), penalty=tier.penalty))
+        condition = stated_condition(tier, question)
+        added.append(label("stated_penalty", lang, article=_heading(item), condition=condition, penalty=tier.penalty))
         checks += [_record(Claim(kind, "penalty", -1), ADDED, item["article_id"]) for kind in missing]
         named.update(missing)
     return "".join(added), checks

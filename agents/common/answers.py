@@ -35,18 +35,22 @@ def strip_citation(text: str, article_id: str) -> str:
 _ANSWER_RE = re.compile(r"^\s*(?:回答|answer)[:：]\s*", re.MULTILINE | re.IGNORECASE)
 
 
-_CITES_RE = re.compile(r"^\s*(?:引用|citations?)[:：].*$", re.MULTILINE | re.DOTALL | re.IGNORECASE)
+_CITES_RE = re.compile(r"(?:引用|citations?)[:：].*$", re.DOTALL | re.IGNORECASE)
+# The 1.5B model often goes on after its answer by copying the prompt's next sections (适用法条…, 修改建议…);
+# the answer is one paragraph, so a blank line ends it.
+_ECHO_RE = re.compile(r"\n\s*\n.*$", re.DOTALL)
 
 
 def split_draft(draft: str) -> str:
-    """The answer part of a draft in the prompt's two-line format (回答：… / 引用：…); other text unchanged.
+    """The answer part of a draft in the prompt's format (回答：… / 引用：…): what follows 回答 up to the 引用
+    list or the first blank line; text without 回答 unchanged.
 
-    The 引用 line only lists ids, which the Legal Basis shows with their text, so it is not repeated.
+    The 引用 list only names ids, which the Legal Basis shows with their text, so it is not repeated.
     """
     if not _ANSWER_RE.search(draft):
         return draft.strip()
-    answer = _CITES_RE.sub("", _ANSWER_RE.sub("", draft, count=1))
-    return answer.strip()
+    answer = _ECHO_RE.sub("", _ANSWER_RE.split(draft, maxsplit=1)[1].strip())
+    return _CITES_RE.sub("", answer).strip()
 
 
 def legal_basis(articles: list[Article], cited_first: list[str]) -> list[LegalBasisItem]:

@@ -254,7 +254,7 @@ def test_ablations(active_kb: Services, install: Any, flags: dict[str, Any], abs
     if flags.get("content_check") is False:
         # The draft as written, its id made readable and the penalty the question asks about added.
         assert out["response"] == (
-            "构成危险驾驶罪（刑法第一百三十三条之一）。依照《中华人民共和国刑法》第一百三十三条之一，处拘役，并处罚金。"
+            "构成危险驾驶罪（刑法第一百三十三条之一）。依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。"
         )
         assert not any("请把下面的答复草稿" in str(c[-1].content) for c in model.calls)
 
@@ -482,7 +482,7 @@ def test_penalty_the_article_states_is_added_and_bracket_ids_become_citations(
     response = out["response"]
     assert "[" not in response and "引用" not in response and "（刑法第一百三十三条之一）" in response
     # The question asks about punishment: 133-1's penalty for drunk driving is quoted from the article.
-    assert response.endswith("依照《中华人民共和国刑法》第一百三十三条之一，处拘役，并处罚金。")
+    assert response.endswith("依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。")
     assert _checks(out) == [
         ("拘役", "added", "刑法:133-1"),
         ("罚金", "added", "刑法:133-1"),
@@ -510,7 +510,7 @@ def test_claims_removed_by_rule_without_a_rewrite(active_kb: Services, monkeypat
     out = _run(Context(model="fake", claim_rewrite=False))
     assert not [c for c in model.calls if str(c[-1].content).startswith("下面答复中的一些说法")]
     assert out["response"] == (
-        "构成危险驾驶罪。依照《中华人民共和国刑法》第一百三十三条之一，处拘役，并处罚金。"
+        "构成危险驾驶罪。依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。"
         "（答复中法律依据未载明的说法已删去，以《中华人民共和国刑法》第一百三十三条之一的规定为准。）"
     )
     assert {("两万元", "removed"), ("罚款", "removed"), ("死刑", "removed")} <= {(c, v) for c, v, _ in _checks(out)}

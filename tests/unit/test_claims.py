@@ -101,3 +101,11 @@ def test_closest_tier_follows_the_question() -> None:
     assert closest_tier(tiers, "放火烧了邻居的房子怎么判") == tiers[0]
     assert asks_about_punishment("醉酒驾驶机动车会受到什么处罚？")
     assert not asks_about_punishment("离婚时房子怎么分？")
+
+
+def test_the_condition_a_question_states_is_quoted_before_the_penalty() -> None:
+    from tools.law.penalties import stated_condition
+
+    (tier,) = article_tiers(DRUNK)
+    assert stated_condition(tier, "醉酒驾驶机动车会受到什么处罚？") == "醉酒驾驶机动车的，"
+    assert stated_condition(tier, "离婚怎么分财产") == ""

@@ -11,6 +11,9 @@ def test_the_answer_line_is_kept_and_the_citation_line_dropped() -> None:
     assert split_draft(draft) == "醉驾构成危险驾驶罪[刑法:133-1]，处拘役并处罚金。"
     assert split_draft("回答: 多行回答\n第二行\n引用: 无") == "多行回答\n第二行"
     assert split_draft("没有按格式的回答[刑法:264]。") == "没有按格式的回答[刑法:264]。"
+    # What the local model wrote: the 引用 list inline, then the prompt's next sections copied after a blank line.
+    echoed = "回答：醉驾处拘役。引用：[刑法:133-1]\n\n适用法条（已逐项核对构成要件）：\n[刑法:133-1] …\n\n只输出一段"
+    assert split_draft(echoed) == "醉驾处拘役。"
 
 
 def test_invented_ids_are_removed_with_their_separator() -> None:

@@ -196,12 +196,23 @@ def article_tiers(text: str) -> list[Tier]:
 _CONDITION_PART = re.compile(r"[，,；;：:（）()\n]|或者")
 
 
+def _parts(tier: Tier) -> list[str]:
+    return [p.strip() for p in _CONDITION_PART.split(tier.condition) if len(p.strip()) > 1]
+
+
 def condition_match(tier: Tier, question: str) -> float:
     """How well ``question`` states the tier's condition: the best share of one of its parts (an element, a
     listed item, an alternative) whose character pairs the question contains. A listing article's condition
     is long, and 醉酒驾驶机动车的 alone is the part a drunk-driving question states."""
-    parts = [p for p in _CONDITION_PART.split(tier.condition) if len(p.strip()) > 1]
-    return max((bigram_share(p, question) for p in parts), default=0.0)
+    return max((bigram_share(p, question) for p in _parts(tier)), default=0.0)
+
+
+def stated_condition(tier: Tier, question: str) -> str:
+    """The part of the tier's condition ``question`` states best, as the article words it and ready to precede
+    the penalty (醉酒驾驶机动车的，), or nothing when the question states none of it."""
+    scored = [(bigram_share(p, question), p) for p in _parts(tier) if not p.startswith("有下列情形")]
+    share, part = max(scored, default=(0.0, ""))
+    return f"{part}，" if share > 0 else ""
 
 
 def closest_tier(tiers: list[Tier], question: str) -> Tier | None:
