@@ -24,7 +24,9 @@ from tools.law.articles import parse_citations
 from tools.llm.chat import failed_usage, invoke_structured
 
 _ANSWER_LINE = re.compile(r"^\s*(?:回答|answer)[:：]", re.MULTILINE | re.IGNORECASE)
-_CITES_LINE = re.compile(r"^\s*(?:引用|citations?)[:：]", re.MULTILINE | re.IGNORECASE)
+# The local model writes the list on the answer's line (…处罚。引用：[刑法:133-1]); split_draft reads that form
+# too, so asking for a second line only cost Manager rounds that returned the same draft.
+_CITES_LINE = re.compile(r"(?:^\s*|[。；.;!?！？]\s*)(?:引用|citations?)[:：]", re.MULTILINE | re.IGNORECASE)
 
 
 class FormatReview(BaseModel):

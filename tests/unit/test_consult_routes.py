@@ -74,6 +74,7 @@ def test_route_start(flags: dict[str, bool], expected: str) -> None:
 def test_format_problems_are_found_by_code() -> None:
     good = "回答：构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"
     assert format_problems(good, {"刑法:133-1"}) == []
+    assert format_problems("回答：醉驾处拘役。引用：[刑法:133-1]", {"刑法:133-1"}) == []
     problems = format_problems("构成危险驾驶罪[刑法:999]。", {"刑法:133-1"})
     assert problems[0].startswith("缺少以“回答：”") and problems[1].startswith("缺少以“引用：”")
     assert "刑法:999" in problems[2]
