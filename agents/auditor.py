@@ -352,7 +352,8 @@ def make_audit_research(audit: AuditGraph) -> JudgeNode:
         """Fuse the Researcher's strategies, audit the best candidates, prune what rests on failed articles."""
         started = time.perf_counter()
         ctx = runtime.context
-        fused = fuse_research(state.rankings, ctx, max(ctx.audit_k, ctx.top_k))
+        companions = get_services().statutes.penalty_companions()
+        fused = fuse_research(state.rankings, ctx, max(ctx.audit_k, ctx.top_k), companions)
         candidates = fused[: ctx.audit_k]
         ranked_cases = sorted(state.cases.values(), key=lambda c: -c["score"])
         update: dict[str, Any] = {"rankings": {"researcher": fused}}

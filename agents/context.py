@@ -194,6 +194,13 @@ class Context:
             "on both halves."
         },
     )
+    penalty_companions: bool = field(
+        default=True,
+        metadata={
+            "description": "Judge: an article that only sets the penalty of an offence another defines (刑法:383 "
+            "for 382's 贪污, 386, 390) follows that article in the Researcher's ranking; judgments cite both."
+        },
+    )
     router: Literal["llm", "rules"] = field(
         default="llm",
         metadata={

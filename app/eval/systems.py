@@ -274,6 +274,7 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
     run too; the only model call is its pre-judgment, made only when ``prejudge_model`` is given."""
     # One repository for the whole run: its alias index is read from the graph once, not per item.
     charges = ChargeRepository(get_services().graph)
+    companions = get_services().statutes.penalty_companions()
     research_ctx = replace(context, model=prejudge_model or context.model, judge_model="", feature_extractor="lexical")
     wide = replace(context, candidates_per_retriever=max(depth, context.candidates_per_retriever))
 
@@ -307,7 +308,7 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
             for name in ("case_bm25", "features", "community", "charge", "generative"):
                 if name in research:
                     out[name] = research[name][:depth]
-            out["researcher"] = fuse_research(research, research_ctx, depth)
+            out["researcher"] = fuse_research(research, research_ctx, depth, companions)
         if item.get("charges") and charges.has_charges():
             # The ceiling of charge-anchored retrieval: the gold charges mapped through DEFINES edges.
             by_charge = charges.articles_for(item["charges"])

@@ -398,3 +398,12 @@ def test_eval_checks_terms_against_the_convicted_articles(judge_kb: Services) ->
     assert [r["derived"]["term_in_range"] for r in results] == [False, True, None]
     assert [r["derived"]["lawbench_article_f1"] for r in results] == [1.0, 0.0, 0.0]
     assert results[0]["derived"]["lawbench_charge_f1"] == 1.0 and results[2]["derived"]["lawbench_charge_abstained"]
+
+
+def test_penalty_companions_are_read_from_the_statutes_wording(judge_kb: Services) -> None:
+    assert judge_kb.statutes.penalty_companions() == {
+        "刑法:382": "刑法:383",
+        "刑法:385": "刑法:386",
+        "刑法:389": "刑法:390",
+    }
+    assert judge_kb.statutes.penalty_companions("民法典") == {}

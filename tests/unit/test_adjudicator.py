@@ -127,3 +127,14 @@ def test_a_reasoning_cut_at_the_cap_ends_at_its_last_whole_sentence() -> None:
     # A reasoning shorter than the cap ends where the model ended it, even without a full stop.
     assert whole_sentences("依据[1]，构成盗窃罪") == "依据[1]，构成盗窃罪"
     assert whole_sentences(first + "另" * (REASONING_CHARS - len(first) - 1) + "。")[-1] == "。"
+
+
+def test_penalty_companions_follow_their_articles_in_the_fusion() -> None:
+    from agents.common.research import follow_companions
+
+    companions = {"刑法:382": "刑法:383", "刑法:385": "刑法:386"}
+    assert follow_companions(["刑法:382", "刑法:264", "刑法:383"], companions) == ["刑法:382", "刑法:383", "刑法:264"]
+    rankings = {"bm25": ["刑法:385", "刑法:264", "刑法:67"]}
+    assert fuse_research(rankings, Context(model="fake"), 2, companions) == ["刑法:385", "刑法:386"]
+    off = Context(model="fake", penalty_companions=False)
+    assert fuse_research(rankings, off, 2, companions) == ["刑法:385", "刑法:264"]

@@ -6,11 +6,12 @@ may only name ids, and :meth:`StatuteRepository.get_articles` returns the stored
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 
 from tools.kb.port import GraphStore
-from tools.law.articles import Article
+from tools.law.articles import CRIMINAL_LAW, Article
 
 _UPSERT_LAWS = """
 UNWIND $rows AS row
@@ -35,6 +36,10 @@ RETURN a.id AS id, a.law AS law, a.law_full AS law_full, a.number AS number, a.s
 """
 
 _HASHES_FOR_LAW = "MATCH (a:Article) WHERE a.law = $law RETURN a.id AS id, a.hash AS hash"
+
+_OPENING_WITH = "MATCH (a:Article) WHERE a.law = $law AND a.text STARTS WITH $opening RETURN a.id AS id, a.text AS text"
+_CONTAINING = "MATCH (a:Article) WHERE a.law = $law AND a.text CONTAINS $phrase RETURN a.id AS id"
+_PENALTY_OF = re.compile(r"对犯(?P<charge>[^，。；]{1,30}?)罪的")
 
 _COUNT = """
 MATCH (l:Law) OPTIONAL MATCH (l)-[:HAS_ARTICLE]->(a:Article)
@@ -80,3 +85,16 @@ class StatuteRepository:
     def counts(self) -> dict[str, int]:
         """Number of articles per law in the graph."""
         return {r["law"]: r["articles"] for r in self.store.read(_COUNT)}
+
+    def penalty_companions(self, law: str = CRIMINAL_LAW) -> dict[str, str]:
+        """Article defining an offence -> the article that only sets its penalty, read from their wording:
+        刑法:382 (…的，是贪污罪) -> 383 (对犯贪污罪的，…处罚), 385 -> 386, 389 -> 390. Courts cite the two
+        together, and a retriever that finds one rarely ranks the other."""
+        companions: dict[str, str] = {}
+        for row in self.store.read(_OPENING_WITH, {"law": law, "opening": "对犯"}):
+            if match := _PENALTY_OF.match(row["text"]):
+                phrase = f"的，是{match['charge']}罪"
+                for found in self.store.read(_CONTAINING, {"law": law, "phrase": phrase}):
+                    if found["id"] != row["id"]:
+                        companions.setdefault(found["id"], row["id"])
+        return companions
