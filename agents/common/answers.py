@@ -8,7 +8,7 @@ import re
 from agents.state.common import LegalBasisItem
 from agents.state.consult import EvidenceItem
 from prompts import label
-from tools.law.articles import Article
+from tools.law.articles import Article, prose_citation_spans
 
 
 def format_evidence(evidence: list[EvidenceItem], lang: str = "zh") -> str:
@@ -23,13 +23,25 @@ def format_evidence_headings(evidence: list[EvidenceItem], lang: str = "zh") -> 
     return "\n".join(f"[{e['article_id']}] {e['heading']}" for e in evidence) or label("none", lang)
 
 
+_LEAD_IN = re.compile(r"(?:根据|依据|依照|按照)$")
+_LEAD_OUT = re.compile(r"^(?:的|之)?规定[，,]?|^[，,]")
+
+
 def strip_citation(text: str, article_id: str) -> str:
-    """Remove the occurrences of ``article_id`` from ``text``, bracketed ([刑法:264], 【刑法:264】) or bare
-    (IPC:382, 个人信息保护法:39, as a small model writes them), with the separator before each."""
+    """Remove the occurrences of ``article_id`` from ``text``: bracketed ([刑法:264], 【刑法:264】), bare
+    (IPC:382, 个人信息保护法:39, as a small model writes them) with the separator before each, and in prose
+    (《中华人民共和国矿产资源法》第二十六条) with its 根据…的规定，frame."""
     law, _, key = article_id.partition(":")
     law_re = rf"《?(?:中华人民共和国)?{re.escape(law)}》?\s*[:：]\s*{re.escape(key)}"
     text = re.sub(rf"[、，,]?\s*[\[【]\s*{law_re}\s*[\]】]", "", text)
-    return re.sub(rf"[、，,]?\s*{law_re}(?![\dA-Za-z-])", "", text)
+    text = re.sub(rf"[、，,]?\s*{law_re}(?![\dA-Za-z-])", "", text)
+    for start, end, cited in reversed(prose_citation_spans(text)):
+        if cited == article_id:
+            before, after = text[:start], text[end:]
+            if _LEAD_IN.search(before):
+                before, after = _LEAD_IN.sub("", before), _LEAD_OUT.sub("", after)
+            text = before + after
+    return text
 
 
 _ANSWER_RE = re.compile(r"^\s*(?:回答|answer)[:：]\s*", re.MULTILINE | re.IGNORECASE)

@@ -44,3 +44,11 @@ def test_bare_ids_of_latin_named_codes_are_removed_too() -> None:
 
 def test_english_function_words_do_not_count_in_bm25() -> None:
     assert tokenize("What is the punishment for theft under Indian law?") == ["punish", "theft", "indian", "law"]
+
+
+def test_prose_citations_of_dropped_articles_are_removed_with_their_frame() -> None:
+    text = "根据《中华人民共和国矿产资源法》第二十六条的规定，矿业权可以收回。另见《刑法》第264条。"
+    assert strip_citation(text, "矿产资源法:26") == "矿业权可以收回。另见《刑法》第264条。"
+    assert (
+        strip_citation(text, "刑法:264") == "根据《中华人民共和国矿产资源法》第二十六条的规定，矿业权可以收回。另见。"
+    )

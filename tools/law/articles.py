@@ -146,6 +146,15 @@ _BARE_ID_RE = re.compile(r"(?<![\w\[【])([A-Z][A-Za-z]{1,15})\s*:\s*(\d+[A-Z]{0
 _PROSE_RE = re.compile(rf"《([^》]{{1,60}})》\s*{ARTICLE_REF}")
 
 
+def prose_citation_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, article id) of every 《law》第X条 citation in ``text``."""
+    spans = []
+    for m in _PROSE_RE.finditer(text):
+        suffix = cn_to_int(m.group(3)) if m.group(3) else 0
+        spans.append((m.start(), m.end(), make_article_id(m.group(1), cn_to_int(m.group(2)), suffix)))
+    return spans
+
+
 def parse_citations(text: str) -> list[str]:
     """Article ids cited in ``text``, as explicit ids (bracketed, or bare for Latin-named codes: IPC:379),
     《law》第X条 prose or English prose ("Section 379 of the Indian Penal Code"), in order, without repeats."""
@@ -154,9 +163,7 @@ def parse_citations(text: str) -> list[str]:
         found.append((m.start(), f"{short_law_name(m.group(1))}:{m.group(2)}"))
     for m in _BARE_ID_RE.finditer(text):
         found.append((m.start(), f"{m.group(1)}:{m.group(2)}"))
-    for m in _PROSE_RE.finditer(text):
-        suffix = cn_to_int(m.group(3)) if m.group(3) else 0
-        found.append((m.start(), make_article_id(m.group(1), cn_to_int(m.group(2)), suffix)))
+    found += [(start, article_id) for start, _, article_id in prose_citation_spans(text)]
     if text.isascii() or "Section" in text or "Article" in text:
         found += prose_citations(text)
     seen: dict[str, None] = {}
