@@ -107,12 +107,16 @@ def in_range(months: int, life: bool, death: bool, allowed: Allowed, mitigated: 
 
 
 def clamp(months: int, life: bool, death: bool, allowed: Allowed, mitigated: bool = False) -> tuple[int, bool, bool]:
-    """The sentence moved to the nearest one ``allowed`` permits: death not allowed becomes life where life is,
-    else the longest fixed term; life likewise; a fixed term goes to the nearer bound."""
-    if death and not allowed.death:
-        return (FIXED_TERM_MONTHS[1], True, False) if allowed.life else (allowed.high, False, False)
-    if life and not allowed.life:
-        return allowed.high, False, False
+    """The sentence moved to the nearest one ``allowed`` permits. Death not allowed becomes life where life is;
+    life (or death) allowed by no tier is dropped, and the fixed term the model also gave is kept within the
+    range, or is the longest one when it gave none (a death sentence for 失火 becomes seven years, not one
+    month). A fixed term goes to the nearer bound."""
+    if death and not allowed.death and allowed.life:
+        return months, True, False
+    if (death and not allowed.death) or (life and not allowed.life):
+        life = death = False
+        if months <= 0:
+            return allowed.high, False, False
     if death or life:
         return months, life, death
     return min(max(months, 0 if mitigated else allowed.low), allowed.high), False, False
