@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tools.law.penalties import DETENTION_MONTHS, FIXED_TERM_MONTHS, Tier, article_tiers
+from tools.law.penalties import DETENTION_MONTHS, Tier, article_tiers
 
 MITIGATING_ARTICLES = frozenset(f"刑法:{n}" for n in (17, 18, 19, 20, 21, 22, 23, 24, 27, 28, 63, 67, 68))
 """General provisions that allow a sentence below a tier's floor (减轻处罚): minors, the mentally ill, excess in
