@@ -49,7 +49,8 @@ this well (or it is the only basis article that sets a penalty): 道路交通安
 a drunk-driving question (醉酒驾驶机动车的: 1.0), 刑法:277's 以驾驶机动车撞击等手段 (0.4) does not."""
 
 _CITES_INLINE = re.compile(r"(?:引用|法律依据|citations?)[:：]\s*(?:[\[【][^\]】]*[\]】][、，,;；\s]*)+", re.IGNORECASE)
-_BRACKET_ID = re.compile(r"[\[【]\s*([^\[\]【】:：\s]+)\s*[:：]\s*([\w-]+)\s*[\]】]")
+_CITING_WORD = re.compile(r"(?:根据|依据|依照|按照|违反|适用|[、和及与])\s*$")
+_BRACKET_ID = re.compile(r"(?P<sep>[、，,]\s*)?[\[【]\s*([^\[\]【】:：\s]+)\s*[:：]\s*([\w-]+)\s*[\]】]")
 
 
 def _heading(item: LegalBasisItem) -> str:
@@ -58,12 +59,18 @@ def _heading(item: LegalBasisItem) -> str:
 
 def readable_citations(text: str, basis: list[LegalBasisItem], lang: str) -> str:
     """``text`` without 引用 lists, each bracket id ([刑法:133-1]) written as the citation a reader knows
-    (（刑法第一百三十三条之一）); a bracket id outside the basis is dropped."""
+    (《刑法》第一百三十三条之一, in parentheses unless a word such as 根据 introduces it); a bracket id outside
+    the basis is dropped."""
     numbers = {b["article_id"]: b for b in basis}
 
     def cite(match: re.Match[str]) -> str:
-        item = numbers.get(f"{match[1]}:{match[2]}")
-        return label("citation", lang, law=short_law_name(item["law"]), number=item["number"]) if item else ""
+        item = numbers.get(f"{match[2]}:{match[3]}")
+        if not item:
+            return ""  # with the separator before it
+        cited = label("citation", lang, law=short_law_name(item["law"]), number=item["number"])
+        before = match.string[: match.start()] + (match["sep"] or "")
+        # 根据[刑法:264]的规定 reads as 根据《刑法》第二百六十四条的规定; elsewhere the citation is a parenthesis.
+        return (match["sep"] or "") + (cited if _CITING_WORD.search(before) else label("aside", lang, text=cited))
 
     return _BRACKET_ID.sub(cite, _CITES_INLINE.sub("", text)).strip()
 

@@ -10,10 +10,14 @@ from rich.table import Table
 from app.cli.console import console, err, print_panel, print_usage
 
 if TYPE_CHECKING:
-    from agents.state.audit import Verdict
+    from agents.state.audit import CheckResult, Verdict
 
 VERDICT_LABELS = {"unverified": "未核验 unverified", "retained": "保留 retained", "reviewer": "复核 reviewed"}
 """How a verdict reads when neither its checklist's rule nor the model's final call decided it."""
+
+
+def _mark(check: CheckResult) -> str:
+    return "✓" if check["holds"] else "✗" if check.get("stated", True) else "–"
 
 
 def print_verdicts(verdicts: list[Verdict]) -> None:
@@ -22,13 +26,14 @@ def print_verdicts(verdicts: list[Verdict]) -> None:
 
     if not verdicts:
         return
-    table = Table("法条 Article", "核验 Verdict", "清单 Checklist (✓ holds, ✗ does not)", title="核验 Audit")
+    header = "清单 Checklist (✓ holds, ✗ does not, – the question does not state it)"
+    table = Table("法条 Article", "核验 Verdict", header, title="核验 Audit")
     for verdict in verdicts:
         outcome = "适用 applies" if verdict["applicable"] else "[yellow]排除 pruned[/yellow]"
         if verdict["applicable"] and is_borderline(verdict):
             outcome = "保留待复核 kept, mixed"
         outcome = VERDICT_LABELS.get(verdict["decided_by"], outcome)
-        checks = "\n".join(f"{'✓' if c['holds'] else '✗'} {escape(c['item'])}" for c in verdict["checks"])
+        checks = "\n".join(f"{_mark(c)} {escape(c['item'])}" for c in verdict["checks"])
         table.add_row(escape(verdict["article_id"]), outcome, checks or escape(verdict["reason"]))
     console.print(table)
 

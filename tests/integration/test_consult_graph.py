@@ -12,6 +12,7 @@ from langchain_core.messages import BaseMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import Field
 
+from agents.claim_check import readable_citations
 from agents.context import Context
 from agents.element import ElementGraph
 from agents.state.consult import ConsultInput
@@ -186,7 +187,7 @@ def test_auditor_prunes_inapplicable_articles_and_their_citations(active_kb: Ser
     assert verdicts["刑法:266"]["reason"] == "主要要件不满足"
     assert [b["article_id"] for b in out["legal_basis"]] == ["刑法:133-1"]
     assert out["dropped_citations"] == ["刑法:264", "刑法:266"]
-    assert "264" not in out["response"] and "（刑法第一百三十三条之一）" in out["response"]
+    assert "264" not in out["response"] and "（《刑法》第一百三十三条之一）" in out["response"]
     content_prompt = str(model.calls[-1][-1].content)
     assert "[刑法:264] 全部要件均不满足" in content_prompt  # ContentCheck is told what was pruned and why
 
@@ -226,7 +227,7 @@ def test_invented_and_unaudited_citations_are_dropped_and_reported(active_kb: Se
     # Two ids the KB lacks (from the draft) and one real article ContentCheck added without an audit.
     assert out["dropped_citations"] == ["刑法:999-9", "民法典:1", "刑法:20"]
     assert "999" not in out["response"] and "刑法:20" not in out["response"]
-    assert "（刑法第一百三十三条之一）" in out["response"]
+    assert "（《刑法》第一百三十三条之一）" in out["response"]
     assert out["element_graph"]["key_facts"] == ["醉酒驾驶机动车"]
     draft_prompt = str(model.calls[1][-1].content)
     assert "[刑法:133-1]" in draft_prompt and "醉酒驾驶机动车的" in draft_prompt
@@ -254,7 +255,7 @@ def test_ablations(active_kb: Services, install: Any, flags: dict[str, Any], abs
     if flags.get("content_check") is False:
         # The draft as written, its id made readable and the penalty the question asks about added.
         assert out["response"] == (
-            "构成危险驾驶罪（刑法第一百三十三条之一）。依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。"
+            "构成危险驾驶罪（《刑法》第一百三十三条之一）。依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。"
         )
         assert not any("请把下面的答复草稿" in str(c[-1].content) for c in model.calls)
 
@@ -337,7 +338,7 @@ def test_final_answer_streams_token_by_token(active_kb: Services, install: Any) 
     assert len(answer_tokens) > 5  # the answer arrives in pieces while it is written, not at the end
     assert "".join(answer_tokens) == rewrite
     # Its bracket id made readable by verify_claims; every penalty it names is 133-1's own.
-    assert out["response"] == "醉酒驾驶机动车的，构成危险驾驶罪（刑法第一百三十三条之一），处拘役，并处罚金。"
+    assert out["response"] == "醉酒驾驶机动车的，构成危险驾驶罪（《刑法》第一百三十三条之一），处拘役，并处罚金。"
     assert [item["article_id"] for item in out["legal_basis"]] == ["刑法:133-1"]
 
 
@@ -480,7 +481,11 @@ def test_penalty_the_article_states_is_added_and_bracket_ids_become_citations(
     _answer_fake(monkeypatch, "回答：醉酒驾驶构成危险驾驶罪[刑法:133-1]。引用：[刑法:133-1]")
     out = _run()
     response = out["response"]
-    assert "[" not in response and "引用" not in response and "（刑法第一百三十三条之一）" in response
+    assert "[" not in response and "引用" not in response and "（《刑法》第一百三十三条之一）" in response
+    # An id a word such as 根据 introduces reads as a plain citation.
+    assert readable_citations("根据[刑法:133-1]、[刑法:264]的规定", out["legal_basis"], "zh") == (
+        "根据《刑法》第一百三十三条之一的规定"
+    )
     # The question asks about punishment: 133-1's penalty for drunk driving is quoted from the article.
     assert response.endswith("依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。")
     assert _checks(out) == [
