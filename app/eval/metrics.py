@@ -173,3 +173,23 @@ def lawbench_charges(predicted: Iterable[str], options: Iterable[str]) -> set[st
     also yields 诈骗 and a name outside the options yields nothing."""
     text = "；".join(predicted)
     return {option for option in options if option and option in text}
+
+
+def paired_bootstrap(
+    pairs: Sequence[tuple[object, object]],
+    statistic: Callable[[Sequence[object]], float],
+    rounds: int = 1000,
+    seed: int = 0,
+) -> tuple[float, tuple[float, float]]:
+    """Difference B - A of ``statistic`` over items scored by both systems, and its 95% paired bootstrap
+    interval: each round resamples items and scores both systems on the same sample."""
+    if not pairs:
+        return 0.0, (0.0, 0.0)
+
+    def diff(sample: Sequence[tuple[object, object]]) -> float:
+        return statistic([b for _, b in sample]) - statistic([a for a, _ in sample])
+
+    rng = random.Random(seed)
+    n = len(pairs)
+    values = sorted(diff([pairs[rng.randrange(n)] for _ in range(n)]) for _ in range(rounds))
+    return diff(pairs), (values[int(0.025 * (rounds - 1))], values[int(0.975 * (rounds - 1))])

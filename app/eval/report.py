@@ -14,6 +14,7 @@ from app.eval.metrics import (
     hallucination_risk,
     match_charges,
     micro_prf,
+    paired_bootstrap,
     recall_at_k,
     reciprocal_rank,
     rouge_l,
@@ -249,13 +250,43 @@ def summarise(
         if task == "retrieval":
             retrievers = sorted({name for r in ok for name in r["prediction"]["rankings"]})
             entry["retrievers"] = {name: _score(ok, _retrieval_metrics(name), with_ci) for name in retrievers}
-        elif task in ("ljp", "charge"):
-            audited = any(r["prediction"].get("verdicts") for r in ok)
-            entry["metrics"] = _score(ok, _judgment_metrics(task, ok, audited), with_ci)
         else:
-            entry["metrics"] = _score(ok, _consult_metrics(ok, judge_threshold), with_ci)
+            entry["metrics"] = _score(ok, _metrics_for(task, ok, judge_threshold), with_ci)
         summary["systems"][system] = entry
+    if with_ci and (paired := paired_comparison(task, results, judge_threshold)):
+        summary["paired"] = paired
     return summary
+
+
+PAIRED = ("full", ("naive_rag", "no_rag"))
+"""The system compared item by item with each baseline present in a run."""
+
+
+def _metrics_for(task: str, results: Sequence[Result], judge_threshold: float) -> dict[str, Metric]:
+    if task == "consult":
+        return _consult_metrics(results, judge_threshold)
+    return _judgment_metrics(task, results, any(r["prediction"].get("verdicts") for r in results))
+
+
+def paired_comparison(task: str, results: Sequence[Result], judge_threshold: float = 7.0) -> dict[str, Any]:
+    """``full`` minus each baseline on the items both answered, every metric with its 95% paired bootstrap
+    interval (a difference whose interval excludes 0 is not sampling noise)."""
+    system, baselines = PAIRED
+    ok = [r for r in results if r.get("ok")]
+    mine = {r["item_id"]: r for r in ok if r["system"] == system}
+    out: dict[str, Any] = {}
+    for baseline in baselines:
+        theirs = {r["item_id"]: r for r in ok if r["system"] == baseline}
+        pairs = [(theirs[i], mine[i]) for i in mine if i in theirs]
+        if not pairs or task == "retrieval":
+            continue
+        metrics = _metrics_for(task, [r for pair in pairs for r in pair], judge_threshold)
+        entry: dict[str, Any] = {"items": len(pairs)}
+        for name, metric in metrics.items():
+            value, (low, high) = paired_bootstrap(pairs, metric)  # type: ignore[arg-type]
+            entry[name] = {"value": round(value, 4), "ci95": [round(low, 4), round(high, 4)]}
+        out[f"{system} - {baseline}"] = entry
+    return out
 
 
 def _fmt(entry: dict[str, Any]) -> str:
@@ -286,6 +317,11 @@ def render_report(summary: dict[str, Any]) -> str:
             lines.append("")
         for failure in entry["failures"]:
             lines.append(f"- failed {failure['item_id']}: {failure['error']}")
+    for pair, entry in summary.get("paired", {}).items():
+        lines += [f"## Paired: {pair} ({entry['items']} items, 95% paired bootstrap)", ""]
+        lines += ["| metric | difference [95% CI] |", "|---|---|"]
+        lines += [f"| {name} | {_fmt(value)} |" for name, value in entry.items() if name != "items"]
+        lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -213,3 +213,20 @@ def test_derived_checks_become_metrics_of_every_system() -> None:
     ]
     metrics = summarise("consult", consult, with_ci=False)["systems"]["full"]["metrics"]
     assert metrics["supported_claim_share"]["value"] == 0.75
+
+
+def test_full_is_compared_with_each_baseline_item_by_item() -> None:
+    def result(item: str, system: str, charges: list[str]) -> Any:
+        r = _ljp(item, charges, ["刑法:264"], 6, [], 6)
+        return {**r, "system": system}
+
+    results = [result(i, "full", ["盗窃"]) for i in "abcd"]
+    results += [result(i, "naive_rag", ["盗窃" if i == "a" else "抢劫"]) for i in "abcde"]  # e: full lacks it
+    summary = summarise("ljp", results)
+    paired = summary["paired"]["full - naive_rag"]
+    assert paired["items"] == 4
+    assert paired["charge_accuracy"]["value"] == 0.75  # 4/4 against 1/4 on the same four items
+    low, high = paired["charge_accuracy"]["ci95"]
+    assert 0 < low <= 0.75 <= high <= 1
+    assert "## Paired: full - naive_rag (4 items" in render_report(summary)
+    assert "paired" not in summarise("ljp", results, with_ci=False)
