@@ -77,6 +77,12 @@ def _citation_metrics(prefix: str) -> dict[str, Metric]:
     }
 
 
+def _opinion(prediction: dict[str, Any]) -> str:
+    """Response and Legal Basis as one text in the reference answers' form; a baseline's answer as it is."""
+    basis = "".join(prediction.get("basis", {}).values())
+    return f"回答:{prediction['answer']}" + (f"法律依据:{basis}" if basis else "")
+
+
 def _consult_metrics(results: Sequence[Result], judge_threshold: float) -> dict[str, Metric]:
     # ROUGE-L is quadratic in answer length: score each item once, not once per bootstrap round.
     rouge = {id(r): rouge_l(r["prediction"]["answer"], r["gold"].get("answer", "")) for r in results}
@@ -84,6 +90,10 @@ def _consult_metrics(results: Sequence[Result], judge_threshold: float) -> dict[
         **_citation_metrics("citation"),
         "rouge_l": lambda rs: _mean([rouge[id(r)] for r in rs]),
     }
+    # The whole opinion a user reads, written as the reference answers are (回答:…法律依据:…): a graph's
+    # Response alone leaves out the Legal Basis texts the references quote.
+    opinion = {id(r): rouge_l(_opinion(r["prediction"]), r["gold"].get("answer", "")) for r in results}
+    metrics["rouge_l_opinion"] = lambda rs: _mean([opinion[id(r)] for r in rs])
     if any("basis" in r["prediction"] for r in results):
         metrics["basis_verbatim_share"] = _basis_verbatim
     if any("claims" in r.get("derived", {}) for r in results):

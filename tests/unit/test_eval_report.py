@@ -230,3 +230,26 @@ def test_full_is_compared_with_each_baseline_item_by_item() -> None:
     assert 0 < low <= 0.75 <= high <= 1
     assert "## Paired: full - naive_rag (4 items" in render_report(summary)
     assert "paired" not in summarise("ljp", results, with_ci=False)
+
+
+def test_the_two_part_opinion_is_scored_as_the_references_are_written() -> None:
+    usage = {"llm_calls": 1, "prompt_tokens": 1, "completion_tokens": 1}
+    reference = "回答:醉驾处拘役。法律依据:醉酒驾驶机动车的，处拘役，并处罚金。"
+    graph = {"answer": "醉驾处拘役。", "cited": ["刑法:133-1"], "cited_in_kb": ["刑法:133-1"], "usage": usage}
+    graph["basis"] = {"刑法:133-1": "醉酒驾驶机动车的，处拘役，并处罚金。"}
+    baseline = {"answer": "醉驾处拘役。", "cited": [], "cited_in_kb": [], "usage": usage}
+    results = [
+        {
+            "item_id": "a",
+            "system": s,
+            "ok": True,
+            "seconds": 1.0,
+            "gold": {"articles": [], "answer": reference},
+            "prediction": p,
+        }
+        for s, p in (("full", graph), ("naive_rag", baseline))
+    ]
+    systems = summarise("consult", results, with_ci=False)["systems"]
+    full, naive = systems["full"]["metrics"], systems["naive_rag"]["metrics"]
+    assert full["rouge_l_opinion"]["value"] == 1.0 and full["rouge_l"]["value"] == naive["rouge_l"]["value"] < 1
+    assert naive["rouge_l_opinion"]["value"] < 1
