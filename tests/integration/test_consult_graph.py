@@ -488,10 +488,12 @@ def test_penalty_the_article_states_is_added_and_bracket_ids_become_citations(
     )
     # The question asks about punishment: 133-1's penalty for drunk driving is quoted from the article.
     assert response.endswith("依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。")
-    assert _checks(out) == [
+    # 危险驾驶罪 is checked too once the KB holds charges (133-1 DEFINES it): supported either way.
+    assert [c for c in _checks(out) if c[0] != "危险驾驶"] == [
         ("拘役", "added", "刑法:133-1"),
         ("罚金", "added", "刑法:133-1"),
     ]
+    assert all(c == ("危险驾驶", "supported", "刑法:133-1") for c in _checks(out) if c[0] == "危险驾驶")
 
 
 def test_unsupported_penalty_is_rewritten_then_removed(active_kb: Services, monkeypatch: pytest.MonkeyPatch) -> None:
