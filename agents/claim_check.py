@@ -45,8 +45,8 @@ NEAREST_SHOWN = 3
 """Closest evidence articles an answer without support names."""
 TIER_MATCH_SHARE = 0.5
 """A basis article's penalty is added only when the question states a part of one of its tiers' conditions
-this well (or it is the only basis article that sets a penalty): 道路交通安全法:91 and 刑法:133-1 both answer
-a drunk-driving question (醉酒驾驶机动车的: 1.0), 刑法:277's 以驾驶机动车撞击等手段 (0.4) does not."""
+this well: 道路交通安全法:91 and 刑法:133-1 both answer a drunk-driving question (醉酒驾驶机动车的: 1.0),
+刑法:277's 以驾驶机动车撞击等手段 (0.4) does not, even when it is the only basis article."""
 
 _CITES_INLINE = re.compile(r"(?:引用|法律依据|citations?)[:：]\s*(?:[\[【][^\]】]*[\]】][、，,;；\s]*)+", re.IGNORECASE)
 _CITING_WORD = re.compile(r"(?:根据|依据|依照|按照|违反|适用|[、和及与])\s*$")
@@ -105,8 +105,7 @@ def stated_penalties(
     for the case asked about, quoted from them, with a record of each kind added."""
     named = set(penalty_kinds(response))
     matched = [(b, tier) for b in basis if (tier := closest_tier(article_tiers(b["text"]), question))]
-    if len(matched) > 1:
-        matched = [(b, t) for b, t in matched if condition_match(t, question) >= TIER_MATCH_SHARE]
+    matched = [(b, t) for b, t in matched if condition_match(t, question) >= TIER_MATCH_SHARE]
     added: list[str] = []
     checks: list[ClaimCheck] = []
     for item, tier in matched:

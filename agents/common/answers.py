@@ -23,6 +23,7 @@ def format_evidence_headings(evidence: list[EvidenceItem], lang: str = "zh") -> 
     return "\n".join(f"[{e['article_id']}] {e['heading']}" for e in evidence) or label("none", lang)
 
 
+_DANGLING = re.compile(r"(根据|依据|依照|按照)\s*[、，,]\s*")
 _LEAD_IN = re.compile(r"(?:根据|依据|依照|按照)$")
 _LEAD_OUT = re.compile(r"^(?:的|之)?规定[，,]?|^[，,]")
 
@@ -41,7 +42,8 @@ def strip_citation(text: str, article_id: str) -> str:
             if _LEAD_IN.search(before):
                 before, after = _LEAD_IN.sub("", before), _LEAD_OUT.sub("", after)
             text = before + after
-    return text
+    # 根据[刑法:133-1]、[刑法:277]的规定 without its first id must not read 根据、…
+    return _DANGLING.sub(r"\1", text)
 
 
 _ANSWER_RE = re.compile(r"^\s*(?:回答|answer)[:：]\s*", re.MULTILINE | re.IGNORECASE)
