@@ -24,7 +24,7 @@ from tools.kb.charges import ChargeRepository
 from tools.law.articles import CRIMINAL_LAW, make_article_id
 from tools.law.charge_names import MAX_CHARGE_CHARS, ground_charge, normalise_charge
 from tools.law.penalties import FIXED_TERM_MONTHS
-from tools.law.sentencing import align_reasoning, charge_allowed, clamp, combine, describe_term, mitigated
+from tools.law.sentencing import align_reasoning, clamp, describe_term, judgment_allowed, mitigated
 from tools.llm.chat import invoke_structured
 from tools.services import get_services
 
@@ -157,14 +157,9 @@ def check_term(
     defining = {c: [a for a in ids if a in evidence_articles] for c, ids in repository.articles_for(charges).items()}
     articles = list(dict.fromkeys([*articles, *(a for ids in defining.values() for a in ids)]))
     texts = {a.id: a.text for a in get_services().statutes.get_articles(list(articles))}
-    ranges = [
-        allowed
-        for charge, ids in defining.items()
-        if (allowed := charge_allowed(charge, {a: texts[a] for a in ids if a in texts}, fact))
-    ]
-    if not ranges:
+    allowed = judgment_allowed({c: {a: texts[a] for a in ids if a in texts} for c, ids in defining.items()}, fact)
+    if allowed is None:
         return term, None, articles
-    allowed = combine(ranges)
     eased = mitigated(articles, fact)
     months, life, death = clamp(term["months"], term["life"], term["death"], allowed, eased)
     check: TermCheck = {

@@ -12,7 +12,7 @@ from app.eval.runner import Result
 from tools.kb.charges import ChargeRepository
 from tools.kb.statutes import StatuteRepository
 from tools.law.claims import SUPPORTED, UNSUPPORTED, check_claims
-from tools.law.sentencing import charge_allowed, combine, in_range, mitigated
+from tools.law.sentencing import in_range, judgment_allowed, mitigated
 
 
 def claim_counts(
@@ -34,17 +34,15 @@ def term_fits(result: Result, statutes: StatuteRepository, charges: ChargeReposi
     define them, or every defining article when it cites none); None when no such article sets a penalty."""
     prediction = result["prediction"]
     cited = set(prediction.get("articles", []))
-    ranges = []
-    for charge, ids in charges.articles_for(prediction["charges"]).items():
-        chosen = [a for a in ids if a in cited] or ids
-        texts = {a.id: a.text for a in statutes.get_articles(chosen)}
-        if allowed := charge_allowed(charge, texts, fact):
-            ranges.append(allowed)
-    if not ranges:
+    chosen = {
+        c: [a for a in ids if a in cited] or ids for c, ids in charges.articles_for(prediction["charges"]).items()
+    }
+    texts = {c: {a.id: a.text for a in statutes.get_articles(ids)} for c, ids in chosen.items()}
+    allowed = judgment_allowed(texts, fact)
+    if allowed is None:
         return None
-    eased = mitigated(sorted(cited), fact)
     term = (prediction["term_months"], prediction["life_imprisonment"], prediction["death_penalty"])
-    return in_range(*term, combine(ranges), eased)
+    return in_range(*term, allowed, mitigated(sorted(cited), fact))
 
 
 def derive_checks(

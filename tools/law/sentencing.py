@@ -99,6 +99,13 @@ def combine(ranges: Sequence[Allowed]) -> Allowed:
     )
 
 
+def judgment_allowed(charge_articles: Mapping[str, Mapping[str, str]], fact: str) -> Allowed | None:
+    """What a judgment may impose: each convicted charge's range from its articles (charge -> id -> text),
+    combined (:func:`combine`); None when no article sets a penalty code can read."""
+    ranges = [r for charge, texts in charge_articles.items() if (r := charge_allowed(charge, texts, fact))]
+    return combine(ranges) if ranges else None
+
+
 def in_range(months: int, life: bool, death: bool, allowed: Allowed, mitigated: bool = False) -> bool:
     """Whether a sentence fits what ``allowed`` permits (a mitigated one may fall below the floor)."""
     if death or life:
