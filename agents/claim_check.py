@@ -130,7 +130,7 @@ def _checked(state: ConsultState, ctx: Context, response: str) -> tuple[str, lis
     charges = ChargeRepository(get_services().graph)
     names = charges.names() if charges.has_charges() else set()
     basis = {b["article_id"]: b["text"] for b in state.legal_basis}
-    defined = {a: charges.defined_by([a]) for a in basis} if names else {}
+    defined = charges.charges_of(basis) if names else {}
     found = check_claims(response, basis, state.question, names, defined)
     unsupported = [claim for claim, verdict, _ in found if verdict == UNSUPPORTED]
     usage = empty_usage()

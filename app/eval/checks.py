@@ -24,7 +24,7 @@ def claim_counts(
     basis = prediction.get("basis")
     if basis is None:
         basis = {a.id: a.text for a in statutes.get_articles(prediction.get("cited_in_kb", prediction["cited"]))}
-    defined = {a: charges.defined_by([a]) for a in basis} if names else {}
+    defined = charges.charges_of(basis) if names else {}
     verdicts = [v for _, v, _ in check_claims(prediction["answer"], basis, question, names, defined)]
     return {"supported": verdicts.count(SUPPORTED), "unsupported": verdicts.count(UNSUPPORTED)}
 

@@ -265,6 +265,7 @@ def test_a_charge_needs_an_audited_article_that_defines_it(judge_kb: Services) -
     assert kept == ["盗窃"] and grounded == {"盗窃公私财物": ["盗窃"]}
     assert dropped == ["charge:保险诈骗"]
     assert charges.defined_by(["刑法:264", "刑法:266", "刑法:67"]) == {"盗窃", "诈骗"}
+    assert charges.charges_of(["刑法:264", "刑法:67"]) == {"刑法:264": {"盗窃"}, "刑法:67": set()}
     assert charges.defining(["刑法:264", "刑法:67", "刑法:999", "刑法:264"]) == {"刑法:264"}
     assert charges.defining([]) == set()
     # Exact names and aliases only: a single alternative of an enumeration is resolve()'s business.

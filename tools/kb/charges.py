@@ -33,6 +33,12 @@ MATCH (a:Article {id: wanted})-[:DEFINES]->(c:Charge)
 RETURN DISTINCT c.name AS name
 """
 
+_CHARGES_OF = """
+UNWIND $ids AS wanted
+MATCH (a:Article {id: wanted})-[:DEFINES]->(c:Charge)
+RETURN a.id AS article_id, c.name AS name
+"""
+
 _ARTICLES_OF = """
 UNWIND $names AS wanted
 MATCH (a:Article)-[:DEFINES]->(c:Charge {name: wanted})
@@ -126,6 +132,15 @@ class ChargeRepository:
         """Names of the charges that ``article_ids`` define."""
         ids = list(dict.fromkeys(article_ids))
         return {row["name"] for row in self.store.read(_DEFINED_BY, {"ids": ids})} if ids else set()
+
+    def charges_of(self, article_ids: Iterable[str]) -> dict[str, set[str]]:
+        """Article id -> names of the charges it defines (an article defining none maps to an empty set), in
+        one read."""
+        ids = list(dict.fromkeys(article_ids))
+        found: dict[str, set[str]] = {i: set() for i in ids}
+        for row in self.store.read(_CHARGES_OF, {"ids": ids}) if ids else []:
+            found[row["article_id"]].add(row["name"])
+        return found
 
     def has_charges(self) -> bool:
         """Whether the graph holds any charge (read once per repository, with the alias index)."""
