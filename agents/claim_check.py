@@ -4,7 +4,8 @@ After ContentCheck, code reads the claims it can check in the Response (penalty 
 charge names) and looks for each in the Legal Basis texts. Unsupported claims get one model call to be
 rewritten from the basis; a sentence still making one is removed and the answer says which article's words
 apply. When the question asks about punishment, the penalty the best-matching basis article states for the
-case asked about is added if the Response leaves it out, quoted from the article. Every step is recorded in
+case asked about is added if the Response leaves it out, quoted from the article, and each other basis
+article's sentences closest to the question say what it provides. Every step is recorded in
 ``claim_checks``. Bracket ids and 引用 lines become readable citations, and an answer nothing supports says
 so and names the closest articles found.
 """
@@ -38,9 +39,18 @@ from tools.law.claims import (
     sentences,
 )
 from tools.law.penalties import article_tiers, closest_tier, condition_match, penalty_kinds, stated_condition
+from tools.law.wording import relevant_passage, shared_pairs
 from tools.llm.chat import Usage, empty_usage, invoke_text
 from tools.services import get_services
 
+PROVISION_PARTS = 2
+"""Sentences of each basis article the Response quotes as what the article provides."""
+PROVISION_CHARS = 200
+"""Most characters quoted from one article: its closest sentences, not the whole of a long article."""
+QUOTED_CLOSENESS = 0.75
+"""A basis article is quoted when it shares at least this share of the question's character pairs that the
+closest basis article shares: for the drunk-driving question 刑法:133-1 shares 7, 刑法:277 (以驾驶机动车撞击
+…妨害公务) 5, and quoting 277 would answer a question nobody asked."""
 NEAREST_SHOWN = 3
 """Closest evidence articles an answer without support names."""
 TIER_MATCH_SHARE = 0.5
@@ -48,6 +58,7 @@ TIER_MATCH_SHARE = 0.5
 this well: 道路交通安全法:91 and 刑法:133-1 both answer a drunk-driving question (醉酒驾驶机动车的: 1.0),
 刑法:277's 以驾驶机动车撞击等手段 (0.4) does not, even when it is the only basis article."""
 
+_OPEN_END = re.compile(r"[；;：:，,。.]+$")
 _CITES_INLINE = re.compile(r"(?:引用|法律依据|citations?)[:：]\s*(?:[\[【][^\]】]*[\]】][、，,;；\s]*)+", re.IGNORECASE)
 _CITING_WORD = re.compile(r"(?:根据|依据|依照|按照|违反|适用|[、和及与])\s*$")
 _BRACKET_ID = re.compile(r"(?P<sep>[、，,]\s*)?[\[【]\s*([^\[\]【】:：\s]+)\s*[:：]\s*([\w-]+)\s*[\]】]")
@@ -119,6 +130,23 @@ def stated_penalties(
     return "".join(added), checks
 
 
+def quoted_provisions(question: str, response: str, basis: list[LegalBasisItem], skip: set[str], lang: str) -> str:
+    """What the basis articles closest to the question (those in ``skip`` aside) provide, in their own words:
+    the sentences closest to question and answer. A 1.5B model's Response is often one sentence; quoting the
+    article says what it requires and provides without the risk of a paraphrase."""
+    closeness = {b["article_id"]: shared_pairs(b["text"], question) for b in basis}
+    closest = max(closeness.values(), default=0)
+    quoted = []
+    for item in basis:
+        if item["article_id"] in skip or closeness[item["article_id"]] < QUOTED_CLOSENESS * closest:
+            continue
+        passage = relevant_passage(sentences(item["text"]), question + response, PROVISION_PARTS, PROVISION_CHARS)
+        if passage:
+            text = _OPEN_END.sub("", passage) + label("sentence_end", lang)
+            quoted.append(label("provision", lang, article=_heading(item), text=text))
+    return "".join(quoted)
+
+
 def _no_support(state: ConsultState, lang: str) -> str:
     nearest = [e["heading"] for e in state.evidence[:NEAREST_SHOWN]]
     return label("no_support", lang, articles=label("list_separator", lang).join(nearest) or label("none", lang))
@@ -168,9 +196,13 @@ def verify_claims(state: ConsultState, runtime: Runtime[Context]) -> dict[str, A
     # The checks read Chinese statute wording; other packs get readable citations only.
     if ctx.language == "zh":
         response, records, usage, note = _checked(state, ctx, response)
+        quoted: set[str] = set()
         if state.legal_basis and asks_about_punishment(state.question):
             added, checks = stated_penalties(state.question, response, state.legal_basis, ctx.language)
             response, records = response + added, records + checks
+            quoted = {c["article"] for c in checks}
+        if ctx.quote_provisions:
+            response += quoted_provisions(state.question, response, state.legal_basis, quoted, ctx.language)
         response += note
     if not state.legal_basis or not response.strip():
         response = (response + _no_support(state, ctx.language)).strip()

@@ -60,6 +60,15 @@ class Context:
         default=5,
         metadata={"description": "Manager rounds at most; 0 skips the Manager (the 'without Manager' ablation)."},
     )
+    manager_review: Literal["always", "when_needed"] = field(
+        default="when_needed",
+        metadata={
+            "description": "When the Manager's model call reviews a draft: 'when_needed' passes a draft code "
+            "finds well-formed (回答 and 引用, every citation in the evidence, at least one) without a call, and "
+            "asks the model otherwise; 'always' is JurisMA's review of every draft. On the demo question the "
+            "review of a well-formed draft cost 4 calls and 36 s for an answer citing the same article."
+        },
+    )
     initial_search: bool = field(
         default=True,
         metadata={
@@ -129,6 +138,13 @@ class Context:
             "description": "Consult: one model call to rewrite the claims the Legal Basis does not state "
             "(penalties, amounts, charges) before code removes the sentences still making them; off: removed "
             "by code alone."
+        },
+    )
+    quote_provisions: bool = field(
+        default=True,
+        metadata={
+            "description": "Consult: the Response quotes, from each Legal Basis article, the sentences closest "
+            "to the question (what the article provides, in its own words) after the model's conclusion."
         },
     )
     stated_item_share: float = field(

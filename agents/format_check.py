@@ -6,7 +6,6 @@ the model adds suggestions on wording and structure.
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Annotated, Any
 
@@ -14,38 +13,20 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
+from agents.common.answers import format_problems
 from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState
 from prompts import label, render_prompt
 from tools.errors import StructuredOutputError
-from tools.law.articles import parse_citations
 from tools.llm.chat import failed_usage, invoke_structured
-
-_ANSWER_LINE = re.compile(r"^\s*(?:回答|answer)[:：]", re.MULTILINE | re.IGNORECASE)
-# The local model writes the list on the answer's line (…处罚。引用：[刑法:133-1]); split_draft reads that form
-# too, so asking for a second line only cost Manager rounds that returned the same draft.
-_CITES_LINE = re.compile(r"(?:^\s*|[。；.;!?！？]\s*)(?:引用|citations?)[:：]", re.MULTILINE | re.IGNORECASE)
 
 
 class FormatReview(BaseModel):
     """FormatCheck's structured reply."""
 
     suggestions: list[Annotated[str, Field(max_length=60)]] = Field(max_length=4)
-
-
-def format_problems(draft: str, evidence_ids: set[str], lang: str = "zh") -> list[str]:
-    """Format problems found by code: missing answer/citation lines, citations of articles not in the evidence."""
-    problems = []
-    if not _ANSWER_LINE.search(draft):
-        problems.append(label("missing_answer_line", lang))
-    if not _CITES_LINE.search(draft):
-        problems.append(label("missing_cites_line", lang))
-    outside = [a for a in parse_citations(draft) if a not in evidence_ids]
-    if outside:
-        problems.append(label("outside_evidence", lang, ids=label("list_separator", lang).join(outside)))
-    return problems
 
 
 def check_format(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:

@@ -1,6 +1,8 @@
 """Manager agent (JurisMA): reads the current draft and decides the next step of the drafting loop.
 
 The decision and its reason are recorded for every round; the graph's ``route_manager`` acts on the plan.
+A draft code finds well-formed and grounded passes without a model call unless every draft is to be
+reviewed (``manager_review``).
 """
 
 from __future__ import annotations
@@ -12,14 +14,15 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from agents.common.answers import format_evidence_headings
+from agents.common.answers import format_evidence_headings, format_problems
 from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState, ManagerDecision
-from prompts import render_prompt
+from prompts import label, render_prompt
 from tools.errors import StructuredOutputError
-from tools.llm.chat import failed_usage, invoke_structured
+from tools.law.articles import parse_citations
+from tools.llm.chat import Usage, empty_usage, failed_usage, invoke_structured
 
 Decision = Literal["Pass", "FormatCheck", "LawSearch", "FormatCheck+LawSearch"]
 
@@ -43,8 +46,29 @@ def review_draft(state: ConsultState, runtime: Runtime[Context]) -> dict[str, An
     """One Manager round. A reply that never validates counts as Pass: the auditor still checks the law."""
     started = time.perf_counter()
     ctx = runtime.context
-    model = chat_model(ctx, "manager")
     round_no = state.round + 1
+    if ctx.manager_review == "when_needed" and well_formed(state):
+        decision, reason, usage = "Pass", label("well_formed", ctx.language), empty_usage()
+    else:
+        decision, reason, usage = _model_review(state, ctx, round_no)
+    record: ManagerDecision = {"round": round_no, "decision": decision, "reason": reason}
+    return {
+        "round": round_no,
+        "plan": PLANS[decision],
+        "decisions": [*state.decisions, record],
+        "usage": usage,
+        "trace": [trace_event("review_draft", started, **record)],
+    }
+
+
+def well_formed(state: ConsultState) -> bool:
+    """The draft has no form problem code can see and cites at least one evidence article."""
+    evidence = {e["article_id"] for e in state.evidence}
+    return not format_problems(state.draft, evidence) and bool(set(parse_citations(state.draft)) & evidence)
+
+
+def _model_review(state: ConsultState, ctx: Context, round_no: int) -> tuple[Decision, str, Usage]:
+    model = chat_model(ctx, "manager")
     prompt = render_prompt(
         "manage_draft",
         ctx.language,
@@ -57,15 +81,6 @@ def review_draft(state: ConsultState, runtime: Runtime[Context]) -> dict[str, An
     messages = [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
     try:
         reply, usage = invoke_structured(model, messages, ManagerReply, ctx.structured_retries)
-        decision, reason = reply.decision, reply.reason
+        return reply.decision, reply.reason, usage
     except StructuredOutputError as exc:
-        decision, reason = "Pass", f"manager reply invalid, passing to the auditor: {exc}"
-        usage = failed_usage(exc)
-    record: ManagerDecision = {"round": round_no, "decision": decision, "reason": reason}
-    return {
-        "round": round_no,
-        "plan": PLANS[decision],
-        "decisions": [*state.decisions, record],
-        "usage": usage,
-        "trace": [trace_event("review_draft", started, **record)],
-    }
+        return "Pass", f"manager reply invalid, passing to the auditor: {exc}", failed_usage(exc)

@@ -1,5 +1,5 @@
-"""Answer text shared by the answering agents: evidence as prompts show it, the draft's answer part,
-citations removed from prose, and Legal Basis entries built from stored articles."""
+"""Answer text shared by the answering agents: evidence as prompts show it, the draft's form problems, its
+answer part, citations removed from prose, and Legal Basis entries built from stored articles."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 from agents.state.common import LegalBasisItem
 from agents.state.consult import EvidenceItem
 from prompts import label
-from tools.law.articles import Article, prose_citation_spans
+from tools.law.articles import Article, parse_citations, prose_citation_spans
 
 
 def format_evidence(evidence: list[EvidenceItem], lang: str = "zh") -> str:
@@ -21,6 +21,25 @@ def format_evidence(evidence: list[EvidenceItem], lang: str = "zh") -> str:
 def format_evidence_headings(evidence: list[EvidenceItem], lang: str = "zh") -> str:
     """Evidence ids and headings only, for agents that judge a draft rather than write one."""
     return "\n".join(f"[{e['article_id']}] {e['heading']}" for e in evidence) or label("none", lang)
+
+
+_ANSWER_LINE = re.compile(r"^\s*(?:回答|answer)[:：]", re.MULTILINE | re.IGNORECASE)
+# The local model writes the list on the answer's line (…处罚。引用：[刑法:133-1]); split_draft reads that form
+# too, so asking for a second line only cost Manager rounds that returned the same draft.
+_CITES_LINE = re.compile(r"(?:^\s*|[。；.;!?！？]\s*)(?:引用|citations?)[:：]", re.MULTILINE | re.IGNORECASE)
+
+
+def format_problems(draft: str, evidence_ids: set[str], lang: str = "zh") -> list[str]:
+    """Format problems found by code: missing answer/citation lines, citations of articles not in the evidence."""
+    problems = []
+    if not _ANSWER_LINE.search(draft):
+        problems.append(label("missing_answer_line", lang))
+    if not _CITES_LINE.search(draft):
+        problems.append(label("missing_cites_line", lang))
+    outside = [a for a in parse_citations(draft) if a not in evidence_ids]
+    if outside:
+        problems.append(label("outside_evidence", lang, ids=label("list_separator", lang).join(outside)))
+    return problems
 
 
 _DANGLING = re.compile(r"(根据|依据|依照|按照)\s*[、，,]\s*")

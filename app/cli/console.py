@@ -74,7 +74,8 @@ def print_usage(out: dict[str, Any]) -> None:
     """LLM calls, tokens and time per stage of a run, on stderr."""
     usage = out["usage"]
     stages = ", ".join(f"{e['node']} {e['ms'] / 1000:.1f}s" for e in out["trace"])
+    cached = f" ({usage['cached_prompt_tokens']} of them cached)" if "cached_prompt_tokens" in usage else ""
     err.print(
-        f"[dim]LLM calls {usage['llm_calls']}, tokens {usage['prompt_tokens']} prompt + "
+        f"[dim]LLM calls {usage['llm_calls']}, tokens {usage['prompt_tokens']} prompt{cached} + "
         f"{usage['completion_tokens']} completion; {stages}[/dim]"
     )

@@ -64,6 +64,14 @@ def _cost_metrics() -> dict[str, Metric]:
         "llm_calls": lambda rs: _mean([r["prediction"]["usage"]["llm_calls"] for r in rs]),
         "prompt_tokens": lambda rs: _mean([r["prediction"]["usage"]["prompt_tokens"] for r in rs]),
         "completion_tokens": lambda rs: _mean([r["prediction"]["usage"]["completion_tokens"] for r in rs]),
+        # Where the model reports no cache (remote providers, runs before the ledger had it), every prompt
+        # token counts as evaluated.
+        "prompt_tokens_evaluated": lambda rs: _mean(
+            [
+                r["prediction"]["usage"]["prompt_tokens"] - r["prediction"]["usage"].get("cached_prompt_tokens", 0)
+                for r in rs
+            ]
+        ),
     }
 
 

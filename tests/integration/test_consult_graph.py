@@ -17,6 +17,7 @@ from agents.context import Context
 from agents.element import ElementGraph
 from agents.state.consult import ConsultInput
 from graphs.consult import ANSWER_NODE, build_graph
+from prompts import label
 from tests.conftest import laws_db_text
 from tools.errors import InputError
 from tools.kb.checklists import Checklist, ChecklistRepository, prompt_version
@@ -100,6 +101,28 @@ def test_answer_has_audited_legal_basis_with_verbatim_text(active_kb: Services, 
 
 
 @pytest.mark.parametrize(
+    ("draft", "manager_called"),
+    [
+        ("回答：醉驾构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]", False),
+        ("回答：醉驾构成危险驾驶罪。\n引用：无", True),  # cites nothing
+        ("回答：醉驾构成危险驾驶罪[刑法:999]。\n引用：[刑法:999]", True),  # outside the evidence
+        ("醉驾构成危险驾驶罪[刑法:133-1]。", True),  # no 回答/引用 lines
+    ],
+    ids=["well-formed", "no-citation", "outside-evidence", "unformatted"],
+)
+def test_the_manager_is_asked_only_about_a_draft_code_cannot_pass(
+    active_kb: Services, install: Any, draft: str, manager_called: bool
+) -> None:
+    model = install(by_schema={"ManagerReply": _manager("Pass"), "text": [draft]})
+    out = _run(Context(model="fake", audit=False))
+    manager_prompts = [c for c in model.calls if "主管" in str(c[-1].content)]
+    assert len(manager_prompts) == int(manager_called)
+    [decision] = out["decisions"]
+    assert decision["decision"] == "Pass"
+    assert (decision["reason"] == label("well_formed", "zh")) is not manager_called
+
+
+@pytest.mark.parametrize(
     ("decisions", "max_rounds", "loop"),
     [
         (["Pass"], 5, ["review_draft"]),
@@ -124,7 +147,7 @@ def test_manager_routes(
     # A draft without the 回答/引用 lines, then its revision in the format (an unchanged one ends the loop).
     drafts = ["醉驾构成危险驾驶罪[刑法:133-1]。", "回答：醉驾构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"]
     model = install(by_schema={"ManagerReply": _manager(*decisions), "text": drafts})
-    out = _run(Context(model="fake", max_rounds=max_rounds, audit=False))
+    out = _run(Context(model="fake", max_rounds=max_rounds, audit=False, manager_review="always"))
     nodes = _nodes(out)
     assert nodes[: len(FIRST_DRAFT_NODES)] == FIRST_DRAFT_NODES
     assert nodes[len(FIRST_DRAFT_NODES) : -3] == loop
@@ -338,7 +361,12 @@ def test_final_answer_streams_token_by_token(active_kb: Services, install: Any) 
     assert len(answer_tokens) > 5  # the answer arrives in pieces while it is written, not at the end
     assert "".join(answer_tokens) == rewrite
     # Its bracket id made readable by verify_claims; every penalty it names is 133-1's own.
-    assert out["response"] == "醉酒驾驶机动车的，构成危险驾驶罪（《刑法》第一百三十三条之一），处拘役，并处罚金。"
+    # Then what 133-1 provides, its sentences closest to the question quoted.
+    assert out["response"] == (
+        "醉酒驾驶机动车的，构成危险驾驶罪（《刑法》第一百三十三条之一），处拘役，并处罚金。"
+        "《中华人民共和国刑法》第一百三十三条之一规定：在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金："
+        "（二）醉酒驾驶机动车的。"
+    )
     assert [item["article_id"] for item in out["legal_basis"]] == ["刑法:133-1"]
 
 

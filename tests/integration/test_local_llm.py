@@ -65,8 +65,23 @@ def test_streaming_yields_the_same_reply_and_usage_as_a_plain_call(
     for chunk in chunks[1:]:
         streamed += chunk
     assert streamed.content == plain.content
-    # llama.cpp gives no usage when streaming; the adapter's own count must equal the plain call's.
-    assert streamed.usage_metadata == plain.usage_metadata
+    # llama.cpp gives no usage when streaming; the adapter's own count must equal the plain call's. The
+    # streamed call repeats the plain one's prompt, so all of it but the token replayed for fresh logits is
+    # read from the cache.
+    assert streamed.usage_metadata and plain.usage_metadata
+    for key in ("input_tokens", "output_tokens", "total_tokens"):
+        assert streamed.usage_metadata[key] == plain.usage_metadata[key]  # type: ignore[literal-required]
+    prompt = plain.usage_metadata["input_tokens"]
+    assert streamed.usage_metadata.get("input_token_details", {}).get("cache_read") == prompt - 1
+
+
+def test_a_shared_prefix_is_read_from_the_cache_and_reported(chat: LocalLlamaChat) -> None:
+    model = chat.model_copy(update={"max_tokens": 4})
+    shared = "You are a careful legal assistant. Answer in one word. " * 4
+    _, first = invoke_text(model, [HumanMessage(content=shared + "Is theft a crime?")])
+    _, second = invoke_text(model, [HumanMessage(content=shared + "Is fraud a crime?")])
+    assert 0 <= first.get("cached_prompt_tokens", -1) < second.get("cached_prompt_tokens", -1)
+    assert second.get("cached_prompt_tokens", 0) > 30  # the shared sentences were not evaluated again
 
 
 def test_missing_model_file_names_the_fix(tmp_path: Path) -> None:

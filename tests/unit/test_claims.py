@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from agents.claim_check import quoted_provisions
+from tests.conftest import laws_db_text
 from tools.law.claims import FROM_QUESTION, SUPPORTED, UNSUPPORTED, asks_about_punishment, check_claims, find_claims
 from tools.law.penalties import article_tiers, closest_tier, penalty_kinds, quantities
+from tools.law.wording import relevant_passage
 
 DRUNK = (
     "在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金：\n（一）追逐竞驶，情节恶劣的；\n"
@@ -109,3 +112,30 @@ def test_the_condition_a_question_states_is_quoted_before_the_penalty() -> None:
     (tier,) = article_tiers(DRUNK)
     assert stated_condition(tier, "醉酒驾驶机动车会受到什么处罚？") == "醉酒驾驶机动车的，"
     assert stated_condition(tier, "离婚怎么分财产") == ""
+
+
+def test_the_passage_quoted_is_the_closest_sentences_in_their_order() -> None:
+    parts = ["甲规定一。", "醉酒驾驶的，处拘役。", "其他无关事项。", "醉酒驾驶营运机动车的，吊销驾驶证。"]
+    assert (
+        relevant_passage(parts, "醉酒驾驶机动车怎么处罚", 2, 200)
+        == "醉酒驾驶的，处拘役。醉酒驾驶营运机动车的，吊销驾驶证。"
+    )
+    # The best part alone when two do not fit; a part longer than the budget is cut.
+    assert relevant_passage(parts, "醉酒驾驶营运机动车", 2, 18) == "醉酒驾驶营运机动车的，吊销驾驶证。"
+    assert relevant_passage(["醉酒驾驶营运机动车的，吊销驾驶证。"], "醉酒", 1, 8) == "醉酒驾驶营运……"
+    assert relevant_passage([], "醉酒", 2, 200) == ""
+
+
+def test_only_the_basis_articles_close_to_the_question_are_quoted() -> None:
+    basis = [
+        {"article_id": "刑法:133-1", "law": "中华人民共和国刑法", "number": "第一百三十三条之一",
+         "text": laws_db_text("中华人民共和国刑法", "第一百三十三条之一")},
+        {"article_id": "刑法:277", "law": "中华人民共和国刑法", "number": "第二百七十七条",
+         "text": laws_db_text("中华人民共和国刑法", "第二百七十七条")},
+    ]  # fmt: skip
+    question = "醉酒驾驶机动车会受到什么处罚？"
+    quoted = quoted_provisions(question, "构成危险驾驶罪。", basis, set(), "zh")  # type: ignore[arg-type]
+    assert quoted.startswith("《中华人民共和国刑法》第一百三十三条之一规定：")
+    assert "（二）醉酒驾驶机动车的。" in quoted and "第二百七十七条" not in quoted
+    # An article the answer already quotes (a stated penalty) is not quoted twice.
+    assert quoted_provisions(question, "", basis, {"刑法:133-1"}, "zh") == ""  # type: ignore[arg-type]

@@ -6,9 +6,9 @@ import pytest
 from langgraph.runtime import Runtime
 
 from agents.auditor import answers_schema, audit_candidates, consult_facts, decide_by_rule, retain_best
+from agents.common.answers import format_problems
 from agents.context import Context
 from agents.element import MAX_KEPT, merge_elements
-from agents.format_check import format_problems
 from agents.law_search import build_query, merge_evidence
 from agents.manager import PLANS
 from agents.state.audit import CheckResult, Verdict

@@ -27,8 +27,10 @@ def _ljp(item: str, charges: list[str], articles: list[str], term: int, evidence
 
 
 def test_ljp_summary_computes_each_metric() -> None:
+    cached = _ljp("a", ["盗窃罪"], ["刑法:264"], 6, ["刑法:264"], 6)  # right, traceable
+    cached["prediction"]["usage"]["cached_prompt_tokens"] = 60
     results = [
-        _ljp("a", ["盗窃罪"], ["刑法:264"], 6, ["刑法:264"], 6),  # right, traceable
+        cached,
         _ljp("b", ["盗窃", "抢劫"], ["刑法:264", "刑法:999"], 12, [], 6),  # extra charge, invented article
         {
             "item_id": "c",
@@ -51,6 +53,8 @@ def test_ljp_summary_computes_each_metric() -> None:
     assert m["term_mae_months"] == 3.0
     assert m["traceable_correct"] == 0.5
     assert m["latency_s"] == 2.0
+    # 40 of a's 100 prompt tokens evaluated; b's model reports no cache, so all 100 were.
+    assert m["prompt_tokens"] == 100 and m["prompt_tokens_evaluated"] == 70
     assert "failed c: StructuredOutputError" in render_report(summary)
     assert headline("ljp", results) == "naive_rag charge_accuracy 0.50"
 

@@ -61,6 +61,10 @@ def test_usage_reducer_sums_fields() -> None:
     a = {"llm_calls": 1, "prompt_tokens": 10, "completion_tokens": 2}
     assert add_usage(a, a) == {"llm_calls": 2, "prompt_tokens": 20, "completion_tokens": 4}  # type: ignore[arg-type]
     assert add_usage(None, a) == a  # type: ignore[arg-type]
+    # Cached prompt tokens are summed where either side reports them (a side that does not counts 0).
+    cached = {**a, "cached_prompt_tokens": 7}
+    assert add_usage(a, cached)["cached_prompt_tokens"] == 7  # type: ignore[arg-type,typeddict-item]
+    assert "cached_prompt_tokens" not in add_usage(a, a)  # type: ignore[arg-type]
 
 
 def test_minimal_instance_validates_against_the_element_schema() -> None:

@@ -1,5 +1,5 @@
 """How much of one wording another text contains, by character pairs: the measure the checklist checks, the
-penalty tiers and the audit's stated-item rule share."""
+penalty tiers, the audit's stated-item rule and the Response's quoted provisions share."""
 
 from __future__ import annotations
 
@@ -14,3 +14,31 @@ def bigram_share(phrase: str, text: str) -> float:
     words = _NOT_TEXT.sub("", phrase)
     pairs = [words[i : i + 2] for i in range(len(words) - 1)]
     return sum(pair in text for pair in pairs) / len(pairs) if pairs else 0.0
+
+
+def _pairs(text: str) -> set[str]:
+    words = _NOT_TEXT.sub("", text)
+    return {words[i : i + 2] for i in range(len(words) - 1)}
+
+
+def shared_pairs(text: str, query: str) -> int:
+    """How many distinct character pairs of ``query`` (punctuation aside) ``text`` contains."""
+    return len(_pairs(text) & _pairs(query))
+
+
+def relevant_passage(parts: list[str], query: str, count: int, max_chars: int) -> str:
+    """The ``count`` parts (sentences of an article) sharing the most character pairs with ``query``, in
+    their own order, as many as fit in ``max_chars`` (the best one alone is cut to it, ending in ……); the
+    first part wins a tie, as a statute's first sentence usually states its rule."""
+    ranked = sorted(range(len(parts)), key=lambda i: (-shared_pairs(parts[i], query), i))[:count]
+    if not ranked:
+        return ""
+    best = parts[ranked[0]].strip()
+    if len(best) > max_chars:
+        return best[: max_chars - 2] + "……"
+    chosen, used = [], 0
+    for i in ranked:
+        if used + len(parts[i].strip()) <= max_chars:
+            chosen.append(i)
+            used += len(parts[i].strip())
+    return "".join(parts[i].strip() for i in sorted(chosen))

@@ -15,7 +15,7 @@ import re
 import threading
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NotRequired, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -40,6 +40,9 @@ class Usage(TypedDict):
     llm_calls: int
     prompt_tokens: int
     completion_tokens: int
+    cached_prompt_tokens: NotRequired[int]
+    """Prompt tokens the model read from its cache instead of evaluating (a prefix the call before shared);
+    absent where the provider does not say."""
 
 
 def empty_usage() -> Usage:
@@ -54,11 +57,14 @@ def failed_usage(exc: StructuredOutputError) -> Usage:
 def add_usage(left: Usage | None, right: Usage | None) -> Usage:
     """Reducer: field-wise sum (either side may be missing)."""
     a, b = left or empty_usage(), right or empty_usage()
-    return {
+    total: Usage = {
         "llm_calls": a["llm_calls"] + b["llm_calls"],
         "prompt_tokens": a["prompt_tokens"] + b["prompt_tokens"],
         "completion_tokens": a["completion_tokens"] + b["completion_tokens"],
     }
+    if "cached_prompt_tokens" in a or "cached_prompt_tokens" in b:
+        total["cached_prompt_tokens"] = a.get("cached_prompt_tokens", 0) + b.get("cached_prompt_tokens", 0)
+    return total
 
 
 @lru_cache(maxsize=8)
@@ -102,11 +108,15 @@ def load_chat_model(spec: str, settings: Settings) -> BaseChatModel:
 def _usage_of(messages: Sequence[BaseMessage], reply: AIMessage) -> Usage:
     meta = reply.usage_metadata
     if meta and (meta.get("input_tokens") or meta.get("output_tokens")):
-        return {
+        usage: Usage = {
             "llm_calls": 1,
             "prompt_tokens": meta["input_tokens"],
             "completion_tokens": meta["output_tokens"],
         }
+        cached = (meta.get("input_token_details") or {}).get("cache_read")
+        if cached is not None:
+            usage["cached_prompt_tokens"] = cached
+        return usage
     prompt = sum(count_tokens(str(m.content)) for m in messages)
     return {"llm_calls": 1, "prompt_tokens": prompt, "completion_tokens": count_tokens(str(reply.content))}
 

@@ -94,18 +94,34 @@ class LocalLlamaChat(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         with self._lock:
+            self._reset_counters()
             out = self._llama.create_chat_completion(**self._request(messages, stop, **kwargs))
+            evaluated = self._evaluated_prompt_tokens()
         text = out["choices"][0]["message"].get("content") or ""
         usage = out.get("usage") or {}
+        prompt = int(usage.get("prompt_tokens", 0))
         message = AIMessage(
             content=text,
             usage_metadata={
-                "input_tokens": int(usage.get("prompt_tokens", 0)),
+                "input_tokens": prompt,
                 "output_tokens": int(usage.get("completion_tokens", 0)),
                 "total_tokens": int(usage.get("total_tokens", 0)),
+                "input_token_details": {"cache_read": max(0, prompt - evaluated)},
             },
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _reset_counters(self) -> None:
+        import llama_cpp
+
+        llama_cpp.llama_perf_context_reset(self._llama.ctx)
+
+    def _evaluated_prompt_tokens(self) -> int:
+        """Prompt tokens llama.cpp actually evaluated in the last call: the rest was a prefix still in its KV
+        cache from the call before (llama-cpp-python keeps the longest common prefix)."""
+        import llama_cpp
+
+        return int(llama_cpp.llama_perf_context(self._llama.ctx).n_p_eval)
 
     @override
     def _stream(
@@ -116,6 +132,7 @@ class LocalLlamaChat(BaseChatModel):
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
         with self._lock:
+            self._reset_counters()
             text, finish = "", None
             for part in self._llama.create_chat_completion(**self._request(messages, stop, **kwargs), stream=True):
                 choice = part["choices"][0]
@@ -133,5 +150,11 @@ class LocalLlamaChat(BaseChatModel):
             # evaluated, so the context holds prompt + reply; the reply's count is its re-tokenised length.
             total = self._llama.n_tokens + (1 if finish == "length" else 0)
             completion = len(self._llama.tokenize(text.encode(), add_bos=False, special=False)) if text else 0
-            usage = {"input_tokens": total - completion, "output_tokens": completion, "total_tokens": total}
+            prompt = total - completion
+            usage = {
+                "input_tokens": prompt,
+                "output_tokens": completion,
+                "total_tokens": total,
+                "input_token_details": {"cache_read": max(0, prompt - self._evaluated_prompt_tokens())},
+            }
             yield ChatGenerationChunk(message=AIMessageChunk(content="", usage_metadata=usage))  # type: ignore[arg-type]
