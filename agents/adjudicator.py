@@ -11,10 +11,10 @@ import time
 from string import Template
 from typing import Annotated, Any
 
-from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
+from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import trace_event
@@ -190,10 +190,10 @@ def decide_judgment(
     (:func:`anchor_conviction`)."""
     services = get_services()
     anchors = anchors or []
-    values = {"evidence": format_judge_evidence(evidence), "fact": fact, "prejudged": "、".join(anchors) or "（无）"}
+    values = {"evidence": format_judge_evidence(evidence), "prejudged": "、".join(anchors) or "（无）"}
     prompt = template.substitute(values).strip() if template else render_prompt("adjudicate", ctx.language, **values)
     model = chat_model(ctx, "judge")
-    messages = [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
+    messages = facts_first(ctx.language, "case", fact, prompt)
     judgment, usage = invoke_structured(model, messages, Judgment, ctx.structured_retries)
     evidence_articles = {e["id"] for e in evidence if e["kind"] == "article"}
     kept_articles, dropped_articles = resolve_articles(judgment.articles, evidence)

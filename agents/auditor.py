@@ -22,6 +22,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from pydantic import BaseModel, Field, create_model
 
+from agents.common.messages import FactsKind, facts_first
 from agents.common.models import chat_model
 from agents.common.research import fuse_research
 from agents.context import Context
@@ -94,7 +95,7 @@ def _unverified(article_id: str, why: str) -> Verdict:
     return {"article_id": article_id, "applicable": True, "reason": why, "checks": [], "decided_by": "unverified"}
 
 
-def _verify(article: Article, facts: str, facts_kind: str, ctx: Context) -> tuple[Verdict, Usage]:
+def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: Context) -> tuple[Verdict, Usage]:
     services = get_services()
     spec = ctx.model_for("audit")
     model = chat_model(ctx, "audit")
@@ -120,13 +121,15 @@ def _verify(article: Article, facts: str, facts_kind: str, ctx: Context) -> tupl
         heading=article.heading,
         text=article.text,
         interpretations="；".join(i["title"] for i in interps[:INTERPRETATIONS_SHOWN]) or label("none", ctx.language),
-        facts=facts,
         items=_numbered(items, ctx.language),
         count=len(items),
     )
     try:
         parsed, used = invoke_structured(
-            model, [HumanMessage(content=prompt)], answers_schema(len(items)), ctx.structured_retries
+            model,
+            facts_first(ctx.language, facts_kind, facts, prompt),
+            answers_schema(len(items)),
+            ctx.structured_retries,
         )
     except StructuredOutputError as exc:
         return _unverified(article.id, f"the checklist could not be answered: {exc}"), add_usage(

@@ -39,7 +39,7 @@ from tools.law.claims import (
     sentences,
 )
 from tools.law.penalties import article_tiers, closest_tier, condition_match, penalty_kinds, stated_condition
-from tools.law.wording import relevant_passage, shared_pairs
+from tools.law.wording import bigram_share, relevant_passage, shared_pairs
 from tools.llm.chat import Usage, empty_usage, invoke_text
 from tools.services import get_services
 
@@ -51,6 +51,8 @@ QUOTED_CLOSENESS = 0.75
 """A basis article is quoted when it shares at least this share of the question's character pairs that the
 closest basis article shares: for the drunk-driving question 刑法:133-1 shares 7, 刑法:277 (以驾驶机动车撞击
 …妨害公务) 5, and quoting 277 would answer a question nobody asked."""
+ALREADY_SAID_SHARE = 0.8
+"""A passage whose character pairs the answer already holds this well is not quoted."""
 NEAREST_SHOWN = 3
 """Closest evidence articles an answer without support names."""
 TIER_MATCH_SHARE = 0.5
@@ -141,7 +143,8 @@ def quoted_provisions(question: str, response: str, basis: list[LegalBasisItem],
         if item["article_id"] in skip or closeness[item["article_id"]] < QUOTED_CLOSENESS * closest:
             continue
         passage = relevant_passage(sentences(item["text"]), question + response, PROVISION_PARTS, PROVISION_CHARS)
-        if passage:
+        # The model often copies the article into its answer; quoting it again adds nothing.
+        if passage and bigram_share(passage, response) < ALREADY_SAID_SHARE:
             text = _OPEN_END.sub("", passage) + label("sentence_end", lang)
             quoted.append(label("provision", lang, article=_heading(item), text=text))
     return "".join(quoted)

@@ -17,10 +17,10 @@ import time
 from collections import Counter
 from typing import Annotated, Any
 
-from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
+from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.common.question import validate_question
 from agents.context import Context
@@ -170,10 +170,8 @@ def prejudge(fact: str, ctx: Context, services: Services) -> tuple[Prejudgment, 
     if ctx.prejudge_hints and (found := precedent_charges(services, fact, ctx.precedent_k)):
         block = render_prompt("prejudge_hints", ctx.language, hints="、".join(f"{name}({n})" for name, n in found))
         block = f"\n{block}\n"
-    messages = [
-        SystemMessage(content=render_prompt("system", ctx.language)),
-        HumanMessage(content=render_prompt("prejudge_case", ctx.language, fact=fact, hints_block=block)),
-    ]
+    task = render_prompt("prejudge_case", ctx.language, hints_block=block)
+    messages = facts_first(ctx.language, "case", fact, task)
     return invoke_structured(model, messages, Prejudgment, ctx.structured_retries)
 
 

@@ -134,7 +134,14 @@ def test_judgment_is_traceable_to_audited_evidence(active_judge_kb: Services, in
     assert set(nodes[1:4]) == {"research_semantic", "research_community", "research_charges"}
     # A case description is verified strictly: what the facts do not say is not met.
     verify_prompts = [str(c[-1].content) for c in model.calls if "相关司法解释：" in str(c[-1].content)]
-    assert verify_prompts and all(p.startswith("请逐项判断下面的案件事实") for p in verify_prompts)
+    assert verify_prompts and all("请逐项判断上面的案件事实" in p for p in verify_prompts)
+    # Every call about the case opens with the system text and the facts, so a cached model reads them once.
+    about_case = [
+        c for c in model.calls if "诊断清单" not in str(c[-1].content) or "相关司法解释：" in str(c[-1].content)
+    ]
+    assert len(about_case) == 2 + len(verify_prompts)  # pre-judgment, the audits, the judgment
+    assert all(str(c[-1].content).startswith(f"案件事实：\n{FACT}\n\n") for c in about_case)
+    assert all(c[0].type == "system" and c[0].content == model.calls[0][0].content for c in about_case)
     json.dumps(out, ensure_ascii=False)
 
 

@@ -137,5 +137,8 @@ def test_only_the_basis_articles_close_to_the_question_are_quoted() -> None:
     quoted = quoted_provisions(question, "构成危险驾驶罪。", basis, set(), "zh")  # type: ignore[arg-type]
     assert quoted.startswith("《中华人民共和国刑法》第一百三十三条之一规定：")
     assert "（二）醉酒驾驶机动车的。" in quoted and "第二百七十七条" not in quoted
+    # Nor when the answer already says it in the article's words.
+    said = "在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金：（二）醉酒驾驶机动车的。"
+    assert quoted_provisions(question, said, basis, set(), "zh") == ""  # type: ignore[arg-type]
     # An article the answer already quotes (a stated penalty) is not quoted twice.
     assert quoted_provisions(question, "", basis, {"刑法:133-1"}, "zh") == ""  # type: ignore[arg-type]
