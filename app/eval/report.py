@@ -286,10 +286,12 @@ def _metrics_for(task: str, results: Sequence[Result], judge_threshold: float) -
     return _judgment_metrics(task, results, any(r["prediction"].get("verdicts") for r in results))
 
 
-def paired_comparison(task: str, results: Sequence[Result], judge_threshold: float = 7.0) -> dict[str, Any]:
-    """``full`` minus each baseline on the items both answered, every metric with its 95% paired bootstrap
-    interval (a difference whose interval excludes 0 is not sampling noise)."""
-    system, baselines = PAIRED
+def paired_comparison(
+    task: str, results: Sequence[Result], judge_threshold: float = 7.0, compared: tuple[str, Sequence[str]] = PAIRED
+) -> dict[str, Any]:
+    """``full`` (or ``compared``'s first system) minus each baseline on the items both answered, every metric
+    with its 95% paired bootstrap interval (a difference whose interval excludes 0 is not sampling noise)."""
+    system, baselines = compared
     ok = [r for r in results if r.get("ok")]
     mine = {r["item_id"]: r for r in ok if r["system"] == system}
     out: dict[str, Any] = {}
