@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from app.eval.report import compare, headline, render_report, summarise
+from app.eval.report import compare, headline, paired_comparison, render_report, summarise
 
 
 def _ljp(item: str, charges: list[str], articles: list[str], term: int, evidence: list[str], gold_term: int) -> Any:
@@ -234,6 +234,10 @@ def test_full_is_compared_with_each_baseline_item_by_item() -> None:
     assert 0 < low <= 0.75 <= high <= 1
     assert "## Paired: full - naive_rag (4 items" in render_report(summary)
     assert "paired" not in summarise("ljp", results, with_ci=False)
+    # Any two systems, e.g. one run's full against another's (benchmarks/paired_runs.py): b - a.
+    relabelled = [{**r, "system": "after" if r["system"] == "naive_rag" else "before"} for r in results]
+    other = paired_comparison("ljp", relabelled, compared=("after", ["before"]))["after - before"]
+    assert other["items"] == 4 and other["charge_accuracy"]["value"] == -0.75
 
 
 def test_the_two_part_opinion_is_scored_as_the_references_are_written() -> None:
