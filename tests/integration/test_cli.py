@@ -302,9 +302,9 @@ def test_a_negative_neighbour_count_is_refused(tmp_path: Path) -> None:
 
 
 def test_damaged_caches_are_rebuilt_with_one_warning_each(data_dir: Path) -> None:
-    # A truncated BM25 token cache raised UnicodeDecodeError and a vector cache of random bytes DatabaseError.
+    # A truncated BM25 index (once a token list: UnicodeDecodeError) and a vector cache of random bytes (DatabaseError).
     assert _run("ingest", data_dir=data_dir).returncode == 0
-    (tokens,) = (data_dir / "cache").glob("bm25-statutes-*.json")
+    (tokens,) = (data_dir / "cache").glob("bm25-statutes-*.npz")
     tokens.write_bytes(tokens.read_bytes()[: tokens.stat().st_size // 2 - 1])
     vectors = data_dir / "cache" / "vectors.sqlite"
     vectors.write_bytes(os.urandom(4096))

@@ -35,7 +35,7 @@ def test_an_article_the_question_names_comes_first(kb: Services) -> None:
 
 def test_lexical_tokens_are_cached_on_disk(kb: Services) -> None:
     kb.retriever.retrieve("盗窃", k=1)
-    assert list(kb.settings.cache_dir.glob("bm25-statutes-*.json"))
+    assert list(kb.settings.cache_dir.glob("bm25-statutes-*.npz"))
 
 
 def test_parallel_first_requests_build_the_index_once(kb: Services, tmp_path: Path) -> None:
@@ -51,7 +51,31 @@ def test_parallel_first_requests_build_the_index_once(kb: Services, tmp_path: Pa
     with ThreadPoolExecutor(4) as pool:
         built = list(pool.map(lambda _: first_request(), range(4)))
     assert all(index is built[0] for index in built) and built[0].ids
-    assert [p.suffix for p in tmp_path.iterdir()] == [".json"]  # no temp file left behind
+    assert [p.suffix for p in tmp_path.iterdir()] == [".npz"]  # no temp file left behind
+
+
+def test_the_index_reads_every_hash_only_when_the_count_changes_or_time_passes(
+    kb: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tools.retrieval import hybrid
+
+    reads: list[str] = []
+    fetch = kb.vectors.metadata
+    monkeypatch.setattr(kb.vectors, "metadata", lambda name, ids=None: reads.append(name) or fetch(name, ids))
+    collection = LexicalCollection(kb.vectors, STATUTES, tmp_path)
+    first = collection.index()
+    assert collection.index() is first and len(reads) == 1  # a second query reads the count only
+    meta = {"law": "测试法", "number": "第一条", "hash": "h1"}
+    kb.vectors.upsert(STATUTES, ["测试法:1"], ["量子纠缠的，处罚金。"], [meta])
+    try:
+        added = collection.index()  # one more document: seen at once
+        assert len(reads) == 2 and added.search("量子纠缠", 1)[0][0] == "测试法:1"
+        kb.vectors.upsert(STATUTES, ["测试法:1"], ["时间旅行的，处拘役。"], [{**meta, "hash": "h2"}])
+        assert collection.index() is added  # the same count within RECHECK_S: trusted
+        monkeypatch.setattr(hybrid, "RECHECK_S", 0.0)
+        assert collection.index().search("时间旅行", 1)[0][0] == "测试法:1"  # then the new hash is read
+    finally:
+        kb.vectors.delete_where(STATUTES, "law", "测试法")
 
 
 def test_case_based_retrieval_ranks_the_articles_of_similar_cases(kb: Services) -> None:
@@ -76,8 +100,8 @@ def test_case_based_retrieval_ranks_the_articles_of_similar_cases(kb: Services) 
         assert words.search(cases[0].fact, 3)[0][0] == cases[0].id
         assert cases[0].id not in [cid for cid, _ in words.search(cases[0].fact, 3, skip_identical=True)]
         # Each collection keeps its own token cache.
-        assert list(kb.settings.cache_dir.glob("bm25-cases-*.json"))
-        assert list(kb.settings.cache_dir.glob("bm25-statutes-*.json"))
+        assert list(kb.settings.cache_dir.glob("bm25-cases-*.npz"))
+        assert list(kb.settings.cache_dir.glob("bm25-statutes-*.npz"))
     finally:
         kb.graph.query("MATCH (c:Case) DETACH DELETE c")
         kb.vectors.reset(CASES)
