@@ -42,14 +42,14 @@ def test_a_query_of_unknown_words_finds_nothing() -> None:
 def test_the_cached_index_is_the_built_one_and_a_damaged_cache_is_rebuilt(tmp_path: Path) -> None:
     ids = ["刑法:264", "刑法:266", "刑法:133-1"]
     texts = ["盗窃公私财物，数额较大的", "诈骗公私财物，数额较大的", "醉酒驾驶机动车的"]
-    built = LexicalIndex.build(ids, texts, "f1", tmp_path)
+    built = LexicalIndex.build(ids, lambda: texts, "f1", tmp_path)
     (cache,) = tmp_path.glob("bm25-statutes-f1-*.npz")
-    loaded = LexicalIndex.build(ids, ["changed text is not read again"] * 3, "f1", tmp_path)
+    loaded = LexicalIndex.build(ids, lambda: pytest.fail("texts read on a cache hit"), "f1", tmp_path)
     assert loaded.search("秘密窃取他人财物构成盗窃", 2) == built.search("秘密窃取他人财物构成盗窃", 2)
     assert loaded.search("盗窃", 2)[0][0] == "刑法:264"
     cache.write_bytes(cache.read_bytes()[:100])
-    rebuilt = LexicalIndex.build(ids, texts, "f1", tmp_path)
+    rebuilt = LexicalIndex.build(ids, lambda: texts, "f1", tmp_path)
     assert rebuilt.search("诈骗", 1)[0][0] == "刑法:266"
     # Another fingerprint replaces the file: one index per collection on disk.
-    LexicalIndex.build(ids, texts, "f2", tmp_path)
+    LexicalIndex.build(ids, lambda: texts, "f2", tmp_path)
     assert [p.name.split("-")[2] for p in tmp_path.glob("bm25-statutes-*")] == ["f2"]

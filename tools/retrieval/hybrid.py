@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -103,14 +103,17 @@ class LexicalCollection:
         state = fingerprint(ids, [str(meta[i].get("hash", "")) for i in ids])
         self._count, self._checked = len(ids), time.monotonic()
         if self._index is None or state != self._state:
-            id_list, texts = self.vectors.documents(self.collection)
-            order = sorted(range(len(id_list)), key=lambda i: id_list[i])
-            self._index = LexicalIndex.build(
-                [id_list[i] for i in order], [texts[i] for i in order], state, self.cache_dir, self.collection
-            )
+            self._index = LexicalIndex.build(ids, self._texts(ids), state, self.cache_dir, self.collection)
             self._state = state
             self.metadata = meta
         return self._index
+
+    def _texts(self, ids: list[str]) -> Callable[[], list[str]]:
+        def fetch() -> list[str]:
+            found = dict(zip(*self.vectors.documents(self.collection), strict=True))
+            return [found.get(i, "") for i in ids]
+
+        return fetch
 
 
 class HybridRetriever:
