@@ -221,8 +221,7 @@ class Context:
         default="llm",
         metadata={
             "description": "LawSearch's domain router: 'llm' classifies the question's domain and picks the "
-            "collections, in the element extraction's reply (no call of its own) or, without one, in its own "
-            "call (falling back to the rules on an unreadable reply); 'rules' decides by keywords."
+            "collections (falling back to the rules on an unreadable reply); 'rules' decides by keywords."
         },
     )
     source_weights: dict[str, float] = field(

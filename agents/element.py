@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
@@ -60,17 +60,6 @@ class ElementGraph(BaseModel):
         return cls(entities=[], events=[], relationships=[], user_claims=[], key_facts=[], legal_questions=[])
 
 
-Source = Literal["interpretations", "cases", "community_reports"]
-
-
-class RoutedElementGraph(ElementGraph):
-    """The element graph and, in the same reply, the law-search router's decision: one call where two were
-    made. Both are optional, so a reply without them is still an element graph and the router is asked."""
-
-    domain: str = Field(default="", max_length=20, description="刑事、民事、劳动、行政、程序、数据与网络等")
-    sources: list[Source] = Field(default_factory=list, max_length=3)
-
-
 MAX_KEPT = 12
 """Items kept per element list across the turns of a thread (newest first), so prompts stay bounded."""
 
@@ -94,17 +83,13 @@ def extract_elements(state: ConsultState, runtime: Runtime[Context]) -> dict[str
     started = time.perf_counter()
     ctx = runtime.context
     model = chat_model(ctx, "draft")
-    routed = ctx.router == "llm"
-    route_block = render_prompt("extract_route", ctx.language) if routed else ""
-    prompt = render_prompt("extract_elements", ctx.language, question=state.question, route_block=route_block)
-    messages = [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
-    schema = RoutedElementGraph if routed else ElementGraph
-    route: dict[str, Any] = {}
+    messages = [
+        SystemMessage(content=render_prompt("system", ctx.language)),
+        HumanMessage(content=render_prompt("extract_elements", ctx.language, question=state.question)),
+    ]
     try:
-        elements, usage = invoke_structured(model, messages, schema, retries=ctx.structured_retries)
-        graph: dict[str, Any] = elements.model_dump(include=set(ElementGraph.model_fields))
-        if isinstance(elements, RoutedElementGraph) and elements.domain.strip():
-            route = {"domain": elements.domain, "sources": list(dict.fromkeys(elements.sources))}
+        elements, usage = invoke_structured(model, messages, ElementGraph, retries=ctx.structured_retries)
+        graph: dict[str, Any] = elements.model_dump()
     except StructuredOutputError as exc:
         graph = {**ElementGraph.empty().model_dump(), "errors": [str(exc)]}
         usage = failed_usage(exc)
@@ -113,7 +98,6 @@ def extract_elements(state: ConsultState, runtime: Runtime[Context]) -> dict[str
         graph = merge_elements(state.element_graph, graph)
     return {
         "element_graph": graph,
-        "route": route,
         "usage": usage,
         "trace": [trace_event("extract_elements", started, empty_fields=empty, failed="errors" in graph)],
     }

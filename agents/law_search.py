@@ -74,16 +74,12 @@ def merge_evidence(new: list[EvidenceItem], earlier: list[EvidenceItem], limit: 
 
 
 def route_sources(
-    query: str, services: Services, ctx: Context, given: dict[str, Any] | None = None
+    query: str, services: Services, ctx: Context
 ) -> tuple[list[str], dict[str, str], dict[str, Any], Usage]:
     """Domain routing (the hybrid-RAG router): the collections to search, why the others are skipped, and
-    the decision for the trace. The model decides with ``router="llm"``: in the element extraction's reply
-    (``given``) or, without one, in a call of its own; keywords decide otherwise or when its reply never
-    validates."""
+    the decision for the trace. The model decides with ``router="llm"``; keywords decide otherwise or when
+    its reply never validates."""
     counts = {c: services.vectors.count(c) for c in OPTIONAL_SOURCES}
-    if ctx.router == "llm" and given:
-        chosen, skipped = select_collections(given["sources"], counts, f"router: not for {given['domain']}")
-        return chosen, skipped, {"router": "elements", "domain": given["domain"]}, empty_usage()
     if ctx.router == "llm" and any(counts.values()):
         model = chat_model(ctx, "manager")
         prompt = render_prompt("route_sources", ctx.language, question=query)
@@ -119,7 +115,7 @@ def search_law(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]
     services = get_services()
     ctx = runtime.context
     query = build_query(state.question, state.element_graph, state.draft)
-    collections, skipped, decision, usage = route_sources(query, services, ctx, state.route)
+    collections, skipped, decision, usage = route_sources(query, services, ctx)
     rankings = source_rankings(query, collections, services, ctx)
     fused = weighted_rrf(rankings, ctx.source_weights, ctx.top_k)
     evidence, missing = fetch_evidence(services.statutes, fused)

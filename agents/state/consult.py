@@ -90,10 +90,6 @@ class ConsultState(ConsultInput, ConsultOutput):
     round: int = 0
     """Manager rounds done in this turn."""
 
-    route: dict[str, Any] = field(default_factory=dict)
-    """The law-search router's decision (``domain``, ``sources``) when the element extraction gave it in the
-    same reply; empty otherwise, and LawSearch asks the router itself."""
-
     stalled: bool = False
     """A format-only revision returned the draft unchanged: the next Manager round would see the same draft
     and evidence (decoding is deterministic), so the loop ends instead of repeating to ``max_rounds``."""

@@ -240,7 +240,7 @@ def test_invented_and_unaudited_citations_are_dropped_and_reported(active_kb: Se
     )
     model = install(
         by_schema={
-            "RoutedElementGraph": [elements.model_dump_json()],
+            "ElementGraph": [elements.model_dump_json()],
             "text": [
                 "醉驾构成危险驾驶罪[刑法:133-1]，并处罚金[刑法:999-9]；另见[民法典:1]。",
                 "回答：醉驾构成危险驾驶罪[刑法:133-1]，另见[刑法:20]。",
@@ -256,22 +256,6 @@ def test_invented_and_unaudited_citations_are_dropped_and_reported(active_kb: Se
     assert out["element_graph"]["key_facts"] == ["醉酒驾驶机动车"]
     draft_prompt = str(model.calls[1][-1].content)
     assert "[刑法:133-1]" in draft_prompt and "醉酒驾驶机动车的" in draft_prompt
-
-
-def test_the_router_decides_in_the_element_reply_without_a_call_of_its_own(active_kb: Services, install: Any) -> None:
-    reply = {**ElementGraph.empty().model_dump(), "domain": "刑事", "sources": ["cases", "cases"]}
-    model = install(by_schema={"RoutedElementGraph": [json.dumps(reply, ensure_ascii=False)]})
-    out = _run(Context(model="fake", audit=False))
-    (search,) = [e["detail"] for e in out["trace"] if e["node"] == "search_law"]
-    assert search["route"] == {"router": "elements", "domain": "刑事"}
-    assert "cases" in search["collections"] or "cases" in search["skipped"]  # chosen (skipped only when empty)
-    assert not [c for c in model.calls if "法律检索路由器" in str(c[-1].content)]
-    assert "domain" not in out["element_graph"] and "sources：" in str(model.calls[0][-1].content)
-    # With the keyword router the extraction is asked for the elements alone.
-    model = install()
-    out = _run(Context(model="fake", audit=False, router="rules"))
-    assert "sources：" not in str(model.calls[0][-1].content)
-    assert [e["detail"]["route"] for e in out["trace"] if e["node"] == "search_law"] == [{"router": "rules"}]
 
 
 @pytest.mark.parametrize(
@@ -304,7 +288,7 @@ def test_ablations(active_kb: Services, install: Any, flags: dict[str, Any], abs
 def test_follow_up_reuses_elements_and_evidence(active_kb: Services, install: Any) -> None:
     first = ElementGraph.empty().model_copy(update={"key_facts": ["醉酒驾驶机动车"]})
     second = ElementGraph.empty().model_copy(update={"key_facts": ["造成他人重伤"]})
-    model = install(by_schema={"RoutedElementGraph": [first.model_dump_json(), second.model_dump_json()]})
+    model = install(by_schema={"ElementGraph": [first.model_dump_json(), second.model_dump_json()]})
     graph = build_graph(checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "t1"}}
     one = graph.invoke(ConsultInput(question=QUESTION), config, context=Context(model="fake", audit=False))
@@ -326,7 +310,7 @@ def test_follow_up_reuses_elements_and_evidence(active_kb: Services, install: An
 
 
 def test_garbage_element_json_is_recorded_not_fatal(active_kb: Services, install: Any) -> None:
-    install(by_schema={"RoutedElementGraph": ["{not json", "[1, 2]", "still not"]})
+    install(by_schema={"ElementGraph": ["{not json", "[1, 2]", "still not"]})
     out = _run(Context(model="fake", structured_retries=2, audit=False))
     graph = out["element_graph"]
     assert graph["entities"] == [] and graph["key_facts"] == []
