@@ -14,7 +14,6 @@ from tools.kb import GraphStore, open_graph_store
 from tools.kb.statutes import StatuteRepository
 from tools.llm.embeddings import load_embeddings
 from tools.retrieval.hybrid import HybridRetriever, LexicalCollection
-from tools.retrieval.lexical import start_tokenizer
 from tools.retrieval.vector_cache import DocumentCachedEmbeddings, VectorCache
 from tools.retrieval.vectors import CASES, ChromaVectors
 from tools.settings import Settings, load_settings
@@ -42,7 +41,6 @@ class Services:
 
 def build_services(settings: Settings) -> Services:
     """Open the stores named by ``settings``; raises StoreUnavailableError/ModelUnavailableError."""
-    start_tokenizer()
     cache = VectorCache(settings.vector_cache_file)
     vectors = ChromaVectors(settings, DocumentCachedEmbeddings(load_embeddings(settings.embeddings), cache))
     graph = open_graph_store(settings)

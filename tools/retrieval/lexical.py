@@ -10,7 +10,6 @@ import hashlib
 import io
 import logging
 import re
-import threading
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -46,15 +45,6 @@ def _stemmer() -> Any:
     import snowballstemmer
 
     return snowballstemmer.stemmer("english")
-
-
-def start_tokenizer() -> None:
-    """Load jieba's dictionary in a background thread (about 0.6 s), while the stores open; the first
-    :func:`tokenize` waits for it (jieba's own lock) instead of loading it on the first query's time."""
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
-    threading.Thread(target=jieba.initialize, name="jieba-dictionary", daemon=True).start()
 
 
 def tokenize(text: str) -> list[str]:
