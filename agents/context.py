@@ -202,12 +202,15 @@ class Context:
             "bm25": 1.0,
             "dense": 1.0,
             "kg": 2.0,
+            "offence": 1.0,
         },
         metadata={
             "description": "Judge: weight of each strategy's ranking in the Researcher's fusion (RRF). Chosen on "
             "the first half of ljp_dev over 5,070 precedents, no model (held-out half R@5 0.49 -> 0.76). The "
             "feature and community strategies still supply precedents, but their article votes lowered recall "
-            "on both halves."
+            "on both halves. The offence descriptions (session 20) at 1: fused R@5 / R@10 0.675 / 0.748 -> "
+            "0.707 / 0.790 over ljp_dev; weights refitted on the tuning half (logistic or coordinate ascent) "
+            "gained there and lost on the report half."
         },
     )
     penalty_companions: bool = field(

@@ -44,6 +44,7 @@ from tools.law.charge_names import MAX_CHARGE_CHARS
 from tools.law.facts import reduce_fact
 from tools.llm.chat import Usage, failed_usage, invoke_structured
 from tools.retrieval.hybrid import kg_linked_articles, rank_cited
+from tools.retrieval.offence import OffenceIndex
 from tools.retrieval.vectors import CASES
 from tools.services import Services, get_services
 
@@ -91,6 +92,22 @@ def feature_index(services: Services, level: int) -> FeatureIndex:
         return index
 
 
+_offence_indexes: dict[int, tuple[list[tuple[str, str]], OffenceIndex]] = {}
+
+
+def offence_index(services: Services) -> OffenceIndex:
+    """The offence descriptions of every charge-defining article, rebuilt when those articles or their texts
+    changed (their ids and hashes are read per call; the texts only on a change)."""
+    stamp = ChargeRepository(services.graph).defining_hashes()
+    key = id(services.graph)
+    with _index_lock:
+        cached = _offence_indexes.get(key)
+        if cached is None or cached[0] != stamp:
+            articles = services.statutes.get_articles([article_id for article_id, _ in stamp])
+            cached = _offence_indexes[key] = (stamp, OffenceIndex((a.id, a.text) for a in articles))
+        return cached[1]
+
+
 def case_refs(services: Services, scored: list[tuple[str, float]], strategy: str) -> list[CaseRef]:
     """Precedents with their outcome, in the order found."""
     scores = dict(scored)
@@ -117,11 +134,13 @@ def articles_of(refs: list[CaseRef]) -> list[str]:
 def search_semantic(
     services: Services, fact: str, features: Features, ctx: Context
 ) -> tuple[dict[str, list[str]], list[CaseRef]]:
-    """Statute text retrieval (BM25, dense, named articles, and KG links: the charges the fact names ->
-    DEFINES) plus precedents by embedding, by words (BM25, voting with their scores) and by features.
+    """Statute text retrieval (BM25, dense, named articles, KG links: the charges the fact names -> DEFINES,
+    and the offence descriptions the fact covers) plus precedents by embedding, by words (BM25, voting with
+    their scores) and by features.
     A precedent with the very same fact is skipped: a case is never its own precedent."""
     rankings = services.retriever.rankings(fact, ctx.candidates_per_retriever)
     rankings["kg"] = kg_linked_articles(services.graph, fact, ctx.candidates_per_retriever)
+    rankings["offence"] = [aid for aid, _ in offence_index(services).search(fact, ctx.candidates_per_retriever)]
     refs: list[CaseRef] = []
     if services.vectors.count(CASES):
         hits = [h for h in services.vectors.search(CASES, fact, ctx.strategy_k + 1) if h.text != fact]

@@ -121,7 +121,7 @@ def _prompted(question: str, context: Context, evidence: list[EvidenceItem] | No
         "raw_cited": cited,
         "evidence": [e["article_id"] for e in evidence or []],
         "usage": usage,
-        "stages_ms": {"generate": round((time.perf_counter() - started) * 1000, 1)},
+        "stages_ms": {"generate": _ms_since(started)},
     }
 
 
@@ -172,7 +172,7 @@ def _predict_judgment(task: str, fact: str, context: Context, evidence: list[Evi
         "cited": articles,
         "evidence": [e["article_id"] for e in evidence or []],
         "usage": usage,
-        "stages_ms": {"generate": round((time.perf_counter() - started) * 1000, 1)},
+        "stages_ms": {"generate": _ms_since(started)},
     }
 
 
@@ -281,6 +281,7 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
     def run(item: dict[str, Any]) -> Prediction:
         services = get_services()
         query = query_of(item)
+        started = time.perf_counter()
         # The consult graph's LawSearch sources as it runs with the keyword router (no model call); the
         # statute retrievers among them are also scored alone and as the flat hybrid fusion.
         counts = {c: services.vectors.count(c) for c in OPTIONAL_SOURCES}
@@ -292,11 +293,14 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
         if services.vectors.count(CASES):
             out["cases"] = articles_cited_by(services.vectors, CASES, query, context.candidates_per_retriever, depth)
         out["law_search"] = [c.article_id for c in weighted_rrf(sources, context.source_weights, depth)]
+        stages_ms = {"law_search": _ms_since(started)}
         usage = empty_usage()
         if item.get("fact"):
+            started = time.perf_counter()
             features, _ = extract_features(item["fact"], research_ctx)
             research, _ = search_semantic(services, item["fact"], features, research_ctx)
             research |= expand_community(services, features, research_ctx)[0]
+            model_free_ms = _ms_since(started)
             if prejudge_model:
                 # As in the judge graph: a pre-judgment that never validates leaves the other strategies.
                 try:
@@ -305,14 +309,22 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
                 except StructuredOutputError as exc:
                     usage = failed_usage(exc)
                     research |= {"charge": [], "generative": []}
-            for name in ("case_bm25", "features", "community", "charge", "generative"):
+            out["research_cases"] = research.get("cases", [])[:depth]
+            for name in ("offence", "case_bm25", "features", "community", "charge", "generative"):
                 if name in research:
                     out[name] = research[name][:depth]
+            started = time.perf_counter()
             out["researcher"] = fuse_research(research, research_ctx, depth, companions)
+            # The pre-judgment's model call is left out: this is the time every strategy without a model takes.
+            stages_ms["researcher"] = round(model_free_ms + _ms_since(started), 1)
         if item.get("charges") and charges.has_charges():
             # The ceiling of charge-anchored retrieval: the gold charges mapped through DEFINES edges.
             by_charge = charges.articles_for(item["charges"])
             out["charge_oracle"] = list(dict.fromkeys(a for ids in by_charge.values() for a in ids))[:depth]
-        return {"rankings": out, "usage": usage}
+        return {"rankings": out, "usage": usage, "stages_ms": stages_ms}
 
     return run
+
+
+def _ms_since(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)

@@ -46,6 +46,12 @@ RETURN c.name AS charge, a.id AS article_id
 ORDER BY charge, article_id
 """
 
+_DEFINING_ALL = """
+MATCH (a:Article)-[:DEFINES]->(:Charge)
+RETURN DISTINCT a.id AS id, a.hash AS hash
+ORDER BY id
+"""
+
 
 class ChargeRepository:
     """Charge reads and writes on any :class:`GraphStore`."""
@@ -127,6 +133,11 @@ class ChargeRepository:
         """Those of ``article_ids`` that define a charge."""
         ids = list(dict.fromkeys(article_ids))
         return {row["article_id"] for row in self.store.read(_DEFINING, {"ids": ids})} if ids else set()
+
+    def defining_hashes(self) -> list[tuple[str, str]]:
+        """(id, content hash) of every article that defines a charge, by id: what an index built over their
+        texts checks it is still current against, without reading the texts."""
+        return [(row["id"], str(row["hash"])) for row in self.store.read(_DEFINING_ALL)]
 
     def defined_by(self, article_ids: Iterable[str]) -> set[str]:
         """Names of the charges that ``article_ids`` define."""

@@ -54,15 +54,17 @@ def named_articles(query: str, known_laws: set[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def weighted_rrf(rankings: Mapping[str, Sequence[str]], weights: Mapping[str, float], k: int) -> list[Candidate]:
-    """The ``k`` best ids by weighted reciprocal-rank fusion (unlisted sources weigh 1); ids of the ``exact``
-    ranking (articles the query names) come first."""
+def weighted_rrf(
+    rankings: Mapping[str, Sequence[str]], weights: Mapping[str, float], k: int, offset: int = RRF_K
+) -> list[Candidate]:
+    """The ``k`` best ids by weighted reciprocal-rank fusion, weight / (offset + rank) with ranks from 1
+    (unlisted sources weigh 1); ids of the ``exact`` ranking (articles the query names) come first."""
     fused: dict[str, Candidate] = {}
     for source, ranked in rankings.items():
         for rank, aid in enumerate(ranked):
             cand = fused.setdefault(aid, Candidate(aid))
             # 1.0 exceeds any fused RRF score of realistic weights, so named articles rank first.
-            cand.score += 1.0 if source == "exact" else weights.get(source, 1.0) / (RRF_K + rank + 1)
+            cand.score += 1.0 if source == "exact" else weights.get(source, 1.0) / (offset + rank + 1)
             cand.sources.append(source)
     return sorted(fused.values(), key=lambda c: -c.score)[:k]
 
