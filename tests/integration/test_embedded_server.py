@@ -3,7 +3,9 @@ and found again by a store whose server was restarted."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -81,6 +83,26 @@ def test_an_idle_server_is_retired_after_its_users_are_killed(tmp_path: Path) ->
         assert not (tmp_path / "falkordb" / "pid").exists()
     finally:
         server.stop()
+
+
+def test_a_server_whose_data_dir_was_removed_is_retired_when_idle(tmp_path: Path) -> None:
+    data_dir = tmp_path / "kb"
+    user = _start_user(data_dir, JURIS_FALKORDB_IDLE_S="1")
+    server = _server(data_dir)
+    user.send_signal(signal.SIGKILL)
+    user.wait()
+    # As pytest removes old temporary dirs: the watchdog used to wait for the pid file to name its server
+    # again, and kept the server (and itself) running for good.
+    shutil.rmtree(data_dir)
+    deadline = time.monotonic() + 20
+    while _alive(server.pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    try:
+        assert not _alive(server.pid), "the server of a removed data dir was never stopped"
+        assert not data_dir.exists(), "the watchdog recreated the removed data dir"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(server.pid, signal.SIGKILL)
 
 
 def test_a_store_reconnects_after_its_server_restarts(tmp_path: Path) -> None:

@@ -66,8 +66,10 @@ def _terminate(pid: int, data_dir: Path) -> None:
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and _alive(pid):
         time.sleep(0.05)
-    for name in ("port", "pid", "password"):
-        (data_dir / name).unlink(missing_ok=True)
+    # The records are this server's only while they name it: a server started since owns them.
+    if _read_int(data_dir / "pid") in (pid, None):
+        for name in ("port", "pid", "password"):
+            (data_dir / name).unlink(missing_ok=True)
 
 
 @contextlib.contextmanager
@@ -288,21 +290,42 @@ def _clients(port: int, password: str) -> int | None:
 
 
 def watch(data_dir: Path, port: int, pid: int, idle_s: float, poll_s: float = 1.0) -> None:
-    """Retire the server once no client has been connected for ``idle_s``; return when it is gone."""
-    idle_since = time.monotonic()
+    """Retire the server once no client has been connected for ``idle_s``; return when it is gone.
+
+    A server that does not answer counts as in use while it may still be loading its data
+    (``_LOAD_TIMEOUT_S``), as idle after that. A server whose data dir lost its records (removed with the dir,
+    as a test's temporary dir is, or replaced by a server started since) can no longer be found by any
+    process, so it too is retired when idle: waiting for its records to name it again kept such servers
+    running for good."""
+    idle_since = answered = time.monotonic()
     password = _read_password(data_dir)
     while _alive(pid):
         time.sleep(poll_s)
         count = _clients(port, password)
-        if count is None or count > 0:  # in use, or busy loading its data
-            idle_since = time.monotonic()
-        elif time.monotonic() - idle_since >= idle_s:
-            with _locked(data_dir):
-                # Counted again under the lock: a process may have reused the server a moment ago.
-                if not _clients(port, password) and _read_int(data_dir / "pid") == pid:
-                    _terminate(pid, data_dir)
-                    return
-            idle_since = time.monotonic()
+        now = time.monotonic()
+        if count is not None:
+            answered = now
+        elif now - answered < _LOAD_TIMEOUT_S:
+            count = 1
+        if count:
+            idle_since = now
+        elif now - idle_since >= idle_s:
+            if _retire(data_dir, port, pid, password):
+                return
+            idle_since = now
+
+
+def _retire(data_dir: Path, port: int, pid: int, password: str) -> bool:
+    """Stop the idle server ``pid`` unless a client connected meanwhile; whether it was stopped."""
+    if not data_dir.is_dir():  # removed under it: no lock to take, and the lock file would recreate the dir
+        _terminate(pid, data_dir)
+        return True
+    with _locked(data_dir):
+        # Counted again under the lock: a process may have reused the server a moment ago.
+        if _clients(port, password):
+            return False
+        _terminate(pid, data_dir)
+        return True
 
 
 if __name__ == "__main__":
