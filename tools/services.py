@@ -10,6 +10,7 @@ import atexit
 import threading
 from dataclasses import dataclass
 
+from tools.corpus.laws_db import BUNDLED_VECTORS
 from tools.kb import GraphStore, open_graph_store
 from tools.kb.statutes import StatuteRepository
 from tools.llm.embeddings import load_embeddings
@@ -42,7 +43,8 @@ class Services:
 def build_services(settings: Settings) -> Services:
     """Open the stores named by ``settings``; raises StoreUnavailableError/ModelUnavailableError."""
     cache = VectorCache(settings.vector_cache_file)
-    vectors = ChromaVectors(settings, DocumentCachedEmbeddings(load_embeddings(settings.embeddings), cache))
+    embeddings = DocumentCachedEmbeddings(load_embeddings(settings.embeddings), cache, seeds=[BUNDLED_VECTORS])
+    vectors = ChromaVectors(settings, embeddings)
     graph = open_graph_store(settings)
     return Services(
         settings=settings,

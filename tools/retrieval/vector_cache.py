@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import logging
 import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
@@ -25,6 +26,8 @@ from tools.atomic import write_bytes_atomic
 from tools.caches import discard_damaged
 from tools.errors import CorpusError
 from tools.llm.embeddings import embeddings_name
+
+logger = logging.getLogger(__name__)
 
 VECTOR_DTYPE = np.float32
 """What Chroma stores: a cached vector read back gives the collection the very numbers a fresh one would."""
@@ -97,18 +100,47 @@ class VectorCache:
 
 
 class DocumentCachedEmbeddings(Embeddings):
-    """Any provider, with document vectors read from and written to a :class:`VectorCache`; queries pass
-    through (the inner provider may remember recent ones itself)."""
+    """Any provider, with document vectors read from and written to a :class:`VectorCache`, and on a miss
+    from read-only ``seeds`` (vector files shipped with a corpus) before the provider computes them; queries
+    pass through (the inner provider may remember recent ones itself)."""
 
-    def __init__(self, inner: Embeddings, cache: VectorCache) -> None:
+    def __init__(self, inner: Embeddings, cache: VectorCache, seeds: Sequence[Path] = ()) -> None:
         self.inner = inner
         self.cache = cache
         self.name = embeddings_name(inner)
+        self._seed_paths = list(seeds)
+        self._seeds: list[tuple[dict[str, int], np.ndarray]] | None = None
+        self._seed_lock = threading.Lock()
+
+    def _seeded(self, digests: Iterable[str]) -> dict[str, np.ndarray]:
+        """The vectors of ``digests`` the seed files of this model hold (the files are read on first use)."""
+        with self._seed_lock:
+            if self._seeds is None:
+                self._seeds = []
+                for path in self._seed_paths:
+                    try:
+                        data = read_vector_file(path)
+                    except CorpusError as exc:  # a damaged seed costs time, not the ingestion
+                        logger.warning("seed vectors ignored: %s", exc)
+                        continue
+                    if data.model == self.name:
+                        self._seeds.append(({d: i for i, d in enumerate(data.digests)}, data.vectors))
+        found: dict[str, np.ndarray] = {}
+        for digest in digests:
+            for rows, vectors in self._seeds:
+                if (row := rows.get(digest)) is not None:
+                    found[digest] = vectors[row]
+                    break
+        return found
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         digests = [text_digest(t) for t in texts]
         found = self.cache.get_many(self.name, digests)
         missing = {d: t for d, t in zip(digests, texts, strict=True) if d not in found}
+        if missing and self._seed_paths and (seeded := self._seeded(missing)):
+            self.cache.put_many(self.name, seeded.items())
+            found |= seeded
+            missing = {d: t for d, t in missing.items() if d not in seeded}
         if missing:
             computed = self.inner.embed_documents(list(missing.values()))
             fresh = {d: np.asarray(v, dtype=VECTOR_DTYPE) for d, v in zip(missing, computed, strict=True)}
