@@ -119,12 +119,14 @@ class DocumentCachedEmbeddings(Embeddings):
                 self._seeds = []
                 for path in self._seed_paths:
                     try:
+                        # The model name alone first: another model's file is never read whole.
+                        if vector_file_model(path) != self.name:
+                            continue
                         data = read_vector_file(path)
                     except CorpusError as exc:  # a damaged seed costs time, not the ingestion
                         logger.warning("seed vectors ignored: %s", exc)
                         continue
-                    if data.model == self.name:
-                        self._seeds.append(({d: i for i, d in enumerate(data.digests)}, data.vectors))
+                    self._seeds.append(({d: i for i, d in enumerate(data.digests)}, data.vectors))
         found: dict[str, np.ndarray] = {}
         for digest in digests:
             for rows, vectors in self._seeds:
@@ -181,6 +183,15 @@ def write_vector_file(path: Path, data: VectorFile, float16: bool = False) -> No
         vectors=np.asarray(data.vectors, dtype=np.float16 if float16 else VECTOR_DTYPE),
     )
     write_bytes_atomic(path, buffer.getvalue())
+
+
+def vector_file_model(path: Path) -> str:
+    """The embedding model a vector file names, read without its vectors."""
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            return str(npz["model"]) if "model" in npz.files else ""
+    except (OSError, ValueError, EOFError) as exc:
+        raise CorpusError(f"cannot read vector file {path}: {exc}") from exc
 
 
 def read_vector_file(path: Path) -> VectorFile:
