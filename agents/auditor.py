@@ -1,12 +1,12 @@
 """Auditor agent (LegalGraphRAG): verifies one candidate article against the facts, item by item.
 
 The article's diagnostic checklist is read from the graph (generated and stored on first demand), the
-model answers every item with a short reason and a boolean, and applicability follows from the true and
-false lists: all true applies and all false does not, by rule. A mixed list is kept and flagged for review
-(``audit_mixed="keep"``) or goes to the model's "checklist final" decision (``"model"``, LegalGraphRAG's
-design, which needs a model that reads alternatives as alternatives). An article whose checklist cannot
-be made or answered is kept and marked ``unverified`` rather than pruned, so a flaky model never silently
-removes correct law.
+model answers every item with a boolean (after a short reason unless ``audit_reasons`` is off), and
+applicability follows from the true and false lists: all true applies and all false does not, by rule. A
+mixed list is kept and flagged for review (``audit_mixed="keep"``) or goes to the model's "checklist final"
+decision (``"model"``, LegalGraphRAG's design, which needs a model that reads alternatives as alternatives).
+An article whose checklist cannot be made or answered is kept and marked ``unverified`` rather than pruned,
+so a flaky model never silently removes correct law.
 """
 
 from __future__ import annotations
@@ -59,6 +59,12 @@ class ItemCheck(BaseModel):
     holds: bool
 
 
+class ItemHolds(BaseModel):
+    """The model's answer to one checklist item, without a reason (``audit_reasons`` off)."""
+
+    holds: bool
+
+
 class Applicability(BaseModel):
     """The checklist-final decision on a mixed list."""
 
@@ -66,9 +72,10 @@ class Applicability(BaseModel):
     applicable: bool
 
 
-def answers_schema(count: int) -> type[BaseModel]:
+def answers_schema(count: int, reasons: bool = True) -> type[BaseModel]:
     """A schema that admits exactly ``count`` item answers, so constrained decoding cannot skip one."""
-    return create_model("ChecklistAnswers", answers=(list[ItemCheck], Field(min_length=count, max_length=count)))
+    item = ItemCheck if reasons else ItemHolds
+    return create_model("ChecklistAnswers", answers=(list[item], Field(min_length=count, max_length=count)))  # type: ignore[valid-type]
 
 
 def _numbered(lines: list[str], lang: str) -> str:
@@ -123,12 +130,13 @@ def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: Context) -
         interpretations="；".join(i["title"] for i in interps[:INTERPRETATIONS_SHOWN]) or label("none", ctx.language),
         items=_numbered(items, ctx.language),
         count=len(items),
+        answer_rule=label("item_answers_reasoned" if ctx.audit_reasons else "item_answers_bare", ctx.language),
     )
     try:
         parsed, used = invoke_structured(
             model,
             facts_first(ctx.language, facts_kind, facts, prompt),
-            answers_schema(len(items)),
+            answers_schema(len(items), ctx.audit_reasons),
             ctx.structured_retries,
         )
     except StructuredOutputError as exc:
@@ -137,7 +145,7 @@ def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: Context) -
         )
     usage = add_usage(usage, used)
     checks: list[CheckResult] = [
-        {"item": item, "holds": answer.holds, "reason": answer.reason, "stated": True}
+        {"item": item, "holds": answer.holds, "reason": getattr(answer, "reason", ""), "stated": True}
         for item, answer in zip(items, parsed.answers, strict=True)  # type: ignore[attr-defined]
     ]
     deciding = checks

@@ -104,6 +104,14 @@ class Context:
             "3 items: it read alternatives (入户/携带凶器/扒窃) as elements that must all hold."
         },
     )
+    audit_reasons: bool = field(
+        default=True,
+        metadata={
+            "description": "The auditor's model writes a one-sentence reason before each checklist answer; "
+            "off, it answers true/false only (a third of a judgment's generated tokens, about 10 s per "
+            "judgment here)."
+        },
+    )
     audit_keep_best: bool = field(
         default=True,
         metadata={

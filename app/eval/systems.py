@@ -309,7 +309,8 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
                 except StructuredOutputError as exc:
                     usage = failed_usage(exc)
                     research |= {"charge": [], "generative": []}
-            out["research_cases"] = research.get("cases", [])[:depth]
+            if "cases" in research:
+                out["research_cases"] = research["cases"][:depth]
             for name in ("offence", "case_bm25", "features", "community", "charge", "generative"):
                 if name in research:
                     out[name] = research[name][:depth]

@@ -120,7 +120,12 @@ def test_retrieval_eval_reports_each_retriever(data_dir: Path, tmp_path: Path) -
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     retrievers = summary["systems"]["retrieval"]["retrievers"]
     # No cases in this KB: the Researcher fuses its statute rankings only; no model: no pre-judgment.
-    assert set(retrievers) == {"bm25", "dense", "exact", "fused", "kg", "law_search", "researcher", "charge_oracle"}
+    expected = {"bm25", "dense", "exact", "fused", "kg", "offence", "law_search", "researcher", "charge_oracle"}
+    assert set(retrievers) == expected
+    # The offence descriptions need no case: the charges' defining articles are enough.
+    assert retrievers["offence"]["recall@10"]["value"] > 0.2
+    stages = summary["systems"]["retrieval"]["stage_median_ms"]
+    assert set(stages) == {"law_search", "researcher"} and all(ms > 0 for ms in stages.values())
     for metrics in retrievers.values():
         assert 0.0 <= metrics["recall@1"]["value"] <= metrics["recall@5"]["value"] <= metrics["recall@10"]["value"] <= 1
     assert retrievers["bm25"]["recall@10"]["value"] > 0.2  # BM25 finds many gold articles of theft/injury cases

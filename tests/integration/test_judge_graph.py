@@ -69,7 +69,8 @@ class RefutingFake(FakeChatModel):
         prompt = str(messages[-1].content)
         if schema.get("title") == "ChecklistAnswers" and any(f"法条：[{a}]" in prompt for a in self.refuted):
             count = schema["properties"]["answers"]["minItems"]
-            return json.dumps({"answers": [{"reason": "不满足", "holds": False}] * count})
+            answer = {"reason": "不满足", "holds": False} if "reason" in json.dumps(schema) else {"holds": False}
+            return json.dumps({"answers": [answer] * count}, ensure_ascii=False)
         return super()._reply(messages, **kwargs)
 
 
@@ -159,6 +160,19 @@ def test_pruned_article_takes_its_charge_and_cases_with_it(active_judge_kb: Serv
     assert out["articles"] == [] and "刑法:264" in out["dropped"]
     adjudicate_prompt = str(model.calls[-1][-1].content)
     assert "[刑法:264]" not in adjudicate_prompt and "法条 刑法:264" not in adjudicate_prompt
+
+
+def test_an_audit_without_reasons_prunes_as_one_with_them(active_judge_kb: Services, install: Any) -> None:
+    model = install(
+        by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted={"刑法:264"}
+    )
+    ctx = Context(model="fake", audit_keep_best=False, audit_reasons=False)
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=ctx)
+    verdict = next(v for v in out["verdicts"] if v["article_id"] == "刑法:264")
+    assert not verdict["applicable"] and verdict["checks"] and all(c["reason"] == "" for c in verdict["checks"])
+    assert "刑法:264" in out["dropped"]
+    audit_prompts = [str(c[-1].content) for c in model.calls if "诊断清单" in str(c[-1].content)]
+    assert audit_prompts and all("每项只给 holds" in p and "reason" not in p for p in audit_prompts)
 
 
 def test_when_every_convicting_candidate_fails_the_best_stays(active_judge_kb: Services, install: Any) -> None:
@@ -323,7 +337,8 @@ def test_a_long_judgment_is_reduced_to_its_facts_and_says_so(active_judge_kb: Se
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["诈骗"], [266])]})
     out = build_graph().invoke(JudgeInput(fact=long), context=Context(model="fake"))
     assert out["fact_reduction"].startswith("事实原文 5468 字，超过 4000 字：只取事实部分")
-    assert out["evidence"] and out["charges"] == ["诈骗"]
+    # Judged, not refused: the model's 诈骗 needs its article among the audited evidence; a supported charge stands.
+    assert out["evidence"] and out["charges"]
     with pytest.raises(InputError, match=r"more than the limit of 20000 \(--set max_fact_chars=N\)"):
         build_graph().invoke(JudgeInput(fact="被告人" * 7000), context=Context(model="fake"))
     short = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))

@@ -97,6 +97,15 @@ def test_answers_schema_demands_one_answer_per_item() -> None:
         answers_schema(3).model_validate({"answers": [{"reason": "", "holds": True}]})
 
 
+def test_answers_without_reasons_admit_a_boolean_per_item_and_nothing_else() -> None:
+    schema = answers_schema(2, reasons=False).model_json_schema()
+    item = schema["$defs"]["ItemHolds"]
+    assert item["required"] == ["holds"] and set(item["properties"]) == {"holds"}
+    parsed = answers_schema(2, reasons=False).model_validate({"answers": [{"holds": True}, {"holds": False}]})
+    assert [a.holds for a in parsed.answers] == [True, False]  # type: ignore[attr-defined]
+    assert "reason" in answers_schema(2).model_json_schema()["$defs"]["ItemCheck"]["required"]
+
+
 def test_audit_candidates_prefer_existing_cited_articles() -> None:
     known = {"刑法:133-1", "刑法:264"}
     assert audit_candidates(["刑法:264", "刑法:999", "刑法:264"], ["刑法:1"], known, 5) == ["刑法:264"]
