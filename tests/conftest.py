@@ -20,6 +20,11 @@ from tools.settings import Settings
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 
+# Embedded servers of finished test commands are retired soon, not after the default ten minutes. Set for the
+# whole process, not per test: session and module fixtures (the shared KB, the CLI runs' data dirs) start
+# their servers before any per-test setting applies, and theirs outlived the test run by ten minutes.
+os.environ["JURIS_FALKORDB_IDLE_S"] = "20"
+
 
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -27,8 +32,6 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Temp
     monkeypatch.setenv("JURIS_DATA_DIR", str(tmp_path_factory.mktemp("data")))
     monkeypatch.setenv("JURIS_MODEL", "fake")
     monkeypatch.setenv("JURIS_EMBEDDINGS", "hash")
-    # Embedded servers of finished test commands are retired soon, not after the default ten minutes.
-    monkeypatch.setenv("JURIS_FALKORDB_IDLE_S", "20")
     for name in (
         "CHROMA_HOST",
         "JURIS_FALKORDB_HOST",
