@@ -1,7 +1,7 @@
 """Auditor agent (LegalGraphRAG): verifies one candidate article against the facts, item by item.
 
 The article's diagnostic checklist is read from the graph (generated and stored on first demand), the
-model answers every item with a boolean (after a short reason unless ``audit_reasons`` is off), and
+model answers every item with a boolean (after a short reason where ``audit_reasons`` asks for one), and
 applicability follows from the true and false lists: all true applies and all false does not, by rule. A
 mixed list is kept and flagged for review (``audit_mixed="keep"``) or goes to the model's "checklist final"
 decision (``"model"``, LegalGraphRAG's design, which needs a model that reads alternatives as alternatives).
@@ -60,7 +60,7 @@ class ItemCheck(BaseModel):
 
 
 class ItemHolds(BaseModel):
-    """The model's answer to one checklist item, without a reason (``audit_reasons`` off)."""
+    """The model's answer to one checklist item, without a reason (see ``Context.audit_reasons``)."""
 
     holds: bool
 
@@ -120,6 +120,7 @@ def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: Context) -
     except StructuredOutputError as exc:
         return _unverified(article.id, f"no checklist could be generated: {exc}"), add_usage(usage, failed_usage(exc))
     items = list(checklist.items)
+    reasons = ctx.audit_reasons == "always" or (ctx.audit_reasons == "questions" and facts_kind == "question")
     interps = InterpretationRepository(services.graph).for_articles([article.id]).get(article.id, [])
     prompt = render_prompt(
         VERIFY_PROMPTS[facts_kind],
@@ -130,13 +131,13 @@ def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: Context) -
         interpretations="；".join(i["title"] for i in interps[:INTERPRETATIONS_SHOWN]) or label("none", ctx.language),
         items=_numbered(items, ctx.language),
         count=len(items),
-        answer_rule=label("item_answers_reasoned" if ctx.audit_reasons else "item_answers_bare", ctx.language),
+        answer_rule=label("item_answers_reasoned" if reasons else "item_answers_bare", ctx.language),
     )
     try:
         parsed, used = invoke_structured(
             model,
             facts_first(ctx.language, facts_kind, facts, prompt),
-            answers_schema(len(items), ctx.audit_reasons),
+            answers_schema(len(items), reasons),
             ctx.structured_retries,
         )
     except StructuredOutputError as exc:

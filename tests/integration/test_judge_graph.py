@@ -166,13 +166,17 @@ def test_an_audit_without_reasons_prunes_as_one_with_them(active_judge_kb: Servi
     model = install(
         by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted={"刑法:264"}
     )
-    ctx = Context(model="fake", audit_keep_best=False, audit_reasons=False)
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=ctx)
+    # The default for case facts ("questions": reasons for consultations only).
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", audit_keep_best=False))
     verdict = next(v for v in out["verdicts"] if v["article_id"] == "刑法:264")
     assert not verdict["applicable"] and verdict["checks"] and all(c["reason"] == "" for c in verdict["checks"])
     assert "刑法:264" in out["dropped"]
     audit_prompts = [str(c[-1].content) for c in model.calls if "诊断清单" in str(c[-1].content)]
     assert audit_prompts and all("每项只给 holds" in p and "reason" not in p for p in audit_prompts)
+    model.calls.clear()
+    reasoned = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", audit_reasons="always"))
+    assert any(c["reason"] for v in reasoned["verdicts"] for c in v["checks"])
+    assert any("先用一句话写 reason" in str(c[-1].content) for c in model.calls)
 
 
 def test_when_every_convicting_candidate_fails_the_best_stays(active_judge_kb: Services, install: Any) -> None:
