@@ -192,6 +192,14 @@ class Context:
         default=3,
         metadata={"description": "Judge: most charges the pre-judgment may anchor retrieval on."},
     )
+    prejudge: bool = field(
+        default=True,
+        metadata={
+            "description": "Judge: the model's pre-judgment (one call: charges with confidences and article "
+            "numbers), which anchors retrieval and is shown to the Adjudicator; off, the Researcher's model-free "
+            "strategies alone find the candidates and the Adjudicator decides from the evidence."
+        },
+    )
     prejudge_hints: bool = field(
         default=False,
         metadata={

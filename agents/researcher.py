@@ -279,6 +279,8 @@ def research_community(state: JudgeState, runtime: Runtime[Context]) -> dict[str
 def research_charges(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Strategy (iii) and AALawyer's generative path: pre-judged charges and article numbers."""
     started = time.perf_counter()
+    if not runtime.context.prejudge:
+        return {"trace": [trace_event("research_charges", started, skipped="prejudge off")]}
     services = get_services()
     try:
         judgment, usage = prejudge(state.fact, runtime.context, services)

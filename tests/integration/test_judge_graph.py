@@ -179,6 +179,18 @@ def test_an_audit_without_reasons_prunes_as_one_with_them(active_judge_kb: Servi
     assert any("先用一句话写 reason" in str(c[-1].content) for c in model.calls)
 
 
+def test_without_a_prejudgment_the_evidence_alone_decides(active_judge_kb: Services, install: Any) -> None:
+    model = install(by_schema={"Judgment": [_judgment(["盗窃"], [1])]})
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", prejudge=False))
+    assert not any("作出预判" in str(c[-1].content) for c in model.calls)  # no pre-judgment call
+    assert out["prejudged"] == [] and not out["rankings"].get("charge")
+    # The model-free strategies still bring the theft article to the audit and the judgment.
+    assert out["rankings"]["researcher"][0] == "刑法:264"
+    assert out["charges"] == ["盗窃"] and out["articles"][0] == "刑法:264"
+    adjudicate_prompt = str(model.calls[-1][-1].content)
+    assert "预判的罪名为 （无）" in adjudicate_prompt
+
+
 def test_when_every_convicting_candidate_fails_the_best_stays(active_judge_kb: Services, install: Any) -> None:
     # The local model answered every item of 刑法:236 false for a fact that names the violence; with nothing
     # left, the judgment could only convict of nothing. The best candidate stays, marked as such.
