@@ -305,9 +305,8 @@ def watch(data_dir: Path, port: int, pid: int, idle_s: float, poll_s: float = 1.
         now = time.monotonic()
         if count is not None:
             answered = now
-        elif now - answered < _LOAD_TIMEOUT_S:
-            count = 1
-        if count:
+        loading = count is None and now - answered < _LOAD_TIMEOUT_S
+        if count or loading:
             idle_since = now
         elif now - idle_since >= idle_s:
             if _retire(data_dir, port, pid, password):
