@@ -1,7 +1,7 @@
 """Fit the Researcher's strategy weights on the tuning half of a retrieval run (a benchmark, not a test).
 
-    python benchmarks/tune_research_weights.py benchmarks/runs/RUN/results.jsonl --data DATA.jsonl \
-        [--offset 0] [--strategies bm25,dense,...] [--c 1.0]
+    JURIS_DATA_DIR=KB python benchmarks/tune_research_weights.py benchmarks/runs/RUN/results.jsonl \
+        --data DATA.jsonl [--offset 60] [--strategies bm25,dense,...] [--c 1.0]
 
 Reads a `jurisgraph eval --task retrieval` results file (every strategy's ranking is recorded per item; the
 gold articles come from the data file the run was made on, since results files hold no gold). Each candidate
@@ -11,7 +11,7 @@ L2-regularised logistic regression is fitted on the items of the tuning half (`a
 Its coefficients are the weights of weighted reciprocal-rank fusion with that offset (the intercept does not
 change an order): with ``--offset 60`` (the Researcher's) they can go straight into ``strategy_weights``.
 Recall@5 and @10 on both halves are printed beside the current defaults', with penalty companions followed
-as the Researcher follows them.
+as the Researcher follows them (read from the KB the run was made on, hence ``JURIS_DATA_DIR``).
 """
 
 from __future__ import annotations
@@ -31,10 +31,9 @@ from agents.context import Context
 from app.eval.runner import gold_of, read_results
 from app.eval.tasks import HALVES, half_of, load_items
 from tools.retrieval.hybrid import RRF_K, weighted_rrf
+from tools.services import get_services
 
 STRATEGIES = ("bm25", "dense", "kg", "offence", "cases", "case_bm25", "features", "community", "charge", "generative")
-COMPANIONS = {"刑法:382": "刑法:383", "刑法:385": "刑法:386", "刑法:389": "刑法:390"}
-"""The penalty companions of the Criminal Law as the Researcher reads them from the statutes' wording."""
 ROWS = {"cases": "research_cases"}
 """Strategies recorded under another row name (``cases`` there is LawSearch's case source)."""
 
@@ -47,12 +46,12 @@ def rankings_of(item: dict[str, Any]) -> dict[str, list[str]]:
 
 def examples(item: dict[str, Any], strategies: Sequence[str], offset: int) -> tuple[list[str], np.ndarray]:
     rankings = rankings_of(item)
-    candidates = list(dict.fromkeys(a for name in strategies for a in rankings.get(name, [])))
-    features = np.zeros((len(candidates), len(strategies)))
+    row = {a: i for i, a in enumerate(dict.fromkeys(a for name in strategies for a in rankings.get(name, [])))}
+    features = np.zeros((len(row), len(strategies)))
     for j, name in enumerate(strategies):
         for rank, article_id in enumerate(rankings.get(name, [])):
-            features[candidates.index(article_id), j] = 1.0 / (offset + rank + 1)
-    return candidates, features
+            features[row[article_id], j] = 1.0 / (offset + rank + 1)
+    return list(row), features
 
 
 def fit(items: list[dict[str, Any]], strategies: Sequence[str], offset: int, c: float) -> dict[str, float]:
@@ -76,13 +75,15 @@ def fit(items: list[dict[str, Any]], strategies: Sequence[str], offset: int, c: 
     return {name: round(float(w), 2) for name, w in zip(strategies, result.x[:-1], strict=True)}
 
 
-def recall(items: list[dict[str, Any]], weights: Mapping[str, float], offset: int, k: int) -> float:
+def recall(
+    items: list[dict[str, Any]], weights: Mapping[str, float], offset: int, k: int, companions: Mapping[str, str]
+) -> float:
     scores = []
     for item in items:
         gold = set(item["gold"]["articles"])
         # As in the Researcher, a strategy the weights do not name weighs 1.
         ranked = [c.article_id for c in weighted_rrf(rankings_of(item), weights, 2 * k, offset)]
-        fused = follow_companions(ranked, COMPANIONS)
+        fused = follow_companions(ranked, companions)
         scores.append(len(gold & set(fused[:k])) / len(gold) if gold else 0.0)
     return statistics.mean(scores) if scores else 0.0
 
@@ -100,15 +101,16 @@ def main() -> None:
     halves = {h: [i for i in items if half_of(i["item_id"]) == h] for h in HALVES}
     recorded = {n for i in items for n, ranked in rankings_of(i).items() if ranked}
     strategies = [s for s in args.strategies.split(",") if s in recorded]
-    ctx = Context(model="fake")
+    default = Context(model="fake").strategy_weights
     weights = fit(halves["tune"], strategies, args.offset, args.c)
+    companions = get_services().statutes.penalty_companions()
 
     def scores(w: Mapping[str, float], offset: int) -> dict[str, float]:
-        return {f"{h} R@{k}": round(recall(halves[h], w, offset, k), 3) for h in (*HALVES,) for k in (5, 10)}
+        return {f"{h} R@{k}": round(recall(halves[h], w, offset, k, companions), 3) for h in HALVES for k in (5, 10)}
 
     report = {
         "items": {h: len(v) for h, v in halves.items()},
-        "default": {"weights": ctx.strategy_weights, "offset": RRF_K} | scores(ctx.strategy_weights, RRF_K),
+        "default": {"weights": default, "offset": RRF_K} | scores(default, RRF_K),
         "fitted": {"weights": weights, "offset": args.offset} | scores(weights, args.offset),
     }
     print(json.dumps(report, ensure_ascii=False, indent=2))
