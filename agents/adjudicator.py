@@ -18,8 +18,8 @@ from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import trace_event
-from agents.state.judge import CaseRef, JudgeEvidence, JudgeState, Term, TermCheck
-from prompts import render_prompt
+from agents.state.judge import CaseRef, JudgeEvidence, JudgeState, ScoredCharge, SetAside, Term, TermCheck
+from prompts import label, render_prompt
 from tools.kb.charges import ChargeRepository
 from tools.law.articles import CRIMINAL_LAW, make_article_id
 from tools.law.charge_names import MAX_CHARGE_CHARS, ground_charge, normalise_charge
@@ -139,6 +139,59 @@ def anchor_conviction(
     return anchored, anchored
 
 
+def convict(
+    named: list[str],
+    proposed: list[str],
+    scored: list[ScoredCharge],
+    evidence_articles: set[str],
+    ctx: Context,
+) -> tuple[list[str], list[str], list[SetAside]]:
+    """(charges, refused, set_aside): the scorer's proposed charges that the audit left a defining article
+    for stand, whatever the Adjudicator wrote (its checklist answers and the family checks were the model's
+    verification); a supported charge the Adjudicator adds stands when the scorer gave it at least
+    ``ctx.charge_floor`` (else it is refused, named as ``charge:NAME``); a proposed charge whose every
+    defining article failed the audit is set aside with that reason. ``named`` are the Adjudicator's
+    charges already checked against the evidence (:func:`supported_charges`). Without a scorer's proposal
+    the Adjudicator's charges stand as they are."""
+    if not proposed:
+        return named, [], []
+    by_name = {s["name"]: s for s in scored}
+    verified = [c for c in proposed if set(by_name[c]["articles"] if c in by_name else []) & evidence_articles]
+    charges = list(verified)
+    refused: list[str] = []
+    for name in named:
+        if name in charges:
+            continue
+        if name in by_name and by_name[name]["probability"] >= ctx.charge_floor:
+            charges.append(name)
+        else:
+            refused.append(f"charge:{name}")
+    reason = label("audit_failed", ctx.language)
+    set_aside: list[SetAside] = [
+        {"name": c, "probability": by_name[c]["probability"] if c in by_name else 0.0, "reason": reason}
+        for c in proposed
+        if c not in verified
+    ]
+    return charges[: ctx.max_charges], refused, set_aside
+
+
+def describe_proposal(proposed: list[str], scored: list[ScoredCharge], language: str) -> str:
+    """The scorer's proposal as the Adjudicator reads it: each charge with its probability (and its act)."""
+    by_name = {s["name"]: s for s in scored}
+    parts = []
+    for name in proposed:
+        entry = by_name.get(name)
+        if entry is None:
+            parts.append(name)
+        elif entry["act"] is None:
+            parts.append(label("scored_charge", language, charge=name, p=f"{entry['probability']:.2f}"))
+        else:
+            parts.append(
+                label("scored_charge_act", language, charge=name, p=f"{entry['probability']:.2f}", act=entry["act"] + 1)
+            )
+    return label("list_separator", language).join(parts) or label("none", language)
+
+
 def check_term(
     judgment: Judgment,
     fact: str,
@@ -181,16 +234,25 @@ def decide_judgment(
     ctx: Context,
     template: Template | None = None,
     anchors: list[str] | None = None,
+    proposed: list[str] | None = None,
+    scored: list[ScoredCharge] | None = None,
 ) -> dict[str, Any]:
     """The Adjudicator's call over numbered evidence: charges, articles and term, the reasoning, what was
     dropped as unsupported, and the usage. ``template`` stands in for ``prompts/<lang>/adjudicate.md``, so a
     benchmark can measure a variant on recorded evidence (``benchmarks/replay_adjudicate.py``); a template
-    takes $evidence, $fact and $prejudged. ``anchors`` are the pre-judged charges that survived the audit,
-    the conviction when none the model names is supported and ``ctx.anchor_conviction`` is on
+    takes $evidence, $fact, $proposed and $prejudged. ``proposed`` and ``scored`` are the charge scorer's
+    choice and candidates (:func:`convict`); ``anchors`` are the pre-judged charges that survived the
+    audit, the conviction when nothing else is supported and ``ctx.anchor_conviction`` is on
     (:func:`anchor_conviction`)."""
     services = get_services()
     anchors = anchors or []
-    values = {"evidence": format_judge_evidence(evidence), "prejudged": "、".join(anchors) or "（无）"}
+    proposed = proposed or []
+    scored = scored or []
+    values = {
+        "evidence": format_judge_evidence(evidence),
+        "prejudged": "、".join(anchors) or "（无）",
+        "proposed": describe_proposal(proposed, scored, ctx.language),
+    }
     prompt = template.substitute(values).strip() if template else render_prompt("adjudicate", ctx.language, **values)
     model = chat_model(ctx, "judge")
     messages = facts_first(ctx.language, "case", fact, prompt)
@@ -198,7 +260,8 @@ def decide_judgment(
     evidence_articles = {e["id"] for e in evidence if e["kind"] == "article"}
     kept_articles, dropped_articles = resolve_articles(judgment.articles, evidence)
     repository = ChargeRepository(services.graph)
-    charges, dropped_charges, grounded = supported_charges(judgment.charges, evidence_articles, repository)
+    named, dropped_charges, grounded = supported_charges(judgment.charges, evidence_articles, repository)
+    charges, refused, set_aside = convict(named, proposed, scored, evidence_articles, ctx)
     charges, anchored = anchor_conviction(
         charges, anchors if ctx.anchor_conviction else [], evidence_articles, repository
     )
@@ -218,7 +281,8 @@ def decide_judgment(
         "term": term,
         "term_check": term_check,
         "reasoning": reasoning,
-        "dropped": dropped_articles + dropped_charges,
+        "dropped": dropped_articles + dropped_charges + refused,
+        "set_aside": set_aside,
         "grounded": grounded,
         "anchored": anchored,
         "usage": usage,
@@ -237,7 +301,14 @@ def adjudicate(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
     articles = [(a, found[a].heading, found[a].text) for a in applicable if a in found]
     cases = [state.cases[c] for c in state.kept_cases if c in state.cases][: ctx.case_k]
     evidence = number_evidence(articles, cases)
-    decided = decide_judgment(state.fact, evidence, ctx, anchors=[g["name"] for g in state.prejudged])
+    decided = decide_judgment(
+        state.fact,
+        evidence,
+        ctx,
+        anchors=[g["name"] for g in state.prejudged],
+        proposed=state.proposed,
+        scored=state.scored_charges,
+    )
     return {
         **decided,
         "evidence": evidence,

@@ -24,12 +24,12 @@ from pydantic import BaseModel, Field, create_model
 
 from agents.common.messages import FactsKind, facts_first
 from agents.common.models import chat_model
-from agents.common.research import fuse_research
+from agents.common.research import researcher_ranking
 from agents.context import Context
 from agents.state.audit import ArticleTask, AuditInput, AuditOutput, AuditState, CheckResult, Verdict
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState
-from agents.state.judge import CaseRef, JudgeState
+from agents.state.judge import CaseRef, JudgeState, ScoredCharge
 from prompts import label, render_prompt
 from tools.errors import InputError, StructuredOutputError
 from tools.kb.charges import ChargeRepository
@@ -357,6 +357,18 @@ def surviving_cases(cases: list[CaseRef], pruned: set[str]) -> list[str]:
     return [c["case_id"] for c in cases if not set(c["articles"]) & pruned]
 
 
+def judge_candidates(fused: list[str], scored: list[ScoredCharge], proposed: list[str], audit_k: int) -> list[str]:
+    """The articles to audit: the Researcher's best ``audit_k``, and for each proposed charge whose defining
+    articles are all outside them, its best-ranked defining article (a charge is convicted only on an
+    audited article, so the scorer's choice must reach the audit)."""
+    candidates = fused[:audit_k]
+    for charge in scored:
+        if charge["name"] in proposed and charge["articles"] and not set(charge["articles"]) & set(candidates):
+            ranked = sorted(charge["articles"], key=lambda a: fused.index(a) if a in fused else len(fused))
+            candidates.append(ranked[0])
+    return candidates
+
+
 def make_audit_research(audit: AuditGraph) -> JudgeNode:
     """The judge graph's ``audit_research`` node over the given audit subgraph."""
 
@@ -364,9 +376,8 @@ def make_audit_research(audit: AuditGraph) -> JudgeNode:
         """Fuse the Researcher's strategies, audit the best candidates, prune what rests on failed articles."""
         started = time.perf_counter()
         ctx = runtime.context
-        companions = get_services().statutes.penalty_companions()
-        fused = fuse_research(state.rankings, ctx, max(ctx.audit_k, ctx.top_k), companions)
-        candidates = fused[: ctx.audit_k]
+        fused = researcher_ranking(state.rankings, ctx)
+        candidates = judge_candidates(fused, state.scored_charges, state.proposed, ctx.audit_k)
         ranked_cases = sorted(state.cases.values(), key=lambda c: -c["score"])
         update: dict[str, Any] = {"rankings": {"researcher": fused}}
         if not ctx.audit:

@@ -240,6 +240,59 @@ class Context:
             "for 382's 贪污, 386, 390) follows that article in the Researcher's ranking; judgments cite both."
         },
     )
+    charge_scoring: bool = field(
+        default=True,
+        metadata={
+            "description": "Judge: the charge scorer proposes the charges (scored from their signals, act by act, "
+            "checked against neighbouring charges) and its audited proposal stands; off, the Adjudicator's own "
+            "supported charges are the conviction (the candidates are still scored and shown)."
+        },
+    )
+    charge_weights: dict[str, float] = field(
+        default_factory=lambda: {"vote": 3.0, "offence": 1.0, "rank": 2.0, "prejudged": 2.0, "named": 2.0},
+        metadata={
+            "description": "Judge: logistic weights of a candidate charge's signals (tools/law/charge_scores.py) "
+            "in the charge scorer."
+        },
+    )
+    charge_bias: float = field(
+        default=-4.0,
+        metadata={"description": "Judge: the charge scorer's logistic intercept."},
+    )
+    charge_threshold: float = field(
+        default=0.5,
+        metadata={"description": "Judge: probability a candidate charge besides the best needs to be convicted too."},
+    )
+    act_threshold: float = field(
+        default=0.5,
+        metadata={
+            "description": "Judge: probability the best charge of one act of a fact with several acts needs, "
+            "scored on that act's words, to be convicted too."
+        },
+    )
+    charge_floor: float = field(
+        default=0.2,
+        metadata={
+            "description": "Judge: probability a charge the Adjudicator adds to the scorer's proposal needs from "
+            "the scorer (besides an audited article defining it) to stand."
+        },
+    )
+    max_charges: int = field(
+        default=3,
+        metadata={"description": "Judge: most charges one judgment convicts of."},
+    )
+    family_questions: bool = field(
+        default=True,
+        metadata={
+            "description": "Judge: when the fact does not state the element that separates a proposed charge "
+            "from a neighbouring candidate (职务侵占's 单位人员, 保险诈骗's 保险金), ask the model one yes/no "
+            "question; off, the proposal stands."
+        },
+    )
+    scored_charges: int = field(
+        default=8,
+        metadata={"description": "Judge: candidate charges the scorer keeps, best first, for the Adjudicator."},
+    )
     router: Literal["llm", "rules"] = field(
         default="llm",
         metadata={

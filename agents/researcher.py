@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.common.question import validate_question
+from agents.common.research import offence_index
 from agents.context import Context
 from agents.state.common import trace_event
 from agents.state.judge import CaseRef, ChargeGuess, JudgeState
@@ -44,7 +45,6 @@ from tools.law.charge_names import MAX_CHARGE_CHARS
 from tools.law.facts import reduce_fact
 from tools.llm.chat import Usage, failed_usage, invoke_structured
 from tools.retrieval.hybrid import kg_linked_articles, rank_cited
-from tools.retrieval.offence import OffenceIndex
 from tools.retrieval.vectors import CASES
 from tools.services import Services, get_services
 
@@ -90,22 +90,6 @@ def feature_index(services: Services, level: int) -> FeatureIndex:
         if index is None or index.stamp != feature_stamp(repo):
             index = _indexes[key] = FeatureIndex.load(repo, level)
         return index
-
-
-_offence_indexes: dict[int, tuple[list[tuple[str, str]], OffenceIndex]] = {}
-
-
-def offence_index(services: Services) -> OffenceIndex:
-    """The offence descriptions of every charge-defining article, rebuilt when those articles or their texts
-    changed (their ids and hashes are read per call; the texts only on a change)."""
-    stamp = ChargeRepository(services.graph).defining_hashes()
-    key = id(services.graph)
-    with _index_lock:
-        cached = _offence_indexes.get(key)
-        if cached is None or cached[0] != stamp:
-            articles = services.statutes.get_articles([article_id for article_id, _ in stamp])
-            cached = _offence_indexes[key] = (stamp, OffenceIndex((a.id, a.text) for a in articles))
-        return cached[1]
 
 
 def case_refs(services: Services, scored: list[tuple[str, float]], strategy: str) -> list[CaseRef]:

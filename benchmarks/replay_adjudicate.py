@@ -7,7 +7,7 @@ Every `full` line that recorded its precedents (lines made before that field are
 its evidence rebuilt from the knowledge base as the judge numbered it: the audited articles verbatim, then
 the precedents with their outcome. The Adjudicator is asked again with prompts/<lang>/adjudicate.md
 (system `replay`, which shows how closely a replay reproduces the run) and, given --template, with that
-variant (`replay-<file stem>`; a template takes $evidence, $fact and $prejudged, the pre-judged charges
+variant (`replay-<file stem>`; a template takes $evidence, $fact, $proposed and $prejudged, the pre-judged charges
 that survived the audit; with --variant-only the variant alone). The report puts both beside the recorded
 `full`. A prompt change then costs one call per item instead of a whole judge run (about 30 s with the
 local model, against about 75 s for a judgment): the way to try a fix for ljp50's commonest miss, a
@@ -60,7 +60,16 @@ def replayer(recorded: dict[str, Any], context: Context, template: Template | No
         articles = [(a, found[a].heading, found[a].text) for a in line["evidence"]]
         evidence = number_evidence(articles, cases)
         started = time.perf_counter()
-        decided = decide_judgment(item["fact"], evidence, context, template, anchors=_anchors(line))
+        decided = decide_judgment(
+            item["fact"],
+            evidence,
+            context,
+            template,
+            anchors=_anchors(line),
+            # The charge scorer's proposal and candidates as recorded (older lines have none).
+            proposed=line.get("proposed", []),
+            scored=line.get("scored_charges", []),
+        )
         return {
             **judgment_prediction(decided, evidence),
             "stages_ms": {"adjudicate": round((time.perf_counter() - started) * 1000, 1)},

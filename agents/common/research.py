@@ -1,11 +1,18 @@
-"""The Researcher's fused ranking, read by the Researcher's probes and the auditor that audits its best."""
+"""The Researcher's fused ranking and offence index, read by the Researcher's probes, the auditor that audits
+its best and the charge scorer."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 
 from agents.context import Context
+from tools.kb.charges import ChargeRepository
 from tools.retrieval.hybrid import weighted_rrf
+from tools.retrieval.offence import OffenceIndex
+from tools.services import Services, get_services
+
+_index_lock = threading.Lock()
 
 
 def follow_companions(ranked: list[str], companions: Mapping[str, str]) -> list[str]:
@@ -28,3 +35,26 @@ def fuse_research(
     if ctx.penalty_companions and companions:
         fused = follow_companions(fused, companions)
     return fused[:k]
+
+
+def researcher_ranking(rankings: dict[str, list[str]], ctx: Context) -> list[str]:
+    """The Researcher's fused ranking as the judge reads it: deep enough for both the audit and the
+    evidence, penalty companions (read from the KB) following their articles."""
+    companions = get_services().statutes.penalty_companions()
+    return fuse_research(rankings, ctx, max(ctx.audit_k, ctx.top_k), companions)
+
+
+_offence_indexes: dict[int, tuple[list[tuple[str, str]], OffenceIndex]] = {}
+
+
+def offence_index(services: Services) -> OffenceIndex:
+    """The offence descriptions of every charge-defining article, rebuilt when those articles or their texts
+    changed (their ids and hashes are read per call; the texts only on a change)."""
+    stamp = ChargeRepository(services.graph).defining_hashes()
+    key = id(services.graph)
+    with _index_lock:
+        cached = _offence_indexes.get(key)
+        if cached is None or cached[0] != stamp:
+            articles = services.statutes.get_articles([article_id for article_id, _ in stamp])
+            cached = _offence_indexes[key] = (stamp, OffenceIndex((a.id, a.text) for a in articles))
+        return cached[1]

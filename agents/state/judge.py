@@ -64,6 +64,38 @@ class ChargeGuess(TypedDict):
     articles: list[str]
 
 
+class ScoredCharge(TypedDict):
+    """A candidate charge with its signals (:data:`tools.law.charge_scores.SIGNALS`) and the charge model's
+    probability; ``articles`` are the articles defining it."""
+
+    name: str
+    probability: float
+    signals: dict[str, float]
+    articles: list[str]
+    act: int | None
+    """The act (index into ``acts``) where the charge scores best; None when the fact is one act."""
+
+
+class FamilyRecord(TypedDict):
+    """A proposed charge checked against its neighbours on the element that separates them."""
+
+    family: str
+    charge: str
+    decided: str
+    """The charge after the check (``charge`` when it held)."""
+    by: str
+    """fact (the fact states the element), question (the model answered a yes/no question) or default."""
+    element: str
+
+
+class SetAside(TypedDict):
+    """A proposed charge the judgment does not convict, and why."""
+
+    name: str
+    probability: float
+    reason: str
+
+
 class JudgeEvidence(TypedDict):
     """One numbered piece of evidence the Adjudicator reasoned from: an article (verbatim text) or a case."""
 
@@ -126,6 +158,22 @@ class JudgeOutput(RunRecord):
     grounded: dict[str, list[str]] = field(default_factory=dict)
     """Charge names the Adjudicator wrote that the charge table does not know (虐待家庭成员), mapped to the
     charges of the evidence articles they stand for (虐待)."""
+
+    acts: list[str] = field(default_factory=list)
+    """The fact's acts when it tells several (each scored on its own words); empty for a single act."""
+
+    scored_charges: list[ScoredCharge] = field(default_factory=list)
+    """The candidate charges the scorer kept, with their signals, probability and act: what the conviction
+    was decided from."""
+
+    proposed: list[str] = field(default_factory=list)
+    """The charges the scorer chose (after the family checks), before the audit and the Adjudicator."""
+
+    family_checks: list[FamilyRecord] = field(default_factory=list)
+    """Each proposed charge that has a neighbouring candidate, checked on their distinguishing element."""
+
+    set_aside: list[SetAside] = field(default_factory=list)
+    """Proposed charges the judgment does not convict, each with the reason."""
 
     anchored: list[str] = field(default_factory=list)
     """Charges taken from the pre-judgment because the Adjudicator named none the evidence supports (empty

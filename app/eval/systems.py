@@ -192,6 +192,7 @@ def judgment_prediction(decided: dict[str, Any], evidence: list[JudgeEvidence]) 
         "dropped": decided["dropped"],
         "grounded": decided["grounded"],
         "anchored": decided["anchored"],
+        "set_aside": decided.get("set_aside", []),
         "term_check": decided.get("term_check"),
         "usage": decided["usage"],
     }
@@ -204,6 +205,12 @@ def _full_judgment(fact: str, context: Context) -> Prediction:
     return {
         **judgment_prediction(out, out["evidence"]),
         "prejudged": [[g["name"], g["confidence"]] for g in out["prejudged"]],
+        # The charge scorer's candidates, proposal and checks: what the conviction was decided from.
+        "scored_charges": out["scored_charges"],
+        "proposed": out["proposed"],
+        "set_aside": out["set_aside"],
+        "family_checks": out["family_checks"],
+        "acts": len(out["acts"]),
         "pruned": [v["article_id"] for v in out["verdicts"] if not v["applicable"]],
         # Why each audited article stayed or went, so a run shows where the auditor erred.
         "verdicts": [

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -187,8 +188,9 @@ def test_without_a_prejudgment_the_evidence_alone_decides(active_judge_kb: Servi
     # The model-free strategies still bring the theft article to the audit and the judgment.
     assert out["rankings"]["researcher"][0] == "刑法:264"
     assert out["charges"] == ["盗窃"] and out["articles"][0] == "刑法:264"
-    adjudicate_prompt = str(model.calls[-1][-1].content)
-    assert "预判的罪名为 （无）" in adjudicate_prompt
+    # The scorer proposed the theft from the precedents and the offence description, without the model.
+    assert out["proposed"] == ["盗窃"] and out["scored_charges"][0]["signals"]["prejudged"] == 0.0
+    assert "拟定罪名为 盗窃（" in str(model.calls[-1][-1].content)
 
 
 def test_when_every_convicting_candidate_fails_the_best_stays(active_judge_kb: Services, install: Any) -> None:
@@ -213,18 +215,20 @@ def test_a_judgment_with_no_supported_charge_is_anchored_on_the_prejudgment(
     active_judge_kb: Services, install: Any
 ) -> None:
     # charge_dev: the Adjudicator named only charges no audited article defines (非法狩猎 for a theft), and
-    # 7 of 50 judgments convicted of nothing. The pre-judged 盗窃, whose article survived the audit, stands in.
+    # 7 of 50 judgments convicted of nothing. The pre-judged 盗窃, whose article survived the audit, stands in
+    # (with the charge scorer off: on, its audited proposal is the conviction).
+    scorer_off = Context(model="fake", charge_scoring=False)
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["非法狩猎罪"], [264])]})
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=scorer_off)
     assert out["charges"] == out["anchored"] == ["盗窃"]
     assert out["dropped"] == ["charge:非法狩猎罪"] and "刑法:264" in out["articles"]
     assert out["trace"][-1]["detail"]["anchored"] == ["盗窃"]
     # The Adjudicator's own supported charges always stand; switched off, nothing stands in.
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃", "非法狩猎"], [264])]})
-    own = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))
+    own = build_graph().invoke(JudgeInput(fact=FACT), context=scorer_off)
     assert own["charges"] == ["盗窃"] and own["anchored"] == []
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["非法狩猎罪"], [264])]})
-    off = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", anchor_conviction=False))
+    off = build_graph().invoke(JudgeInput(fact=FACT), context=replace(scorer_off, anchor_conviction=False))
     assert off["charges"] == [] and off["anchored"] == []
 
 
@@ -354,8 +358,9 @@ def test_a_long_judgment_is_reduced_to_its_facts_and_says_so(active_judge_kb: Se
     out = build_graph().invoke(JudgeInput(fact=long), context=Context(model="fake"))
     assert out["fact_reduction"].startswith("事实原文 5468 字，超过 4000 字：只取事实部分")
     # Judged, not refused. The fake's 诈骗 rests on 266, which the audited top 5 of this small KB no longer hold
-    # since the offence descriptions joined the fusion: it is dropped and the pre-judgment's 盗窃 (264) stands.
-    assert out["evidence"] and out["charges"] == ["盗窃"] and out["anchored"] == ["盗窃"]
+    # since the offence descriptions joined the fusion: it is dropped, and the scorer's 盗窃 (264, audited) stands.
+    assert out["evidence"] and out["charges"] == out["proposed"] == ["盗窃"] and out["anchored"] == []
+    assert "charge:诈骗" in out["dropped"]
     assert {"刑法:266", "charge:诈骗"} <= set(out["dropped"])
     with pytest.raises(InputError, match=r"more than the limit of 20000 \(--set max_fact_chars=N\)"):
         build_graph().invoke(JudgeInput(fact="被告人" * 7000), context=Context(model="fake"))

@@ -1,0 +1,138 @@
+"""Charge scorer: every candidate charge of a fact with its signals and probability, and the charges to
+convict, decided before the audit so that their defining articles are the ones audited.
+
+The signals (:mod:`tools.law.charge_scores`) come from retrieval, the precedents and the pre-judgment; the
+logistic weights (``Context.charge_weights``) are fitted on the tuning half of charge_dev
+(``benchmarks/fit_charge_model.py``). A fact with several acts is also scored act by act, so a second
+offence told in its own paragraph is not lost under the first; neighbouring charges (盗窃 / 职务侵占, 诈骗 /
+保险诈骗, …) are separated on their distinguishing element (:mod:`tools.law.charge_families`): by the fact's
+words, else by one targeted yes/no question to the model.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from langgraph.runtime import Runtime
+from pydantic import BaseModel
+
+from agents.common.messages import facts_first
+from agents.common.models import chat_model
+from agents.common.research import offence_index, researcher_ranking
+from agents.context import Context
+from agents.state.common import trace_event
+from agents.state.judge import FamilyRecord, JudgeState, ScoredCharge
+from prompts import render_prompt
+from tools.errors import StructuredOutputError
+from tools.kb.cases import get_cases
+from tools.kb.charges import ChargeRepository
+from tools.law.acts import split_acts
+from tools.law.charge_families import Ask, Member, check_families
+from tools.law.charge_scores import ChargeModel, act_of, charge_signals, choose_charges, rank_charges
+from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured
+from tools.retrieval.vectors import CASES
+from tools.services import Services, get_services
+
+
+class ElementHolds(BaseModel):
+    """Whether the fact states a charge's distinguishing element."""
+
+    holds: bool
+
+
+def candidate_signals(
+    services: Services, fact: str, fused: list[str], prejudged: dict[str, float], ctx: Context
+) -> dict[str, dict[str, float]]:
+    """Candidate charge -> signals for ``fact`` (a whole fact or one act): the charges of the fused articles
+    and of the offence ranking, the convictions of the nearest precedents by words, and the pre-judged
+    charges. Precedents' charge names are resolved to the charges in force, so a 2018 label and today's
+    name count as one."""
+    repository = ChargeRepository(services.graph)
+    offence = offence_index(services).search(fact, ctx.candidates_per_retriever)
+    precedents: list[tuple[list[str], float]] = []
+    if services.vectors.count(CASES):
+        hits = dict(services.case_index.index().search(fact, ctx.precedent_k, skip_identical=True))
+        for case in get_cases(services.graph, list(hits)):
+            names = [name for raw in case.charges if (name := repository.resolve(raw))]
+            precedents.append((names, hits[case.id]))
+    charges_of = repository.charges_of([*fused, *(article_id for article_id, _ in offence)])
+    return charge_signals(fact, fused, offence, precedents, prejudged, charges_of)
+
+
+def charge_model(ctx: Context) -> ChargeModel:
+    """The Context's fitted charge model."""
+    return ChargeModel(weights=ctx.charge_weights, bias=ctx.charge_bias)
+
+
+def element_question(fact: str, ctx: Context) -> tuple[Ask, list[Usage]]:
+    """The targeted yes/no question of a family check, asked of the judge model; a reply that never
+    validates is no answer (the proposal stands). The usages of the calls made are appended to the list."""
+    model = chat_model(ctx, "judge")
+    usages: list[Usage] = []
+
+    def ask(member: Member) -> bool | None:
+        task = render_prompt("verify_element", ctx.language, charge=member.charge, element=member.element)
+        try:
+            answer, usage = invoke_structured(
+                model, facts_first(ctx.language, "case", fact, task), ElementHolds, ctx.structured_retries
+            )
+        except StructuredOutputError as exc:
+            usages.append(failed_usage(exc))
+            return None
+        usages.append(usage)
+        return answer.holds
+
+    return ask, usages
+
+
+def score_charges(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Score every candidate charge from its signals (and each act's), choose the charges to convict, and
+    check each against its neighbouring charges."""
+    started = time.perf_counter()
+    ctx = runtime.context
+    services = get_services()
+    fused = researcher_ranking(state.rankings, ctx)
+    prejudged = {g["name"]: g["confidence"] for g in state.prejudged}
+    model = charge_model(ctx)
+    signals = candidate_signals(services, state.fact, fused, prejudged, ctx)
+    ranked = rank_charges(signals, model)
+    acts = split_acts(state.fact)
+    act_rankings = (
+        [rank_charges(candidate_signals(services, act, fused, prejudged, ctx), model) for act in acts]
+        if len(acts) > 1
+        else []
+    )
+    chosen = choose_charges(ranked, ctx.charge_threshold, ctx.max_charges, act_rankings, ctx.act_threshold)
+    ask, usages = element_question(state.fact, ctx) if ctx.family_questions and ctx.charge_scoring else (None, [])
+    proposed, checks = check_families(chosen, [name for name, _ in ranked[: ctx.scored_charges]], state.fact, ask)
+    if not ctx.charge_scoring:
+        proposed, checks = [], []
+    kept = list(dict.fromkeys([*proposed, *(name for name, _ in ranked[: ctx.scored_charges])]))
+    probability = dict(ranked)
+    defined = ChargeRepository(services.graph).articles_for(kept)
+    scored: list[ScoredCharge] = [
+        {
+            "name": name,
+            "probability": probability.get(name, 0.0),
+            "signals": signals.get(name, {}),
+            "articles": defined.get(name, []),
+            "act": act_of(name, act_rankings),
+        }
+        for name in kept
+    ]
+    families: list[FamilyRecord] = [
+        {"family": c.family, "charge": c.charge, "decided": c.decided, "by": c.by, "element": c.element} for c in checks
+    ]
+    usage = empty_usage()
+    for used in usages:
+        usage = add_usage(usage, used)
+    return {
+        "rankings": {"researcher": fused},
+        "acts": acts if len(acts) > 1 else [],
+        "scored_charges": scored,
+        "proposed": proposed,
+        "family_checks": families,
+        "usage": usage,
+        "trace": [trace_event("score_charges", started, proposed=proposed, acts=len(acts), questions=len(usages))],
+    }

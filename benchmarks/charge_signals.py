@@ -1,0 +1,99 @@
+"""Record every candidate charge's signals for the items of a dev file (a benchmark, not a test).
+
+    JURIS_DATA_DIR=KB python benchmarks/charge_signals.py --data DATA.jsonl --out RUN/signals.jsonl \
+        [--model local]
+
+One line per item: its half, gold charges (as the KB names them) and, per candidate charge, the signals of
+:mod:`tools.law.charge_scores` as the judge graph computes them before its audit (lexical features, the
+model-free Researcher strategies and, with ``--model``, the model's pre-judgment, the one model call).
+Items already in ``--out`` are skipped, so an interrupted run resumes. ``benchmarks/fit_charge_model.py``
+fits the charge model on the tuning half of these files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from agents.common.research import fuse_research
+from agents.context import Context
+from agents.researcher import anchor_prejudgment, expand_community, extract_features, prejudge, search_semantic
+from agents.scorer import candidate_signals
+from app.eval.metrics import canonical_charges
+from app.eval.tasks import half_of, load_items
+from tools.errors import StructuredOutputError
+from tools.kb.charges import ChargeRepository
+from tools.law.acts import split_acts
+from tools.services import get_services
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--model", default="", help="pre-judge with this model (e.g. local); none when empty")
+    parser.add_argument(
+        "--from", dest="recorded", type=Path, help="reuse the fused rankings and pre-judgments recorded in this file"
+    )
+    args = parser.parse_args()
+    services = get_services()
+    repository = ChargeRepository(services.graph)
+    companions = services.statutes.penalty_companions()
+    ctx = replace(Context(), feature_extractor="lexical", model=args.model or Context().model, judge_model="")
+    done = set()
+    if args.out.exists():
+        done = {json.loads(line)["id"] for line in args.out.read_text(encoding="utf-8").splitlines() if line}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    items = [i for i in load_items("charge", args.data) if str(i["id"]) not in done]
+    recorded: dict[str, tuple[list[str], dict[str, float]]] = {}
+    if args.recorded:
+        for line in args.recorded.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            recorded[str(row["id"])] = (row["fused"], row["prejudged"])
+        items = [i for i in items if str(i["id"]) in recorded]
+
+    def describe(item: dict[str, Any], fused: list[str], prejudged: dict[str, float]) -> dict[str, Any]:
+        fact = item["fact"]
+        acts = split_acts(fact)
+        return {
+            "id": item["id"],
+            "half": half_of(str(item["id"])),
+            "gold": canonical_charges(item["charges"], repository.named, repository.resolve),
+            "fused": fused,
+            "prejudged": prejudged,
+            "signals": candidate_signals(services, fact, fused, prejudged, ctx),
+            "acts": [candidate_signals(services, act, fused, prejudged, ctx) for act in acts] if len(acts) > 1 else [],
+        }
+
+    with args.out.open("a", encoding="utf-8") as sink:
+        for item in tqdm(items, desc="charge signals"):
+            fact = item["fact"]
+            prejudged: dict[str, float]
+            if str(item["id"]) in recorded:
+                fused, prejudged = recorded[str(item["id"])]
+                sink.write(json.dumps(describe(item, fused, prejudged), ensure_ascii=False) + "\n")
+                continue
+            features, _ = extract_features(fact, ctx)
+            rankings, _ = search_semantic(services, fact, features, ctx)
+            rankings |= expand_community(services, features, ctx)[0]
+            prejudged = {}
+            if args.model:
+                try:
+                    judgment, _ = prejudge(fact, ctx, services)
+                    more, guesses, _ = anchor_prejudgment(services, judgment, ctx, repository)
+                    rankings |= more
+                    prejudged = {g["name"]: g["confidence"] for g in guesses}
+                except StructuredOutputError:
+                    rankings |= {"charge": [], "generative": []}
+            fused = fuse_research(rankings, ctx, ctx.audit_k * 4, companions)
+            sink.write(json.dumps(describe(item, fused, prejudged), ensure_ascii=False) + "\n")
+            sink.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""Fit the charge scorer's logistic weights on the tuning half of recorded charge signals (a benchmark).
+
+    python benchmarks/fit_charge_model.py RUN/signals.jsonl [MORE.jsonl ...] [--c 1.0] [--most 3]
+
+Reads files written by ``benchmarks/charge_signals.py``. Every candidate charge of a tuning-half item is one
+example (its signals; label: a gold charge); an L2-regularised logistic regression gives the weights and the
+intercept for ``Context.charge_weights`` / ``charge_bias``, and the threshold for further charges
+(``charge_threshold``) is the one that maximises exact-set accuracy on the tuning half. Printed for both
+halves, beside the defaults: exact-set accuracy and micro-F1 of the chosen charges, how often the best
+candidate is gold, and the ceiling (items whose gold charges are all among the candidates).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.optimize import minimize
+
+from agents.context import Context
+from app.eval.metrics import match_charges, micro_prf
+from app.eval.tasks import HALVES, load_items
+from tools.law.charge_families import check_families
+from tools.law.charge_scores import SIGNALS, ChargeModel, choose_charges, rank_charges
+
+
+@dataclass(frozen=True)
+class Choice:
+    """How charges are chosen from a ranking: further charges' and acts' thresholds, the cap, family checks."""
+
+    threshold: float
+    acts: float
+    most: int
+    families: bool
+
+
+def fit(rows: Sequence[dict[str, Any]], c: float) -> ChargeModel:
+    """Logistic regression over every candidate of ``rows`` (L2 penalty 1 / c on the weights, not the bias)."""
+    x = np.array([[s[name] for name in SIGNALS] for row in rows for s in row["signals"].values()])
+    y = np.array([float(cand in row["gold"]) for row in rows for cand in row["signals"]])
+    x = np.hstack([x, np.ones((len(x), 1))])
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        z = x @ w
+        p = 1.0 / (1.0 + np.exp(-z))
+        value = float(np.sum(np.logaddexp(0, z) - y * z) + 0.5 / c * np.sum(w[:-1] ** 2))
+        grad = x.T @ (p - y) + np.append(w[:-1] / c, 0.0)
+        return value, grad
+
+    found = minimize(loss, np.zeros(x.shape[1]), jac=True, method="L-BFGS-B").x
+    return ChargeModel(
+        {name: round(float(v), 3) for name, v in zip(SIGNALS, found[:-1], strict=True)}, round(float(found[-1]), 3)
+    )
+
+
+def decide(row: dict[str, Any], model: ChargeModel, choice: Choice) -> tuple[list[tuple[str, float]], list[str]]:
+    """(ranking, chosen charges) of one recorded item under ``choice``."""
+    ranked = rank_charges(row["signals"], model)
+    acts = [rank_charges(act, model) for act in row.get("acts", [])] if choice.acts < 1 else []
+    chosen = choose_charges(ranked, choice.threshold, choice.most, acts, choice.acts)
+    if choice.families:
+        chosen, _ = check_families(chosen, [name for name, _ in ranked[:8]], row["fact"])
+    return ranked, chosen
+
+
+def measure(rows: Sequence[dict[str, Any]], model: ChargeModel, choice: Choice) -> dict[str, float]:
+    """Exact-set accuracy, micro-F1, best-candidate precision and the candidates' ceiling over ``rows``."""
+    exact = best = ceiling = 0
+    counts = []
+    for row in rows:
+        ranked, chosen = decide(row, model, choice)
+        tp, n_pred, n_gold = match_charges(chosen, row["gold"])
+        counts.append((tp, n_pred, n_gold))
+        exact += tp == n_pred == n_gold
+        best += bool(ranked) and ranked[0][0] in row["gold"]
+        ceiling += set(row["gold"]) <= set(row["signals"])
+    n = max(len(rows), 1)
+    return {
+        "items": len(rows),
+        "accuracy": round(exact / n, 3),
+        "micro_f1": round(micro_prf(counts).f1, 3),
+        "best_is_gold": round(best / n, 3),
+        "ceiling": round(ceiling / n, 3),
+    }
+
+
+def best_choice(rows: Sequence[dict[str, Any]], model: ChargeModel, most: int, acts: bool, families: bool) -> Choice:
+    """The thresholds with the best tuning-half accuracy (the higher ones on ties)."""
+    grid = [round(t, 2) for t in np.arange(0.1, 1.05, 0.1)]
+    choices = [Choice(t, a, most, families) for t in grid for a in (grid if acts else [1.0])]
+    return max(choices, key=lambda c: (measure(rows, model, c)["accuracy"], c.threshold, c.acts))
+
+
+def report(halves: Mapping[str, Sequence[dict[str, Any]]], model: ChargeModel, choice: Choice) -> None:
+    print(f"  {choice}")
+    for half, rows in halves.items():
+        print(f"  {half:6} {measure(rows, model, choice)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("files", type=Path, nargs="+")
+    parser.add_argument("--c", type=float, default=1.0)
+    parser.add_argument("--most", type=int, default=3)
+    parser.add_argument("--data", type=Path, nargs="+", required=True, help="the dev files (for the facts)")
+    args = parser.parse_args()
+    rows = [json.loads(line) for path in args.files for line in path.read_text(encoding="utf-8").splitlines()]
+    halves = {half: [r for r in rows if r["half"] == half] for half in HALVES}
+    facts = {str(item["id"]): item["fact"] for path in args.data for item in load_items("charge", path)}
+    for row in rows:
+        row["fact"] = facts[str(row["id"])]
+    ctx = Context()
+    default = ChargeModel(ctx.charge_weights, ctx.charge_bias)
+    print(f"defaults {dict(default.weights)} bias {default.bias}")
+    report(halves, default, Choice(ctx.charge_threshold, ctx.act_threshold, args.most, True))
+    fitted = fit(halves["tune"], args.c)
+    print(f"fitted on tune: {dict(fitted.weights)} bias {fitted.bias}")
+    report(halves, fitted, Choice(1.01, 1.01, 1, False))
+    for acts, families in ((False, False), (True, False), (False, True), (True, True)):
+        report(halves, fitted, best_choice(halves["tune"], fitted, args.most, acts, families))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+"""A fact is split into its acts at enumerations, per-act conclusions and paragraphs; procedure is no act."""
+
+from __future__ import annotations
+
+from tools.law.acts import split_acts
+
+
+def test_enumerated_acts_are_split_and_procedure_dropped() -> None:
+    fact = (
+        "公诉机关指控：1.2015年8月7日凌晨，被告人陶某窜至某商店，钻窗入室实施盗窃，窃得现金400余元。"
+        "2.2015年8月24日凌晨，被告人陶某实施盗窃后，为毁灭证据将该店放火后逃离，烧毁物品价值6万余元。"
+        "被告人陶某于2015年9月9日被公安机关抓获。"
+    )
+    acts = split_acts(fact)
+    assert len(acts) == 2
+    assert "窃得现金400余元" in acts[0] and "放火" in acts[1] and not any("抓获" in a for a in acts)
+
+
+def test_per_act_conclusions_split_a_fact_without_numbers() -> None:
+    fact = (
+        "检察院指控被告人张某秘密窃取他人财物，价值3610元，其行为已触犯《中华人民共和国刑法》××之规定，构成××。"
+        "被告人张某以非法占有为目的，要挟他人，强行索取10000元现金，其行为已触犯××之规定，构成××。"
+    )
+    acts = split_acts(fact)
+    assert len(acts) == 2 and "窃取" in acts[0] and "要挟" in acts[1]
+
+
+def test_a_heading_joins_its_act_and_one_act_stays_whole() -> None:
+    fact = (
+        "（一）盗窃部分\n2015年10月14日，被告人俞某窜至某公司盗窃现金9400元。"
+        "（二）伪造身份证部分\n2015年11月，被告人俞某伪造居民身份证二张。"
+    )
+    acts = split_acts(fact)
+    assert len(acts) == 2 and acts[0].startswith("（一）盗窃部分") and "伪造居民身份证" in acts[1]
+    single = "2016年3月28日20时许，被告人颜某捡拾被害人手机一部，后通过支付宝秘密盗走被害人3723元。"
+    assert split_acts(single) == [single]

@@ -1,0 +1,65 @@
+"""Neighbouring charges are separated on the element that distinguishes them, by the fact's words first."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.law.charge_families import FAMILIES, Member, check_families
+
+CASES = [
+    # (proposed, neighbour among the candidates, fact, decided)
+    ("盗窃", "职务侵占", "被告人系某超市收银员，利用其负责收银的职务便利，将店内货款8000元据为己有。", "职务侵占"),
+    ("职务侵占", "盗窃", "被告人趁夜撬开某超市仓库门锁，窃取香烟二十条，价值4000元。", "盗窃"),
+    ("盗窃", "侵占", "被告人受朋友委托代为保管笔记本电脑一台，后将其变卖，经多次催要拒不退还。", "侵占"),
+    ("诈骗", "保险诈骗", "被告人故意制造交通事故，虚构车辆损失，向保险公司申请理赔，骗取保险金3万元。", "保险诈骗"),
+    ("诈骗", "合同诈骗", "被告人以公司名义与被害人签订购销合同，收取货款20万元后逃匿。", "合同诈骗"),
+    ("合同诈骗", "诈骗", "被告人冒充军人，谎称能办理入伍手续，骗取被害人现金2万元。", "诈骗"),
+    ("挪用资金", "挪用公款", "被告人系某镇财政所会计（国家工作人员），利用职务便利挪用公款10万元赌博。", "挪用公款"),
+    ("挪用公款", "挪用资金", "被告人系某公司出纳，利用职务便利挪用本单位资金15万元归个人使用。", "挪用资金"),
+    ("职务侵占", "贪污", "被告人系某村村委会主任，利用协助政府发放补偿款的职务便利，侵吞补偿款5万元。", "贪污"),
+    ("抢夺", "抢劫", "被告人持刀威胁被害人，劫取其手机一部。", "抢劫"),
+    ("抢劫", "抢夺", "被告人骑摩托车乘被害人不备，从其手中夺走挎包一个后逃离。", "抢夺"),
+    ("故意伤害", "聚众斗殴", "被告人纠集十余人持棍棒与对方人员斗殴，致一人轻伤。", "聚众斗殴"),
+    ("故意伤害", "寻衅滋事", "被告人酒后在烧烤摊无故随意殴打他人，致二人轻微伤。", "寻衅滋事"),
+    ("寻衅滋事", "故意伤害", "被告人因邻里纠纷用砖头击打被害人头部，致其轻伤二级。", "故意伤害"),
+]
+
+
+@pytest.mark.parametrize(("proposed", "neighbour", "fact", "decided"), CASES)
+def test_each_family_check_separates_its_pair(proposed: str, neighbour: str, fact: str, decided: str) -> None:
+    charges, checks = check_families([proposed], [proposed, neighbour], fact)
+    assert charges == [decided]
+    assert [(c.charge, c.decided, c.by) for c in checks] == [(proposed, decided, "fact")]
+
+
+def test_a_charge_without_a_neighbour_among_the_candidates_is_not_checked() -> None:
+    fact = "被告人系某超市收银员，利用其负责收银的职务便利，将货款8000元据为己有。"
+    assert check_families(["盗窃"], ["盗窃", "诈骗"], fact) == (["盗窃"], [])
+
+
+def test_the_question_decides_only_when_the_fact_is_silent() -> None:
+    asked: list[Member] = []
+
+    def no(member: Member) -> bool:
+        asked.append(member)
+        return False
+
+    silent = "被告人将被害人价值5000元的财物占为己有。"  # says neither 窃取 nor 单位人员 nor 代为保管
+    charges, checks = check_families(["职务侵占"], ["职务侵占", "盗窃", "侵占"], silent, no)
+    assert [m.charge for m in asked] == ["职务侵占"] and charges == ["盗窃"]
+    assert checks[0].by == "question"
+    stated = "被告人趁夜撬开仓库门锁，窃取香烟二十条。"
+    asked.clear()
+    assert check_families(["盗窃"], ["盗窃", "职务侵占"], stated, no)[0] == ["盗窃"] and not asked
+
+
+def test_two_members_of_one_family_both_stated_both_stand() -> None:
+    # 盗窃 + 侵占 (a LawBench pair): two acts, each stating its own element.
+    fact = "被告人窃取邻居电动车一辆；又将朋友委托其代为保管的手机变卖，拒不退还。"
+    assert check_families(["盗窃", "侵占"], ["盗窃", "侵占"], fact)[0] == ["盗窃", "侵占"]
+
+
+def test_every_family_orders_distinct_charges() -> None:
+    for family in FAMILIES:
+        names = [m.charge for m in family.members]
+        assert len(names) == len(set(names)) >= 2

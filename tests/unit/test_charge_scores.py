@@ -1,0 +1,41 @@
+"""Candidate charges' signals, their scores, and the choice of charges to convict."""
+
+from __future__ import annotations
+
+from tools.law.charge_scores import SIGNALS, ChargeModel, act_of, charge_signals, choose_charges, rank_charges
+
+CHARGES_OF = {"刑法:264": {"盗窃"}, "刑法:266": {"诈骗"}, "刑法:234": {"故意伤害"}, "刑法:67": set()}
+
+
+def test_signals_come_from_rank_offence_precedents_pre_judgment_and_the_facts_words() -> None:
+    signals = charge_signals(
+        "被告人秘密窃取财物，公诉机关以盗窃罪提起公诉。",
+        fused=["刑法:67", "刑法:264", "刑法:266"],
+        offence=[("刑法:264", 2.0), ("刑法:266", 1.0)],
+        precedents=[(["盗窃"], 3.0), (["盗窃", "诈骗"], 1.0)],
+        prejudged={"故意伤害": 0.6},
+        charges_of=CHARGES_OF,
+    )
+    assert set(signals) == {"盗窃", "诈骗", "故意伤害"}
+    assert signals["盗窃"] == {"vote": 1.0, "offence": 1.0, "rank": 0.5, "prejudged": 0.0, "named": 1.0}
+    assert signals["诈骗"] == {"vote": 0.25, "offence": 0.5, "rank": 0.3333, "prejudged": 0.0, "named": 0.0}
+    assert signals["故意伤害"] == dict.fromkeys(SIGNALS, 0.0) | {"prejudged": 0.6}
+
+
+def test_the_best_is_chosen_and_others_only_above_the_threshold_or_best_in_an_act() -> None:
+    model = ChargeModel({"vote": 4.0, "rank": 2.0}, bias=-3.0)
+    signals = {
+        "盗窃": {"vote": 0.8, "rank": 1.0},
+        "诈骗": {"vote": 0.2, "rank": 0.5},
+        "故意伤害": {"vote": 0.0, "rank": 0.2},
+    }
+    ranked = rank_charges(signals, model)
+    assert [name for name, _ in ranked] == ["盗窃", "诈骗", "故意伤害"]
+    assert choose_charges(ranked, threshold=0.9, most=3) == ["盗窃"]
+    assert choose_charges(ranked, threshold=0.2, most=3) == ["盗窃", "诈骗"]
+    assert choose_charges(ranked, threshold=0.2, most=1) == ["盗窃"]
+    acts = [[("盗窃", 0.9)], [("故意伤害", 0.7), ("盗窃", 0.1)]]
+    assert choose_charges(ranked, 0.9, 3, acts, act_threshold=0.5) == ["盗窃", "故意伤害"]
+    assert choose_charges(ranked, 0.9, 3, acts, act_threshold=0.8) == ["盗窃"]
+    assert act_of("故意伤害", acts) == 1 and act_of("盗窃", acts) == 0 and act_of("诈骗", acts) is None
+    assert choose_charges([], 0.5, 3) == []

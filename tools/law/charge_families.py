@@ -1,0 +1,173 @@
+"""Neighbouring charges: families of offences that differ in one element, and the check that separates them.
+
+A small model confuses 职务侵占 with 盗窃, 保险诈骗 with 诈骗, 挪用资金 with 挪用公款: the act is the same, and
+the charge turns on who acted (国家工作人员, 公司、企业或者其他单位的人员), on what (保险金, 合同) or how
+(暴力, 乘人不备). Each member names that element, the wording by which a fact states it, and a yes/no
+question for when the fact does not say. Members are ordered most specific first: a fact that states
+保险金 and 虚构事实 is 保险诈骗, not 诈骗.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Member:
+    """One charge of a family and the element that sets it apart from its neighbours."""
+
+    charge: str
+    element: str
+    """The distinguishing element, as a judgment states it."""
+    stated: tuple[str, ...]
+    """Patterns that must all occur in the fact for the fact to state the element."""
+
+    def stated_in(self, fact: str) -> bool:
+        return all(re.search(pattern, fact) for pattern in self.stated)
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    members: tuple[Member, ...]
+    """Most specific first."""
+
+    def member(self, charge: str) -> Member | None:
+        return next((m for m in self.members if m.charge == charge), None)
+
+
+_STAFF = (
+    r"(公司|企业|单位|集团|商场|超市|酒店|银行|厂)[^，。；]{0,12}"
+    r"(员工|职工|工作人员|会计|出纳|司机|业务员|营业员|收银员|经理|保管员|店员)"
+)
+_OFFICIAL = (
+    r"国家工作人员|国家机关|村民委员会|村委会|居委会|(村|乡|镇|街道)[^，。；]{0,6}(书记|主任|会计|文书)|事业单位|国有"
+)
+_USING_POST = r"利用[^，。；]{0,14}(职务|职权|工作)[^，。；]{0,4}便利|利用[^，。；]{0,6}(经手|管理|保管|负责)"
+
+FAMILIES: tuple[Family, ...] = (
+    Family(
+        "侵占财物",
+        (
+            Member("贪污", "国家工作人员利用职务上的便利侵吞公共财物", (_OFFICIAL, _USING_POST)),
+            Member("职务侵占", "公司、企业或者其他单位的人员利用职务上的便利占有本单位财物", (_STAFF, _USING_POST)),
+            Member(
+                "侵占",
+                "将代为保管的他人财物或者遗忘物、埋藏物占为己有且拒不退还",
+                (r"代为保管|代管|遗忘物|埋藏物|拒不(退还|交出|归还)",),
+            ),
+            Member("盗窃", "秘密窃取他人财物", (r"窃|盗|偷|扒|撬|顺手",)),
+        ),
+    ),
+    Family(
+        "诈骗",
+        (
+            Member("保险诈骗", "骗取保险金", (r"保险金|理赔|骗保|保险公司",)),
+            Member("贷款诈骗", "骗取银行或者其他金融机构的贷款", (r"贷款", r"银行|信用社|金融机构|农商行|小额贷款")),
+            Member(
+                "集资诈骗",
+                "以非法占有为目的使用诈骗方法非法集资",
+                (r"集资|吸收[^，。；]{0,10}资金|高额(回报|利息|返利)",),
+            ),
+            Member("信用卡诈骗", "使用伪造、作废或者冒用他人的信用卡，或者恶意透支", (r"信用卡|透支",)),
+            Member(
+                "合同诈骗",
+                "在签订、履行合同过程中骗取对方当事人财物",
+                (r"签订[^，。；]{0,20}(合同|协议)|(合同|协议)[^，。；]{0,10}(签订|履行)",),
+            ),
+            Member("诈骗", "虚构事实或者隐瞒真相骗取他人财物", (r"虚构|隐瞒|冒充|谎称|骗",)),
+        ),
+    ),
+    Family(
+        "挪用",
+        (
+            Member("挪用公款", "国家工作人员挪用公款", (_OFFICIAL + r"|公款",)),
+            Member("挪用资金", "公司、企业或者其他单位的工作人员挪用本单位资金", (r"挪用",)),
+        ),
+    ),
+    Family(
+        "抢夺财物",
+        (
+            Member(
+                "抢劫",
+                "以暴力、胁迫或者其他方法当场劫取财物",
+                (r"暴力|殴打|威胁|胁迫|持刀|刀|捆绑|掐|按倒|拳打脚踢|劫",),
+            ),
+            Member("抢夺", "乘人不备公然夺取财物", (r"乘[^，。；]{0,6}不备|夺|抢走|飞车",)),
+        ),
+    ),
+    Family(
+        "伤害秩序",
+        (
+            Member("聚众斗殴", "纠集多人与对方斗殴", (r"聚众|纠集|互殴|斗殴",)),
+            Member(
+                "寻衅滋事",
+                "随意殴打他人、追逐拦截、强拿硬要或者在公共场所起哄闹事",
+                (r"随意殴打|寻衅|滋事|无故|借故|强拿硬要|起哄闹事|逞强",),
+            ),
+            Member("故意伤害", "故意伤害他人身体", (r"伤害|轻伤|重伤|轻微伤|致[^，。；]{0,6}伤",)),
+        ),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class FamilyCheck:
+    """How one convicted charge fared against its neighbours."""
+
+    family: str
+    charge: str
+    """The charge as proposed."""
+    decided: str
+    """The charge after the check (the same charge when it held)."""
+    by: str
+    """"fact" (the fact states the element), "question" (the model answered the targeted question) or
+    "default" (neither settled it; the proposal stands)."""
+    element: str
+    """The element the decision turned on."""
+
+
+Ask = Callable[[Member], bool | None]
+"""A targeted yes/no question about a member's element (None: no answer)."""
+
+
+def check_families(
+    chosen: Sequence[str], candidates: Sequence[str], fact: str, ask: Ask | None = None
+) -> tuple[list[str], list[FamilyCheck]]:
+    """(charges, checks): ``chosen`` with each charge that has a neighbour among ``candidates`` (best first)
+    checked on the element that separates them. A more specific neighbour whose element the fact states
+    replaces the charge; a charge whose own element the fact states stays; otherwise the stated neighbour
+    replaces it, and when the fact states no member's element, ``ask`` decides whether the charge's element
+    holds (no: the best-ranked neighbour replaces it)."""
+    out = list(chosen)
+    checks: list[FamilyCheck] = []
+    for family in FAMILIES:
+        rivals = [m for m in family.members if m.charge in candidates or m.charge in chosen]
+        if len(rivals) < 2:
+            continue
+        stated = [m for m in rivals if m.stated_in(fact)]
+        for charge in [c for c in out if family.member(c)]:
+            member = family.member(charge)
+            assert member is not None
+            others = [m for m in rivals if m.charge != charge and m.charge not in out]
+            position = family.members.index(member)
+            specific = [m for m in stated if family.members.index(m) < position and m.charge not in out]
+            decided, by, element = charge, "default", member.element
+            if specific:
+                decided, by, element = specific[0].charge, "fact", specific[0].element
+            elif member in stated:
+                by = "fact"
+            elif others and (alternative := next((m for m in stated if m in others), None)):
+                decided, by, element = alternative.charge, "fact", alternative.element
+            elif others and ask is not None and (answer := ask(member)) is not None:
+                by = "question"
+                if not answer:
+                    ranked = sorted(
+                        others, key=lambda m: candidates.index(m.charge) if m.charge in candidates else len(candidates)
+                    )
+                    decided = ranked[0].charge
+            out = [decided if c == charge else c for c in out]
+            checks.append(FamilyCheck(family.name, charge, decided, by, element))
+    return list(dict.fromkeys(out)), checks

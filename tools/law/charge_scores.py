@@ -1,0 +1,105 @@
+"""Charges scored from evidence a reader can audit: each candidate's signals, and the small logistic model
+that weighs them.
+
+A 1.5B model that writes the charge list freely drops second charges and swaps neighbouring ones; on unseen
+LawBench items its free choice lost to naive prompting. Here the candidates come from retrieval alone (the
+charges the Researcher's articles define, the precedents' convictions, the pre-judgment), and every signal
+is a number with a plain meaning, so a judgment can show why each charge was convicted.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+SIGNALS = ("vote", "offence", "rank", "prejudged", "named")
+"""The signals of a candidate charge, each in [0, 1]:
+- vote: the BM25-similarity-weighted share of the nearest precedents convicted of it;
+- offence: its defining article's offence-description score over the best such score for the fact;
+- rank: 1 / (1 + rank) of its best defining article in the Researcher's fused ranking (0 outside it);
+- prejudged: the model's pre-judgment confidence (0 when not pre-judged);
+- named: 1 when the fact itself names the charge (…以盗窃罪…, 涉嫌诈骗)."""
+
+
+@dataclass(frozen=True)
+class ChargeModel:
+    """Logistic weights over :data:`SIGNALS`: p = sigmoid(bias + sum(weight x signal))."""
+
+    weights: Mapping[str, float]
+    bias: float
+
+    def probability(self, signals: Mapping[str, float]) -> float:
+        z = self.bias + sum(self.weights.get(name, 0.0) * value for name, value in signals.items())
+        return 1.0 / (1.0 + math.exp(-z))
+
+
+def charge_signals(
+    fact: str,
+    fused: Sequence[str],
+    offence: Sequence[tuple[str, float]],
+    precedents: Sequence[tuple[Iterable[str], float]],
+    prejudged: Mapping[str, float],
+    charges_of: Mapping[str, set[str]],
+) -> dict[str, dict[str, float]]:
+    """Candidate charge -> its signals. Candidates are the charges that the fused articles or the offence
+    articles define (``charges_of``: article id -> charge names), that precedents were convicted of, or
+    that were pre-judged; ``precedents`` are (charges, similarity) of the nearest cases, ``offence`` the
+    (article, score) pairs of :class:`tools.retrieval.offence.OffenceIndex`, best first."""
+    signals: dict[str, dict[str, float]] = {}
+
+    def entry(name: str) -> dict[str, float]:
+        return signals.setdefault(name, dict.fromkeys(SIGNALS, 0.0))
+
+    for rank, article_id in enumerate(fused):
+        for name in charges_of.get(article_id, ()):
+            row = entry(name)
+            row["rank"] = max(row["rank"], 1.0 / (1 + rank))
+    best = offence[0][1] if offence else 0.0
+    for article_id, score in offence:
+        for name in charges_of.get(article_id, ()):
+            row = entry(name)
+            row["offence"] = max(row["offence"], score / best if best > 0 else 0.0)
+    total = sum(score for _, score in precedents)
+    for names, score in precedents:
+        for name in set(names):
+            entry(name)["vote"] += score / total if total > 0 else 0.0
+    for name, confidence in prejudged.items():
+        entry(name)["prejudged"] = confidence
+    for name, row in signals.items():
+        row["named"] = 1.0 if f"{name}罪" in fact or f"涉嫌{name}" in fact else 0.0
+        row["vote"] = round(min(row["vote"], 1.0), 4)
+        row["offence"] = round(row["offence"], 4)
+        row["rank"] = round(row["rank"], 4)
+    return signals
+
+
+def rank_charges(signals: Mapping[str, Mapping[str, float]], model: ChargeModel) -> list[tuple[str, float]]:
+    """Candidates by the model's probability, best first (name breaks ties, so the order is stable)."""
+    scored = [(name, round(model.probability(row), 4)) for name, row in signals.items()]
+    return sorted(scored, key=lambda item: (-item[1], item[0]))
+
+
+def choose_charges(
+    ranked: Sequence[tuple[str, float]],
+    threshold: float,
+    most: int,
+    acts: Sequence[Sequence[tuple[str, float]]] = (),
+    act_threshold: float = 1.0,
+) -> list[str]:
+    """The convicted candidates: the best one whenever any is scored (a fact that reached judgment is
+    judged on its most likely charge), each further one whose probability reaches ``threshold``, and the
+    best charge of each act (``acts``: each act's own ranking) whose probability there reaches
+    ``act_threshold``; at most ``most``, best first."""
+    if not ranked:
+        return []
+    chosen = [ranked[0][0], *(name for name, p in ranked[1:] if p >= threshold)]
+    chosen += [act[0][0] for act in acts if act and act[0][1] >= act_threshold]
+    order = {name: i for i, (name, _) in enumerate(ranked)}
+    return sorted(dict.fromkeys(chosen), key=lambda name: order.get(name, len(order)))[:most]
+
+
+def act_of(charge: str, acts: Sequence[Sequence[tuple[str, float]]]) -> int | None:
+    """The index of the act where ``charge`` scores highest (None when no act ranks it, or one act only)."""
+    found = [(p, -i) for i, act in enumerate(acts) for name, p in act if name == charge]
+    return -max(found)[1] if len(acts) > 1 and found else None
