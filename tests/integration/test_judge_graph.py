@@ -453,3 +453,41 @@ def test_penalty_companions_are_read_from_the_statutes_wording(judge_kb: Service
         "刑法:389": "刑法:390",
     }
     assert judge_kb.statutes.penalty_companions("民法典") == {}
+
+
+TWO_ACTS = (
+    "公诉机关指控：1.2016年3月28日20时许，被告人张某在某小区内趁无人之机，盗窃被害人李某停放的电动自行车一辆，"
+    "价值人民币2300元。2.2016年5月2日，被告人张某因琐事与王某发生争执，持木棒殴打王某头部，致其轻伤一级。"
+)
+TWO_CHARGES = json.dumps(
+    {"charges": [{"name": "盗窃", "confidence": 0.9}, {"name": "故意伤害", "confidence": 0.8}], "articles": [264, 234]}
+)
+
+
+def test_a_fact_with_two_acts_yields_two_charges_tied_to_their_acts(active_judge_kb: Services, install: Any) -> None:
+    # The Adjudicator names only the theft (a second charge dropped: the commonest miss on unseen items); the
+    # scorer's proposal, scored act by act and audited, convicts of both.
+    install(by_schema={"Prejudgment": [TWO_CHARGES], "Judgment": [_judgment(["盗窃"], [264])]})
+    out = build_graph().invoke(JudgeInput(fact=TWO_ACTS), context=Context(model="fake"))
+    assert len(out["acts"]) == 2 and "电动自行车" in out["acts"][0] and "轻伤" in out["acts"][1]
+    acts = {s["name"]: s["act"] for s in out["scored_charges"]}
+    assert acts["盗窃"] == 0 and acts["故意伤害"] == 1
+    assert sorted(out["proposed"]) == sorted(out["charges"]) == ["故意伤害", "盗窃"]
+    assert {"刑法:264", "刑法:234"} <= set(out["articles"])
+    best = out["scored_charges"][0]
+    assert set(best["signals"]) == {"vote", "offence", "rank", "prejudged", "named"} and 0 < best["probability"] < 1
+
+
+def test_a_proposed_charge_whose_articles_fail_the_audit_is_set_aside(active_judge_kb: Services, install: Any) -> None:
+    install(by_schema={"Prejudgment": [TWO_CHARGES], "Judgment": [_judgment(["盗窃"], [264])]}, refuted={"刑法:234"})
+    out = build_graph().invoke(JudgeInput(fact=TWO_ACTS), context=Context(model="fake"))
+    assert "故意伤害" in out["proposed"] and out["charges"] == ["盗窃"]
+    assert [(s["name"], s["reason"]) for s in out["set_aside"]] == [("故意伤害", "定罪法条均未通过构成要件核查")]
+
+
+def test_a_charge_no_evidence_supports_is_never_convicted(active_judge_kb: Services, install: Any) -> None:
+    # 重婚 is defined by no audited article and no candidate: neither the Adjudicator nor the scorer convicts.
+    install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃", "重婚"], [264])]})
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))
+    assert out["charges"] == ["盗窃"] and "charge:重婚" in out["dropped"]
+    assert "重婚" not in {s["name"] for s in out["scored_charges"]}
