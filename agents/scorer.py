@@ -31,6 +31,7 @@ from tools.law.acts import split_acts
 from tools.law.charge_families import Ask, Member, check_families
 from tools.law.charge_scores import ChargeModel, act_of, charge_signals, choose_charges, rank_charges
 from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured
+from tools.retrieval.offence import OffenceIndex
 from tools.retrieval.vectors import CASES
 from tools.services import Services, get_services
 
@@ -42,14 +43,14 @@ class ElementHolds(BaseModel):
 
 
 def candidate_signals(
-    services: Services, fact: str, fused: list[str], prejudged: dict[str, float], ctx: Context
+    services: Services, index: OffenceIndex, fact: str, fused: list[str], prejudged: dict[str, float], ctx: Context
 ) -> dict[str, dict[str, float]]:
     """Candidate charge -> signals for ``fact`` (a whole fact or one act): the charges of the fused articles
     and of the offence ranking, the convictions of the nearest precedents by words, and the pre-judged
     charges. Precedents' charge names are resolved to the charges in force, so a 2018 label and today's
-    name count as one."""
+    name count as one. ``index`` is :func:`agents.common.research.offence_index`, read once per judgment."""
     repository = ChargeRepository(services.graph)
-    offence = offence_index(services).search(fact, ctx.candidates_per_retriever)
+    offence = index.search(fact, ctx.candidates_per_retriever)
     precedents: list[tuple[list[str], float]] = []
     if services.vectors.count(CASES):
         hits = dict(services.case_index.index().search(fact, ctx.precedent_k, skip_identical=True))
@@ -95,11 +96,12 @@ def score_charges(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any
     fused = researcher_ranking(state.rankings, ctx)
     prejudged = {g["name"]: g["confidence"] for g in state.prejudged}
     model = charge_model(ctx)
-    signals = candidate_signals(services, state.fact, fused, prejudged, ctx)
+    index = offence_index(services)
+    signals = candidate_signals(services, index, state.fact, fused, prejudged, ctx)
     ranked = rank_charges(signals, model)
     acts = split_acts(state.fact)
     act_rankings = (
-        [rank_charges(candidate_signals(services, act, fused, prejudged, ctx), model) for act in acts]
+        [rank_charges(candidate_signals(services, index, act, fused, prejudged, ctx), model) for act in acts]
         if len(acts) > 1
         else []
     )

@@ -20,7 +20,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from agents.common.research import fuse_research
+from agents.common.research import fuse_research, offence_index
 from agents.context import Context
 from agents.researcher import anchor_prejudgment, expand_community, extract_features, prejudge, search_semantic
 from agents.scorer import candidate_signals
@@ -60,14 +60,17 @@ def main() -> None:
     def describe(item: dict[str, Any], fused: list[str], prejudged: dict[str, float]) -> dict[str, Any]:
         fact = item["fact"]
         acts = split_acts(fact)
+        index = offence_index(services)
         return {
             "id": item["id"],
             "half": half_of(str(item["id"])),
             "gold": canonical_charges(item["charges"], repository.named, repository.resolve),
             "fused": fused,
             "prejudged": prejudged,
-            "signals": candidate_signals(services, fact, fused, prejudged, ctx),
-            "acts": [candidate_signals(services, act, fused, prejudged, ctx) for act in acts] if len(acts) > 1 else [],
+            "signals": candidate_signals(services, index, fact, fused, prejudged, ctx),
+            "acts": [candidate_signals(services, index, act, fused, prejudged, ctx) for act in acts]
+            if len(acts) > 1
+            else [],
         }
 
     with args.out.open("a", encoding="utf-8") as sink:

@@ -7,12 +7,19 @@ from typing import Any
 
 import pytest
 
-from agents.adjudicator import REASONING_CHARS, format_judge_evidence, number_evidence, whole_sentences
-from agents.auditor import surviving_cases
+from agents.adjudicator import (
+    REASONING_CHARS,
+    convict,
+    describe_proposal,
+    format_judge_evidence,
+    number_evidence,
+    whole_sentences,
+)
+from agents.auditor import judge_candidates, surviving_cases
 from agents.common.research import fuse_research
 from agents.context import Context
 from agents.researcher import articles_of
-from agents.state.judge import CaseRef
+from agents.state.judge import CaseRef, ScoredCharge
 from tools.law.charge_names import MAX_CHARGE_CHARS, ground_charge
 
 
@@ -138,3 +145,33 @@ def test_penalty_companions_follow_their_articles_in_the_fusion() -> None:
     assert fuse_research(rankings, Context(model="fake"), 2, companions) == ["刑法:385", "刑法:386"]
     off = Context(model="fake", penalty_companions=False)
     assert fuse_research(rankings, off, 2, companions) == ["刑法:385", "刑法:264"]
+
+
+def _scored(name: str, p: float, articles: list[str], act: int | None = None) -> ScoredCharge:
+    return {"name": name, "probability": p, "signals": {}, "articles": articles, "act": act}
+
+
+def test_the_audited_proposal_stands_and_additions_need_the_scorers_support() -> None:
+    scored = [
+        _scored("盗窃", 0.8, ["刑法:264"], 0),
+        _scored("故意伤害", 0.4, ["刑法:234"], 1),
+        _scored("诈骗", 0.1, ["刑法:266"]),
+    ]
+    ctx = Context(charge_floor=0.2)
+    evidence = {"刑法:264", "刑法:266", "刑法:67"}
+    # The Adjudicator left out 盗窃 and added 诈骗 (supported, but scored 0.1); 故意伤害 lost its article.
+    charges, refused, set_aside = convict(["诈骗"], ["盗窃", "故意伤害"], scored, evidence, ctx)
+    assert charges == ["盗窃"] and refused == ["charge:诈骗"]
+    assert set_aside == [{"name": "故意伤害", "probability": 0.4, "reason": "定罪法条均未通过构成要件核查"}]
+    assert convict(["诈骗"], ["盗窃"], scored, evidence, Context(charge_floor=0.05))[0] == ["盗窃", "诈骗"]
+    # Without a proposal (the scorer off) the Adjudicator's supported charges are the conviction.
+    assert convict(["诈骗"], [], scored, evidence, ctx) == (["诈骗"], [], [])
+    shown = describe_proposal(["盗窃", "故意伤害"], scored, "zh")
+    assert shown == "盗窃（0.80，第1个行为）、故意伤害（0.40，第2个行为）"
+
+
+def test_a_proposed_charge_outside_the_best_articles_joins_the_audit() -> None:
+    fused = ["刑法:67", "刑法:264", "刑法:72", "刑法:234"]
+    scored = [_scored("盗窃", 0.8, ["刑法:264"]), _scored("故意伤害", 0.4, ["刑法:234", "刑法:95"])]
+    assert judge_candidates(fused, scored, ["盗窃", "故意伤害"], 2) == ["刑法:67", "刑法:264", "刑法:234"]
+    assert judge_candidates(fused, scored, ["盗窃"], 2) == ["刑法:67", "刑法:264"]
