@@ -279,6 +279,15 @@ class Context:
             "charge sets 35 -> 38 of 87 there, 36 -> 39 of 102 on the report half."
         },
     )
+    stated_count: bool = field(
+        default=True,
+        metadata={
+            "description": "Judge: when the fact's own conclusions name more charges than the scorer chose "
+            "(以××和××追究, one 其行为构成×× per act, 数罪并罚), add the acts' best and the next-best candidates up "
+            "to that count. Model-free on the recorded signals: exact charge sets 38 -> 41 of 87 (charge_dev "
+            "tune), 39 -> 41 of 102 (report); ljp_dev 32 -> 33 / 41 -> 42."
+        },
+    )
     charge_floor: float = field(
         default=0.2,
         metadata={

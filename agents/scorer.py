@@ -27,7 +27,7 @@ from prompts import render_prompt
 from tools.errors import StructuredOutputError
 from tools.kb.cases import get_cases
 from tools.kb.charges import ChargeRepository
-from tools.law.acts import split_acts
+from tools.law.acts import split_acts, stated_charge_count
 from tools.law.charge_families import Ask, Member, check_families
 from tools.law.charge_scores import ChargeModel, act_of, charge_signals, choose_charges, rank_charges
 from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured
@@ -105,7 +105,8 @@ def score_charges(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any
         if len(acts) > 1
         else []
     )
-    chosen = choose_charges(ranked, ctx.charge_threshold, ctx.max_charges, act_rankings, ctx.act_threshold)
+    least = stated_charge_count(state.fact) if ctx.stated_count else 0
+    chosen = choose_charges(ranked, ctx.charge_threshold, ctx.max_charges, act_rankings, ctx.act_threshold, least)
     ask, usages = element_question(state.fact, ctx) if ctx.family_questions and ctx.charge_scoring else (None, [])
     proposed, checks = check_families(chosen, [name for name, _ in ranked[: ctx.scored_charges]], state.fact, ask)
     if not ctx.charge_scoring:
@@ -136,5 +137,9 @@ def score_charges(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any
         "proposed": proposed,
         "family_checks": families,
         "usage": usage,
-        "trace": [trace_event("score_charges", started, proposed=proposed, acts=len(acts), questions=len(usages))],
+        "trace": [
+            trace_event(
+                "score_charges", started, proposed=proposed, acts=len(acts), stated=least, questions=len(usages)
+            )
+        ],
     }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tools.law.acts import split_acts
+from tools.law.acts import split_acts, stated_charge_count
 
 
 def test_enumerated_acts_are_split_and_procedure_dropped() -> None:
@@ -34,3 +34,11 @@ def test_a_heading_joins_its_act_and_one_act_stays_whole() -> None:
     assert len(acts) == 2 and acts[0].startswith("（一）盗窃部分") and "伪造居民身份证" in acts[1]
     single = "2016年3月28日20时许，被告人颜某捡拾被害人手机一部，后通过支付宝秘密盗走被害人3723元。"
     assert split_acts(single) == [single]
+
+
+def test_the_count_of_charges_the_fact_states() -> None:
+    assert stated_charge_count("……其行为构成××。……其行为又构成××，应数罪并罚。") == 2
+    assert stated_charge_count("公诉机关认为被告人应以××、××和××追究其刑事责任。") == 3
+    assert stated_charge_count("被告人一人犯数罪，应根据刑法××的规定处罚。") == 2
+    assert stated_charge_count("被告人的行为构成××，建议判处一年以下××。") == 1
+    assert stated_charge_count("被告人秘密窃取他人财物，价值3000元。") == 0

@@ -39,3 +39,7 @@ def test_the_best_is_chosen_and_others_only_above_the_threshold_or_best_in_an_ac
     assert choose_charges(ranked, 0.9, 3, acts, act_threshold=0.8) == ["盗窃"]
     assert act_of("故意伤害", acts) == 1 and act_of("盗窃", acts) == 0 and act_of("诈骗", acts) is None
     assert choose_charges([], 0.5, 3) == []
+    # The fact says it holds two charges: the acts' best, then the next-best candidate, fill up to two.
+    assert choose_charges(ranked, 0.9, 3, acts, act_threshold=0.8, least=2) == ["盗窃", "故意伤害"]
+    assert choose_charges(ranked, 0.9, 3, least=2) == ["盗窃", "诈骗"]
+    assert choose_charges(ranked, 0.9, 1, least=2) == ["盗窃"]
