@@ -1,8 +1,9 @@
 """Fit the charge scorer's logistic weights on the tuning half of recorded charge signals (a benchmark).
 
-    python benchmarks/fit_charge_model.py RUN/signals.jsonl [MORE.jsonl ...] [--c 1.0] [--most 3]
+    python benchmarks/fit_charge_model.py RUN/signals.jsonl [MORE.jsonl ...] --data DEV.jsonl [--c 1.0]
 
-Reads files written by ``benchmarks/charge_signals.py``. Every candidate charge of a tuning-half item is one
+Reads files written by ``benchmarks/charge_signals.py`` (``--data``: the dev files they were made from).
+Every candidate charge of a tuning-half item is one
 example (its signals; label: a gold charge); an L2-regularised logistic regression gives the weights and the
 intercept for ``Context.charge_weights`` / ``charge_bias``, and the threshold for further charges
 (``charge_threshold``) is the one that maximises exact-set accuracy on the tuning half. Printed for both
@@ -25,6 +26,7 @@ from scipy.optimize import minimize
 from agents.context import Context
 from app.eval.metrics import match_charges, micro_prf
 from app.eval.tasks import HALVES, load_items
+from tools.law.acts import stated_charge_count
 from tools.law.charge_families import check_families
 from tools.law.charge_scores import SIGNALS, ChargeModel, choose_charges, rank_charges
 
@@ -37,6 +39,7 @@ class Choice:
     acts: float
     most: int
     families: bool
+    stated: bool = False
 
 
 def fit(rows: Sequence[dict[str, Any]], c: float) -> ChargeModel:
@@ -62,7 +65,8 @@ def decide(row: dict[str, Any], model: ChargeModel, choice: Choice) -> tuple[lis
     """(ranking, chosen charges) of one recorded item under ``choice``."""
     ranked = rank_charges(row["signals"], model)
     acts = [rank_charges(act, model) for act in row.get("acts", [])] if choice.acts < 1 else []
-    chosen = choose_charges(ranked, choice.threshold, choice.most, acts, choice.acts)
+    least = stated_charge_count(row["fact"]) if choice.stated else 0
+    chosen = choose_charges(ranked, choice.threshold, choice.most, acts, choice.acts, least)
     if choice.families:
         chosen, _ = check_families(chosen, [name for name, _ in ranked[:8]], row["fact"])
     return ranked, chosen
@@ -89,10 +93,12 @@ def measure(rows: Sequence[dict[str, Any]], model: ChargeModel, choice: Choice) 
     }
 
 
-def best_choice(rows: Sequence[dict[str, Any]], model: ChargeModel, most: int, acts: bool, families: bool) -> Choice:
+def best_choice(
+    rows: Sequence[dict[str, Any]], model: ChargeModel, most: int, acts: bool, families: bool, stated: bool
+) -> Choice:
     """The thresholds with the best tuning-half accuracy (the higher ones on ties)."""
-    grid = [round(t, 2) for t in np.arange(0.1, 1.05, 0.1)]
-    choices = [Choice(t, a, most, families) for t in grid for a in (grid if acts else [1.0])]
+    grid = [round(float(t), 2) for t in np.arange(0.1, 1.05, 0.1)]
+    choices = [Choice(t, a, most, families, stated) for t in grid for a in (grid if acts else [1.0])]
     return max(choices, key=lambda c: (measure(rows, model, c)["accuracy"], c.threshold, c.acts))
 
 
@@ -117,12 +123,13 @@ def main() -> None:
     ctx = Context()
     default = ChargeModel(ctx.charge_weights, ctx.charge_bias)
     print(f"defaults {dict(default.weights)} bias {default.bias}")
-    report(halves, default, Choice(ctx.charge_threshold, ctx.act_threshold, args.most, True))
+    report(halves, default, Choice(ctx.charge_threshold, ctx.act_threshold, args.most, True, ctx.stated_count))
     fitted = fit(halves["tune"], args.c)
     print(f"fitted on tune: {dict(fitted.weights)} bias {fitted.bias}")
     report(halves, fitted, Choice(1.01, 1.01, 1, False))
-    for acts, families in ((False, False), (True, False), (False, True), (True, True)):
-        report(halves, fitted, best_choice(halves["tune"], fitted, args.most, acts, families))
+    steps = ((False, False, False), (True, False, False), (True, True, False), (True, True, True))
+    for acts, families, stated in steps:
+        report(halves, fitted, best_choice(halves["tune"], fitted, args.most, acts, families, stated))
 
 
 if __name__ == "__main__":
