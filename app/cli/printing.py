@@ -38,6 +38,35 @@ def print_verdicts(verdicts: list[Verdict]) -> None:
     console.print(table)
 
 
+def print_charge_scores(out: dict[str, Any]) -> None:
+    """What the conviction was decided from: each scored candidate's probability, signals and act, which
+    were convicted, the acts, the family checks and what was set aside."""
+    scored = out.get("scored_charges") or []
+    if not scored:
+        return
+    for i, act in enumerate(out.get("acts") or [], 1):
+        console.print(f"  [dim]行为 Act {i}:[/dim] {escape(act[:80])}{'…' if len(act) > 80 else ''}")
+    table = Table(
+        "罪名 Charge", "p", "vote", "offence", "rank", "prejudged", "named", "行为 Act", title="罪名评分 Charge scores"
+    )
+    for entry in scored:
+        mark = "[bold green]✓[/bold green] " if entry["name"] in out["charges"] else ""
+        signals = entry["signals"]
+        values = [f"{signals.get(k, 0.0):.2f}" for k in ("vote", "offence", "rank", "prejudged", "named")]
+        act = "" if entry["act"] is None else str(entry["act"] + 1)
+        table.add_row(mark + escape(entry["name"]), f"{entry['probability']:.2f}", *values, act)
+    console.print(table)
+    for check in out.get("family_checks") or []:
+        outcome = "holds" if check["decided"] == check["charge"] else f"-> {escape(check['decided'])}"
+        console.print(
+            f"  [dim]相近罪名 Family check ({escape(check['family'])}, by {check['by']}):[/dim] "
+            f"{escape(check['charge'])} {outcome}: {escape(check['element'])}"
+        )
+    for aside in out.get("set_aside") or []:
+        name, reason = escape(aside["name"]), escape(aside["reason"])
+        err.print(f"[yellow]Set aside:[/yellow] {name} ({aside['probability']:.2f}): {reason}")
+
+
 def describe_term(term: dict[str, Any]) -> str:
     """The sentence as a reader expects it. Months count fixed-term imprisonment and criminal detention
     alike (the Adjudicator folds 拘役 into months), so a term in months is not labelled 有期徒刑: 危险驾驶
@@ -63,6 +92,7 @@ def print_judgment(out: dict[str, Any]) -> None:
     console.print("[bold]证据 Evidence[/bold]")
     for item in out["evidence"]:
         console.print(f"  [cyan]\\[{item['n']}][/cyan] {escape(item['id'])}　{escape(item['text'])}")
+    print_charge_scores(out)
     print_verdicts(out["verdicts"])
     for raw, names in out["grounded"].items():
         err.print(f"[yellow]Charge named as:[/yellow] {escape(raw)} -> {escape('、'.join(names))}")

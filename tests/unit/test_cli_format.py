@@ -56,3 +56,35 @@ def test_a_long_reasoning_is_printed_whole(capsys: pytest.CaptureFixture[str]) -
     print_judgment(out)
     boxed = "".join(line.strip("│ ") for line in capsys.readouterr().out.splitlines())
     assert "结尾在此。" in boxed and boxed.count("收受财物") == 8
+
+
+def test_a_judgment_shows_each_charges_signals_acts_and_checks(capsys: pytest.CaptureFixture[str]) -> None:
+    signals = {"vote": 0.6, "offence": 1.0, "rank": 1.0, "prejudged": 0.9, "named": 0.0}
+    out = {
+        "charges": ["盗窃", "故意伤害"],
+        "articles": ["刑法:264", "刑法:234"],
+        "term": {"months": 18, "life": False, "death": False},
+        "reasoning": "秘密窃取[1]，殴打致轻伤[2]。",
+        "evidence": [],
+        "verdicts": [],
+        "grounded": {},
+        "anchored": [],
+        "dropped": [],
+        "acts": ["1.被告人盗窃电动车一辆。", "2.被告人殴打王某致轻伤。"],
+        "scored_charges": [
+            {"name": "盗窃", "probability": 0.91, "signals": signals, "articles": ["刑法:264"], "act": 0},
+            {"name": "故意伤害", "probability": 0.42, "signals": signals, "articles": ["刑法:234"], "act": 1},
+            {"name": "抢劫", "probability": 0.35, "signals": signals, "articles": ["刑法:263"], "act": 1},
+        ],
+        "family_checks": [
+            {"family": "伤害秩序", "charge": "故意伤害", "decided": "故意伤害", "by": "fact", "element": "伤害他人身体"}
+        ],
+        "set_aside": [{"name": "抢劫", "probability": 0.35, "reason": "定罪法条均未通过构成要件核查"}],
+        "usage": {"llm_calls": 5, "prompt_tokens": 100, "completion_tokens": 10},
+        "trace": [],
+    }
+    print_judgment(out)
+    printed = capsys.readouterr()
+    assert "Charge scores" in printed.out and "0.91" in printed.out and "0.42" in printed.out
+    assert "Act 2:" in printed.out and "故意伤害 holds" in printed.out
+    assert "Set aside:" in printed.err and "抢劫 (0.35)" in printed.err
