@@ -53,6 +53,16 @@ def test_the_question_decides_only_when_the_fact_is_silent() -> None:
     assert check_families(["盗窃"], ["盗窃", "职务侵占"], stated, no)[0] == ["盗窃"] and not asked
 
 
+def test_a_refuted_charge_merges_into_a_neighbour_already_proposed() -> None:
+    # 诈骗 and 合同诈骗 both proposed (two acts), the fact silent on any contract: the model says no, and
+    # 合同诈骗 merges into 诈骗 instead of turning into a third fraud (集资诈骗, next among the candidates).
+    silent = "被告人以帮忙办事为名，先后收取被害人钱款共计5万元，后均未办理。"
+    charges, checks = check_families(["诈骗", "合同诈骗"], ["诈骗", "合同诈骗", "集资诈骗"], silent, lambda m: False)
+    assert charges == ["诈骗"]
+    decisions = [(c.charge, c.decided, c.by) for c in checks]
+    assert decisions == [("诈骗", "诈骗", "default"), ("合同诈骗", "诈骗", "question")]
+
+
 def test_two_members_of_one_family_both_stated_both_stand() -> None:
     # 盗窃 + 侵占 (a LawBench pair): two acts, each stating its own element.
     fact = "被告人窃取邻居电动车一辆；又将朋友委托其代为保管的手机变卖，拒不退还。"

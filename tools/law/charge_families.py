@@ -144,7 +144,8 @@ def check_families(
     checked on the element that separates them. A more specific neighbour whose element the fact states
     replaces the charge; a charge whose own element the fact states stays; otherwise the stated neighbour
     replaces it, and when the fact states no member's element, ``ask`` decides whether the charge's element
-    holds (no: the best-ranked neighbour replaces it)."""
+    holds (no: it merges into a neighbour already in ``chosen``, else the best-ranked neighbour replaces it);
+    the family's last, most general member is never asked about: its element is the act itself."""
     out = list(chosen)
     checks: list[FamilyCheck] = []
     for family in FAMILIES:
@@ -165,9 +166,13 @@ def check_families(
                 by = "fact"
             elif others and (alternative := next((m for m in stated if m in others), None)):
                 decided, by, element = alternative.charge, "fact", alternative.element
-            elif others and ask is not None and (answer := ask(member)) is not None:
+            elif others and ask and member != family.members[-1] and (answer := ask(member)) is not None:
                 by = "question"
-                if not answer:
+                # No: the charge merges into a neighbour already proposed, else the best-ranked neighbour.
+                proposed = [c for c in out if c != charge and family.member(c)]
+                if not answer and proposed:
+                    decided = proposed[0]
+                elif not answer:
                     ranked = sorted(
                         others, key=lambda m: candidates.index(m.charge) if m.charge in candidates else len(candidates)
                     )
