@@ -24,7 +24,6 @@ from pydantic import BaseModel, Field, create_model
 
 from agents.common.messages import FactsKind, facts_first
 from agents.common.models import chat_model
-from agents.common.research import researcher_ranking
 from agents.context import Context
 from agents.state.audit import ArticleTask, AuditInput, AuditOutput, AuditState, CheckResult, Verdict
 from agents.state.common import trace_event
@@ -373,13 +372,14 @@ def make_audit_research(audit: AuditGraph) -> JudgeNode:
     """The judge graph's ``audit_research`` node over the given audit subgraph."""
 
     def audit_research(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
-        """Fuse the Researcher's strategies, audit the best candidates, prune what rests on failed articles."""
+        """Audit the best of the Researcher's fused candidates (fused by ``score_charges``) and the proposed
+        charges' articles, prune what rests on failed articles."""
         started = time.perf_counter()
         ctx = runtime.context
-        fused = researcher_ranking(state.rankings, ctx)
+        fused = state.rankings.get("researcher", [])
         candidates = judge_candidates(fused, state.scored_charges, state.proposed, ctx.audit_k)
         ranked_cases = sorted(state.cases.values(), key=lambda c: -c["score"])
-        update: dict[str, Any] = {"rankings": {"researcher": fused}}
+        update: dict[str, Any] = {}
         if not ctx.audit:
             update["verdicts"] = []
             update["kept_cases"] = [c["case_id"] for c in ranked_cases]

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
-from agents.common.research import offence_index, researcher_ranking
+from agents.common.research import fuse_research, offence_index
 from agents.context import Context
 from agents.state.common import trace_event
 from agents.state.judge import FamilyRecord, JudgeState, ScoredCharge
@@ -93,7 +93,9 @@ def score_charges(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any
     started = time.perf_counter()
     ctx = runtime.context
     services = get_services()
-    fused = researcher_ranking(state.rankings, ctx)
+    # The one fusion of the judgment: the audit and the Adjudicator read it from the state.
+    companions = services.statutes.penalty_companions()
+    fused = fuse_research(state.rankings, ctx, max(ctx.audit_k, ctx.top_k), companions)
     prejudged = {g["name"]: g["confidence"] for g in state.prejudged}
     model = charge_model(ctx)
     index = offence_index(services)

@@ -1,5 +1,5 @@
-"""The Researcher's fused ranking and offence index, read by the Researcher's probes, the auditor that audits
-its best and the charge scorer."""
+"""The Researcher's fusion and offence index, read by the Researcher, the retrieval eval and the charge
+scorer (which fuses once per judgment for the audit and the Adjudicator)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from agents.context import Context
 from tools.kb.charges import ChargeRepository
 from tools.retrieval.hybrid import weighted_rrf
 from tools.retrieval.offence import OffenceIndex
-from tools.services import Services, get_services
+from tools.services import Services
 
 _index_lock = threading.Lock()
 
@@ -35,13 +35,6 @@ def fuse_research(
     if ctx.penalty_companions and companions:
         fused = follow_companions(fused, companions)
     return fused[:k]
-
-
-def researcher_ranking(rankings: dict[str, list[str]], ctx: Context) -> list[str]:
-    """The Researcher's fused ranking as the judge reads it: deep enough for both the audit and the
-    evidence, penalty companions (read from the KB) following their articles."""
-    companions = get_services().statutes.penalty_companions()
-    return fuse_research(rankings, ctx, max(ctx.audit_k, ctx.top_k), companions)
 
 
 _offence_indexes: dict[int, tuple[list[tuple[str, str]], OffenceIndex]] = {}
