@@ -43,13 +43,19 @@ class ElementHolds(BaseModel):
 
 
 def candidate_signals(
-    services: Services, index: OffenceIndex, fact: str, fused: list[str], prejudged: dict[str, float], ctx: Context
+    services: Services,
+    index: OffenceIndex,
+    repository: ChargeRepository,
+    fact: str,
+    fused: list[str],
+    prejudged: dict[str, float],
+    ctx: Context,
 ) -> dict[str, dict[str, float]]:
     """Candidate charge -> signals for ``fact`` (a whole fact or one act): the charges of the fused articles
     and of the offence ranking, the convictions of the nearest precedents by words, and the pre-judged
     charges. Precedents' charge names are resolved to the charges in force, so a 2018 label and today's
-    name count as one. ``index`` is :func:`agents.common.research.offence_index`, read once per judgment."""
-    repository = ChargeRepository(services.graph)
+    name count as one. ``index`` (:func:`agents.common.research.offence_index`) and ``repository`` (whose
+    alias index is read on first use) are made once per judgment, not per act."""
     offence = index.search(fact, ctx.candidates_per_retriever)
     precedents: list[tuple[list[str], float]] = []
     if services.vectors.count(CASES):
@@ -59,6 +65,24 @@ def candidate_signals(
             precedents.append((names, hits[case.id]))
     charges_of = repository.charges_of([*fused, *(article_id for article_id, _ in offence)])
     return charge_signals(fact, fused, offence, precedents, prejudged, charges_of)
+
+
+def fact_signals(
+    services: Services,
+    repository: ChargeRepository,
+    fact: str,
+    fused: list[str],
+    prejudged: dict[str, float],
+    ctx: Context,
+) -> tuple[dict[str, dict[str, float]], list[str], list[dict[str, dict[str, float]]]]:
+    """(signals, acts, act_signals): the whole fact's candidate signals and, for a fact telling several acts,
+    the acts and each act's own signals (both empty for a single act)."""
+    index = offence_index(services)
+    signals = candidate_signals(services, index, repository, fact, fused, prejudged, ctx)
+    acts = split_acts(fact)
+    if len(acts) < 2:
+        return signals, [], []
+    return signals, acts, [candidate_signals(services, index, repository, act, fused, prejudged, ctx) for act in acts]
 
 
 def charge_model(ctx: Context) -> ChargeModel:
@@ -98,15 +122,10 @@ def score_charges(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any
     fused = fuse_research(state.rankings, ctx, max(ctx.audit_k, ctx.top_k), companions)
     prejudged = {g["name"]: g["confidence"] for g in state.prejudged}
     model = charge_model(ctx)
-    index = offence_index(services)
-    signals = candidate_signals(services, index, state.fact, fused, prejudged, ctx)
+    repository = ChargeRepository(services.graph)
+    signals, acts, act_signals = fact_signals(services, repository, state.fact, fused, prejudged, ctx)
     ranked = rank_charges(signals, model)
-    acts = split_acts(state.fact)
-    act_rankings = (
-        [rank_charges(candidate_signals(services, index, act, fused, prejudged, ctx), model) for act in acts]
-        if len(acts) > 1
-        else []
-    )
+    act_rankings = [rank_charges(act, model) for act in act_signals]
     least = stated_charge_count(state.fact) if ctx.stated_count else 0
     chosen = choose_charges(ranked, ctx.charge_threshold, ctx.max_charges, act_rankings, ctx.act_threshold, least)
     ask, usages = element_question(state.fact, ctx) if ctx.family_questions and ctx.charge_scoring else (None, [])
@@ -115,7 +134,7 @@ def score_charges(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any
         proposed, checks = [], []
     kept = list(dict.fromkeys([*proposed, *(name for name, _ in ranked[: ctx.scored_charges])]))
     probability = dict(ranked)
-    defined = ChargeRepository(services.graph).articles_for(kept)
+    defined = repository.articles_for(kept)
     scored: list[ScoredCharge] = [
         {
             "name": name,
@@ -134,14 +153,14 @@ def score_charges(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any
         usage = add_usage(usage, used)
     return {
         "rankings": {"researcher": fused},
-        "acts": acts if len(acts) > 1 else [],
+        "acts": acts,
         "scored_charges": scored,
         "proposed": proposed,
         "family_checks": families,
         "usage": usage,
         "trace": [
             trace_event(
-                "score_charges", started, proposed=proposed, acts=len(acts), stated=least, questions=len(usages)
+                "score_charges", started, proposed=proposed, acts=len(acts) or 1, stated=least, questions=len(usages)
             )
         ],
     }

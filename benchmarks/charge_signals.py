@@ -20,15 +20,14 @@ from typing import Any
 
 from tqdm import tqdm
 
-from agents.common.research import fuse_research, offence_index
+from agents.common.research import fuse_research
 from agents.context import Context
 from agents.researcher import anchor_prejudgment, expand_community, extract_features, prejudge, search_semantic
-from agents.scorer import candidate_signals
+from agents.scorer import fact_signals
 from app.eval.metrics import canonical_charges
 from app.eval.tasks import half_of, load_items
 from tools.errors import StructuredOutputError
 from tools.kb.charges import ChargeRepository
-from tools.law.acts import split_acts
 from tools.services import get_services
 
 
@@ -58,19 +57,15 @@ def main() -> None:
         items = [i for i in items if str(i["id"]) in recorded]
 
     def describe(item: dict[str, Any], fused: list[str], prejudged: dict[str, float]) -> dict[str, Any]:
-        fact = item["fact"]
-        acts = split_acts(fact)
-        index = offence_index(services)
+        signals, _, act_signals = fact_signals(services, repository, item["fact"], fused, prejudged, ctx)
         return {
             "id": item["id"],
             "half": half_of(str(item["id"])),
             "gold": canonical_charges(item["charges"], repository.named, repository.resolve),
             "fused": fused,
             "prejudged": prejudged,
-            "signals": candidate_signals(services, index, fact, fused, prejudged, ctx),
-            "acts": [candidate_signals(services, index, act, fused, prejudged, ctx) for act in acts]
-            if len(acts) > 1
-            else [],
+            "signals": signals,
+            "acts": act_signals,
         }
 
     with args.out.open("a", encoding="utf-8") as sink:
