@@ -153,9 +153,8 @@ def check_families(
         if len(rivals) < 2:
             continue
         stated = [m for m in rivals if m.stated_in(fact)]
-        for charge in [c for c in out if family.member(c)]:
-            member = family.member(charge)
-            assert member is not None
+        for member in [m for c in out if (m := family.member(c))]:
+            charge = member.charge
             others = [m for m in rivals if m.charge != charge and m.charge not in out]
             position = family.members.index(member)
             specific = [m for m in stated if family.members.index(m) < position and m.charge not in out]
