@@ -491,3 +491,16 @@ def test_a_charge_no_evidence_supports_is_never_convicted(active_judge_kb: Servi
     out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))
     assert out["charges"] == ["盗窃"] and "charge:重婚" in out["dropped"]
     assert "重婚" not in {s["name"] for s in out["scored_charges"]}
+
+
+def test_the_family_question_is_one_yes_no_call_and_garbage_is_no_answer(install: Any) -> None:
+    from agents.scorer import element_question
+    from tools.law.charge_families import FAMILIES
+
+    member = FAMILIES[0].members[1]  # 职务侵占: a staff member using the post
+    model = install(by_schema={"ElementHolds": ['{"holds": false}', "不知道", "不知道", "不知道"]})
+    ask, usages = element_question(FACT, Context(model="fake", structured_retries=2))
+    assert ask(member) is False and len(usages) == 1 and usages[0]["llm_calls"] == 1
+    asked = str(model.calls[0][-1].content)
+    assert "职务侵占" in asked and member.element in asked
+    assert ask(member) is None and len(usages) == 2  # three replies that never validate: no answer
