@@ -259,6 +259,14 @@ class Context:
             "first rank already, and such facts more often hold a further charge."
         },
     )
+    charge_depth: int = field(
+        default=20,
+        metadata={
+            "description": "Judge: depth of the Researcher's fused ranking the charge scorer reads (its charges "
+            "are candidates, their rank a signal) and the audit draws from; the depth charge_weights were "
+            "fitted at, so the graph and benchmarks/charge_signals.py read the same list."
+        },
+    )
     charge_bias: float = field(
         default=-5.866,
         metadata={"description": "Judge: the charge scorer's logistic intercept (fitted with charge_weights)."},

@@ -119,7 +119,7 @@ def score_charges(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any
     services = get_services()
     # The one fusion of the judgment: the audit and the Adjudicator read it from the state.
     companions = services.statutes.penalty_companions()
-    fused = fuse_research(state.rankings, ctx, max(ctx.audit_k, ctx.top_k), companions)
+    fused = fuse_research(state.rankings, ctx, max(ctx.audit_k, ctx.charge_depth), companions)
     prejudged = {g["name"]: g["confidence"] for g in state.prejudged}
     model = charge_model(ctx)
     repository = ChargeRepository(services.graph)

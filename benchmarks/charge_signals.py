@@ -88,7 +88,7 @@ def main() -> None:
                     prejudged = {g["name"]: g["confidence"] for g in guesses}
                 except StructuredOutputError:
                     rankings |= {"charge": [], "generative": []}
-            fused = fuse_research(rankings, ctx, ctx.audit_k * 4, companions)
+            fused = fuse_research(rankings, ctx, ctx.charge_depth, companions)
             sink.write(json.dumps(describe(item, fused, prejudged), ensure_ascii=False) + "\n")
             sink.flush()
 
