@@ -20,12 +20,14 @@ from agents.context import Context
 from agents.state.common import trace_event
 from agents.state.judge import CaseRef, JudgeEvidence, JudgeState, ScoredCharge, SetAside, Term, TermCheck
 from prompts import label, render_prompt
+from tools.kb.cases import CaseSummary, get_cases
+from tools.kb.cases import precedents as kb_precedents
 from tools.kb.charges import ChargeRepository
 from tools.law.articles import CRIMINAL_LAW, make_article_id
 from tools.law.charge_names import MAX_CHARGE_CHARS, ground_charge, normalise_charge
 from tools.law.penalties import FIXED_TERM_MONTHS
-from tools.law.sentencing import align_reasoning, clamp, describe_term, judgment_allowed, mitigated
-from tools.llm.chat import invoke_structured
+from tools.law.sentencing import align_reasoning, clamp, describe_term, judgment_allowed, mitigated, precedent_term
+from tools.llm.chat import empty_usage, invoke_structured
 from tools.services import get_services
 
 MAX_TERM_MONTHS = 300
@@ -193,18 +195,17 @@ def describe_proposal(proposed: list[str], scored: list[ScoredCharge], language:
 
 
 def check_term(
-    judgment: Judgment,
+    term: Term,
     fact: str,
     charges: list[str],
     articles: list[str],
     evidence_articles: set[str],
     repository: ChargeRepository,
 ) -> tuple[Term, TermCheck | None, list[str]]:
-    """(term, check, articles): the Adjudicator's term moved into what the convicted charges' evidence
+    """(term, check, articles): the judgment's term moved into what the convicted charges' evidence
     articles allow at the tier the facts meet (:mod:`tools.law.sentencing`), the record of it (None when no
     such article sets a penalty code can read), and ``articles`` with each convicted charge's defining
     evidence article added where the Adjudicator left it out: a conviction names the article defining it."""
-    term: Term = {"months": judgment.term_months, "life": judgment.life_imprisonment, "death": judgment.death_penalty}
     if not charges or not repository.has_charges():
         return term, None, articles
     defining = {c: [a for a in ids if a in evidence_articles] for c, ids in repository.articles_for(charges).items()}
@@ -269,9 +270,7 @@ def decide_judgment(
     term_check: TermCheck | None = None
     reasoning = whole_sentences(judgment.reasoning)
     if ctx.sentencing_guard:
-        term, term_check, kept_articles = check_term(
-            judgment, fact, charges, kept_articles, evidence_articles, repository
-        )
+        term, term_check, kept_articles = check_term(term, fact, charges, kept_articles, evidence_articles, repository)
         # A term of up to six months is 拘役 where the range reaches below 有期徒刑's six-month floor.
         detention = term_check is not None and term_check["low"] < FIXED_TERM_MONTHS[0]
         reasoning = align_reasoning(reasoning, describe_term(term["months"], term["life"], term["death"], detention))
@@ -289,6 +288,75 @@ def decide_judgment(
     }
 
 
+def precedent_sentence(
+    charges: list[str], precedents: list[CaseSummary], repository: ChargeRepository, limit: int
+) -> tuple[Term, int]:
+    """(term, count): the median sentence of the precedents convicted of one of ``charges`` (the kept
+    precedents, else up to ``limit`` of the KB's), and how many it was taken from; no term without any."""
+    convicted = set(charges)
+
+    def sharing(cases: list[CaseSummary]) -> list[CaseSummary]:
+        return [c for c in cases if convicted & {repository.resolve(raw) for raw in c.charges}]
+
+    found = sharing(precedents) or sharing(get_cases(repository.store, kb_precedents(repository.store, charges, limit)))
+    median = precedent_term([(c.term_months, c.life_imprisonment, c.death_penalty) for c in found])
+    months, life, death = median or (0, False, False)
+    return {"months": months, "life": life, "death": death}, len(found)
+
+
+def decide_by_code(
+    fact: str,
+    evidence: list[JudgeEvidence],
+    precedents: list[CaseSummary],
+    ctx: Context,
+    anchors: list[str],
+    proposed: list[str],
+    scored: list[ScoredCharge],
+) -> dict[str, Any] | None:
+    """The judgment without the Adjudicator's call (``profile=fast``), in :func:`decide_judgment`'s shape:
+    the scorer's audited proposal (else the audited pre-judged charges) is the conviction, the articles are
+    its charges' defining evidence articles with their penalty companions, and the term is the precedents'
+    median moved into what those articles allow at the tier the facts meet. None when nothing is left to
+    convict of, or no charge index can tie charges to articles: the model decides then."""
+    services = get_services()
+    repository = ChargeRepository(services.graph)
+    if not repository.has_charges():
+        return None
+    evidence_articles = {e["id"] for e in evidence if e["kind"] == "article"}
+    charges, _, set_aside = convict([], proposed, scored, evidence_articles, ctx)
+    charges, anchored = anchor_conviction(
+        charges, anchors if ctx.anchor_conviction else [], evidence_articles, repository
+    )
+    if not charges:
+        return None
+    term, count = precedent_sentence(charges, precedents, repository, ctx.precedent_k)
+    term, term_check, articles = check_term(term, fact, charges, [], evidence_articles, repository)
+    companions = services.statutes.penalty_companions()
+    articles = list(dict.fromkeys(a for d in articles for a in (d, companions.get(d)) if a in evidence_articles))
+    detention = term_check is not None and term_check["low"] < FIXED_TERM_MONTHS[0]
+    number = {e["id"]: e["n"] for e in evidence}
+    reasoning = label(
+        "decided_by_code",
+        ctx.language,
+        articles=label("list_separator", ctx.language).join(f"[{number[a]}]" for a in articles),
+        charges=label("list_separator", ctx.language).join(label("charge", ctx.language, charge=c) for c in charges),
+        precedents=count,
+        term=describe_term(term["months"], term["life"], term["death"], detention),
+    )
+    return {
+        "charges": charges,
+        "articles": articles,
+        "term": term,
+        "term_check": term_check,
+        "reasoning": reasoning,
+        "dropped": [],
+        "set_aside": set_aside,
+        "grounded": {},
+        "anchored": anchored,
+        "usage": empty_usage(),
+    }
+
+
 def adjudicate(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Decide charges, articles and sentence from the numbered evidence."""
     started = time.perf_counter()
@@ -301,20 +369,27 @@ def adjudicate(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
     articles = [(a, found[a].heading, found[a].text) for a in applicable if a in found]
     cases = [state.cases[c] for c in state.kept_cases if c in state.cases][: ctx.case_k]
     evidence = number_evidence(articles, cases)
-    decided = decide_judgment(
-        state.fact,
-        evidence,
-        ctx,
-        anchors=[g["name"] for g in state.prejudged],
-        proposed=state.proposed,
-        scored=state.scored_charges,
-    )
+    anchors = [g["name"] for g in state.prejudged]
+    decided = None
+    if ctx.profile == "fast" and ctx.charge_scoring:
+        precedents = get_cases(get_services().graph, [c["case_id"] for c in cases])
+        decided = decide_by_code(state.fact, evidence, precedents, ctx, anchors, state.proposed, state.scored_charges)
+    by = "code" if decided else "model"
+    if decided is None:
+        decided = decide_judgment(
+            state.fact, evidence, ctx, anchors=anchors, proposed=state.proposed, scored=state.scored_charges
+        )
     return {
         **decided,
         "evidence": evidence,
         "trace": [
             trace_event(
-                "adjudicate", started, evidence=len(evidence), dropped=decided["dropped"], anchored=decided["anchored"]
+                "adjudicate",
+                started,
+                by=by,
+                evidence=len(evidence),
+                dropped=decided["dropped"],
+                anchored=decided["anchored"],
             )
         ],
     }

@@ -240,6 +240,15 @@ class Context:
             "for 382's 贪污, 386, 390) follows that article in the Researcher's ranking; judgments cite both."
         },
     )
+    profile: Literal["fast", "thorough"] = field(
+        default="fast",
+        metadata={
+            "description": "Judge: 'fast' sets a judgment by code where the charge scorer's audited proposal "
+            "decides the conviction (articles: its charges' defining audited articles; term: the median of "
+            "precedents convicted of them, within what those articles allow), without the Adjudicator's model "
+            "call; 'thorough' has the Adjudicator verify and explain every judgment."
+        },
+    )
     charge_scoring: bool = field(
         default=True,
         metadata={

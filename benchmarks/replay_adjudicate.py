@@ -33,32 +33,38 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from agents.adjudicator import anchor_conviction, decide_judgment, number_evidence, supported_charges
+from agents.adjudicator import anchor_conviction, decide_by_code, decide_judgment, number_evidence, supported_charges
 from agents.context import Context
 from agents.researcher import case_refs
+from agents.state.judge import JudgeEvidence, ScoredCharge
 from app.eval.report import render_report, summarise, write_outputs
 from app.eval.runner import gold_of, read_results, run_systems
 from app.eval.systems import Prediction, System, judgment_prediction, mark_known_citations
 from app.eval.tasks import CHARGE_LABELS_NOTE, load_items, resolve_charge_labels
 from tools.errors import InputError
+from tools.kb.cases import get_cases
 from tools.kb.charges import ChargeRepository
 from tools.services import get_services
+
+
+def recorded_evidence(item_id: str, line: dict[str, Any]) -> list[JudgeEvidence]:
+    """The evidence a recorded judgment was given, numbered again from the knowledge base."""
+    services = get_services()
+    found = {a.id: a for a in services.statutes.get_articles(line["evidence"])}
+    if missing := [a for a in line["evidence"] if a not in found]:
+        raise InputError(f"{item_id}: articles {missing} are not in this knowledge base")
+    cases = case_refs(services, [(case_id, 0.0) for case_id in line["precedents"]], "replay")
+    if len(cases) != len(line["precedents"]):
+        raise InputError(f"{item_id}: some of its precedents are not in this knowledge base")
+    return number_evidence([(a, found[a].heading, found[a].text) for a in line["evidence"]], cases)
 
 
 def replayer(recorded: dict[str, Any], context: Context, template: Template | None) -> System:
     """A system for the eval runner: the Adjudicator on the evidence ``recorded[item id]`` names."""
 
     def run(item: dict[str, Any]) -> Prediction:
-        services = get_services()
         line = recorded[item["id"]]["prediction"]
-        found = {a.id: a for a in services.statutes.get_articles(line["evidence"])}
-        if missing := [a for a in line["evidence"] if a not in found]:
-            raise InputError(f"{item['id']}: articles {missing} are not in this knowledge base")
-        cases = case_refs(services, [(case_id, 0.0) for case_id in line["precedents"]], "replay")
-        if len(cases) != len(line["precedents"]):
-            raise InputError(f"{item['id']}: some of its precedents are not in this knowledge base")
-        articles = [(a, found[a].heading, found[a].text) for a in line["evidence"]]
-        evidence = number_evidence(articles, cases)
+        evidence = recorded_evidence(item["id"], line)
         started = time.perf_counter()
         decided = decide_judgment(
             item["fact"],
@@ -70,6 +76,32 @@ def replayer(recorded: dict[str, Any], context: Context, template: Template | No
             proposed=line.get("proposed", []),
             scored=line.get("scored_charges", []),
         )
+        return {
+            **judgment_prediction(decided, evidence),
+            "stages_ms": {"adjudicate": round((time.perf_counter() - started) * 1000, 1)},
+        }
+
+    return run
+
+
+def coder(recorded: dict[str, Any], context: Context) -> System:
+    """A system for the eval runner: the judgment ``profile=fast`` sets by code on the recorded evidence,
+    convicting of the recorded proposal (older lines, which have none: of the recorded charges)."""
+
+    def run(item: dict[str, Any]) -> Prediction:
+        services = get_services()
+        line = recorded[item["id"]]["prediction"]
+        evidence = recorded_evidence(item["id"], line)
+        proposed = line.get("proposed") or line["charges"]
+        scored: list[ScoredCharge] = line.get("scored_charges") or [
+            {"name": name, "probability": 1.0, "signals": {}, "articles": ids, "act": None}
+            for name, ids in ChargeRepository(services.graph).articles_for(proposed).items()
+        ]
+        precedents = get_cases(services.graph, line["precedents"])
+        started = time.perf_counter()
+        decided = decide_by_code(item["fact"], evidence, precedents, context, _anchors(line), proposed, scored)
+        if decided is None:
+            raise InputError(f"{item['id']}: code decides no conviction on this evidence")
         return {
             **judgment_prediction(decided, evidence),
             "stages_ms": {"adjudicate": round((time.perf_counter() - started) * 1000, 1)},
@@ -120,6 +152,7 @@ def main() -> None:
         "--variant-only", action="store_true", help="with --template: ask only the variant (half the calls)"
     )
     parser.add_argument("--reground", action="store_true", help="no model: ground the recorded charges again")
+    parser.add_argument("--by-code", action="store_true", help="no model: the judgment profile=fast sets by code")
     parser.add_argument("--model", default="local")
     parser.add_argument("--limit", type=int, help="only the first N replayable items")
     parser.add_argument("--set", action="append", default=[], help="Context setting key=value (repeatable)")
@@ -133,6 +166,11 @@ def main() -> None:
         chosen = {item["id"]: item for item in every_item if item["id"] in full}
         systems = {"regrounded": regrounder(full, context)}
         print(f"grounding the charges of {len(chosen)} full lines again")
+    elif args.by_code:
+        replayable = {i: r for i, r in full.items() if "precedents" in r["prediction"]}
+        chosen = {item["id"]: item for item in every_item if item["id"] in replayable}
+        systems = {"by_code": coder(replayable, context)}
+        print(f"setting {len(chosen)} judgments by code")
     else:
         replayable = {i: r for i, r in full.items() if "precedents" in r["prediction"]}
         chosen = {item["id"]: item for item in every_item if item["id"] in replayable}
@@ -157,10 +195,13 @@ def main() -> None:
     chosen = {item["id"]: item for item in items}
     baseline = [{**r, "gold": gold_of(chosen[r["item_id"]])} for r in recorded if r["item_id"] in chosen]
     every = [*baseline, *(r for r in results if r["item_id"] in chosen)]
-    if args.reground:  # a regrounded judgment took what its run took, plus the grounding
-        for r in every:
-            if r["system"] == "regrounded":
-                r["seconds"] += full[r["item_id"]]["seconds"]
+    for r in every:
+        recorded_line = full.get(r["item_id"], {})
+        if r["system"] == "regrounded":  # what its run took, plus the grounding
+            r["seconds"] += recorded_line["seconds"]
+        elif r["system"] == "by_code":  # what its run took without the Adjudicator's call, plus the code
+            adjudicator_ms = recorded_line["prediction"].get("stages_ms", {}).get("adjudicate", 0.0)
+            r["seconds"] += recorded_line["seconds"] - adjudicator_ms / 1000
     resolved = resolve_charge_labels(every, ChargeRepository(get_services().graph))
     summary = summarise(args.task, every)
     if resolved:
@@ -169,7 +210,7 @@ def main() -> None:
         {
             "replayed_from": str(args.results),
             "template": str(args.template or ""),
-            "model": "none (reground)" if args.reground else args.model,
+            "model": "none (reground)" if args.reground else "none (by code)" if args.by_code else args.model,
         }
     )
     write_outputs(summary, args.out)

@@ -21,7 +21,7 @@ from tests.conftest import SHARED_DATA, laws_db_text
 from tools.corpus.cail import load_cases
 from tools.corpus.charge_rules import load_charge_rules
 from tools.errors import InputError
-from tools.kb.cases import CaseRepository
+from tools.kb.cases import CaseRepository, get_cases
 from tools.kb.charges import ChargeRepository
 from tools.kb.ontology import OntologyRepository, extract_lexical
 from tools.llm.fake import FakeChatModel
@@ -107,7 +107,8 @@ def _judgment(charges: list[str], articles: list[int], months: int = 8) -> str:
 def test_judgment_is_traceable_to_audited_evidence(active_judge_kb: Services, install: Any) -> None:
     judgment = _judgment(["盗窃公私财物", "重婚"], [264, 67, 180])
     model = install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [judgment]})
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", prejudge_hints=True))
+    thorough = Context(model="fake", prejudge_hints=True, profile="thorough")
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=thorough)
     prejudge_prompt = next(str(c[-1].content) for c in model.calls if "作出预判" in str(c[-1].content))
     assert "类似判例的罪名" in prejudge_prompt and "盗窃(" in prejudge_prompt  # precedents' charges as hints
     assert out["features"]["behaviour"] == ["盗窃"] and "自首" in out["features"]["defendant"]
@@ -147,6 +148,26 @@ def test_judgment_is_traceable_to_audited_evidence(active_judge_kb: Services, in
     json.dumps(out, ensure_ascii=False)
 
 
+def test_the_fast_profile_sets_the_judgment_by_code(active_judge_kb: Services, install: Any) -> None:
+    # The Adjudicator's reply would convict of 重婚 for ten years: fast never asks it, so neither can appear.
+    model = install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["重婚"], [264], months=120)]})
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))
+    assert not any("拟定罪名" in str(c[-1].content) for c in model.calls)  # no Adjudicator call
+    assert out["charges"] == out["proposed"] == ["盗窃"] and out["dropped"] == [] and out["anchored"] == []
+    assert out["articles"] == ["刑法:264"]  # the charge's defining audited article; 67 (自首) is no conviction's
+    # The term is the median of the kept precedents convicted of theft, within what art. 264 allows.
+    kept = [e["id"] for e in out["evidence"] if e["kind"] == "case"]
+    thefts = sorted(c.term_months for c in get_cases(active_judge_kb.graph, kept) if "盗窃" in c.charges)
+    check = out["term_check"]
+    assert thefts and check is not None and check["articles"] == ["刑法:264"]
+    assert out["term"]["months"] == min(max(thefts[(len(thefts) - 1) // 2], check["low"]), check["high"])
+    assert not out["term"]["life"] and not out["term"]["death"]
+    number = next(e["n"] for e in out["evidence"] if e["id"] == "刑法:264")
+    assert f"[{number}]" in out["reasoning"] and "构成盗窃罪" in out["reasoning"]
+    assert f"刑期取{len(thefts)}件同罪名判例的中位数" in out["reasoning"]
+    assert next(e for e in out["trace"] if e["node"] == "adjudicate")["detail"]["by"] == "code"
+
+
 def test_pruned_article_takes_its_charge_and_cases_with_it(active_judge_kb: Services, install: Any) -> None:
     model = install(
         by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted={"刑法:264"}
@@ -182,7 +203,7 @@ def test_an_audit_without_reasons_prunes_as_one_with_them(active_judge_kb: Servi
 
 def test_without_a_prejudgment_the_evidence_alone_decides(active_judge_kb: Services, install: Any) -> None:
     model = install(by_schema={"Judgment": [_judgment(["盗窃"], [1])]})
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", prejudge=False))
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", prejudge=False, profile="thorough"))
     assert not any("作出预判" in str(c[-1].content) for c in model.calls)  # no pre-judgment call
     assert out["prejudged"] == [] and not out["rankings"].get("charge")
     # The model-free strategies still bring the theft article to the audit and the judgment.
@@ -355,7 +376,7 @@ def test_a_long_judgment_is_reduced_to_its_facts_and_says_so(active_judge_kb: Se
     # ljp-108 (5,468 characters: facts, then the evidence list and the court's answers) used to be refused.
     long = next(i for i in _dev_items() if i["id"] == "ljp-108")["fact"]
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["诈骗"], [266])]})
-    out = build_graph().invoke(JudgeInput(fact=long), context=Context(model="fake"))
+    out = build_graph().invoke(JudgeInput(fact=long), context=Context(model="fake", profile="thorough"))
     assert out["fact_reduction"].startswith("事实原文 5468 字，超过 4000 字：只取事实部分")
     # Judged, not refused. The fake's 诈骗 rests on 266, which the audited top 5 of this small KB no longer hold
     # since the offence descriptions joined the fusion: it is dropped, and the scorer's 盗窃 (264, audited) stands.
@@ -488,7 +509,7 @@ def test_a_proposed_charge_whose_articles_fail_the_audit_is_set_aside(active_jud
 def test_a_charge_no_evidence_supports_is_never_convicted(active_judge_kb: Services, install: Any) -> None:
     # 重婚 is defined by no audited article and no candidate: neither the Adjudicator nor the scorer convicts.
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃", "重婚"], [264])]})
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", profile="thorough"))
     assert out["charges"] == ["盗窃"] and "charge:重婚" in out["dropped"]
     assert "重婚" not in {s["name"] for s in out["scored_charges"]}
 

@@ -11,6 +11,7 @@ from tools.law.sentencing import (
     describe_term,
     in_range,
     mitigated,
+    precedent_term,
 )
 
 HURT = (
@@ -71,3 +72,12 @@ def test_reasoning_names_the_judgments_own_term() -> None:
     law = "依照[1]处三年以下有期徒刑的规定，酌情从轻。"
     assert align_reasoning(law, "有期徒刑1年") == f"{law}（判处有期徒刑1年）"
     assert align_reasoning("应判处死刑。", "有期徒刑7年") == "应判处有期徒刑7年。"
+
+
+def test_precedent_term_is_the_lower_median_with_life_and_death_above_every_fixed_term() -> None:
+    assert precedent_term([]) is None
+    assert precedent_term([(6, False, False), (36, False, False), (8, False, False)]) == (8, False, False)
+    assert precedent_term([(6, False, False), (12, False, False)]) == (6, False, False)
+    # One life sentence does not drag the term up as a mean would; two of three make it the median.
+    assert precedent_term([(120, False, False), (0, True, False), (96, False, False)]) == (120, False, False)
+    assert precedent_term([(0, True, False), (0, False, True), (96, False, False)]) == (0, True, False)

@@ -129,6 +129,16 @@ def clamp(months: int, life: bool, death: bool, allowed: Allowed, mitigated: boo
     return min(max(months, 0 if mitigated else allowed.low), allowed.high), False, False
 
 
+def precedent_term(terms: Sequence[tuple[int, bool, bool]]) -> tuple[int, bool, bool] | None:
+    """The (lower) median sentence of precedents' (months, life, death), life above every fixed term and
+    death above life; None without precedents. A median, not a mean: one life sentence among fixed terms
+    would drag a mean anywhere."""
+    if not terms:
+        return None
+    ordered = sorted(terms, key=lambda t: (t[2], t[1], t[0]))
+    return ordered[(len(ordered) - 1) // 2]
+
+
 _CN = "零〇一二两三四五六七八九十百"
 _DURATION = rf"(?:[{_CN}\d]+年(?:零?[{_CN}\d]+个?月)?|[{_CN}\d]+个?月)"
 _TERM_MENTION = re.compile(
