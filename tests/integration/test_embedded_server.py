@@ -9,13 +9,14 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from tools.kb import open_graph_store
-from tools.kb.embedded import EmbeddedServer, _alive
+from tools.kb.embedded import EmbeddedServer, _alive, watch
 from tools.settings import Settings
 
 # A process that opens the knowledge graph of DATA_DIR, says READY, and closes it when told (or is killed).
@@ -99,6 +100,27 @@ def test_a_server_whose_data_dir_was_removed_is_retired_when_idle(tmp_path: Path
         time.sleep(0.2)
     try:
         assert not _alive(server.pid), "the server of a removed data dir was never stopped"
+        assert not data_dir.exists(), "the watchdog recreated the removed data dir"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(server.pid, signal.SIGKILL)
+
+
+def test_a_watchdog_started_after_its_data_dir_was_removed_still_retires_the_server(tmp_path: Path) -> None:
+    data_dir = tmp_path / "kb"
+    user = _start_user(data_dir, JURIS_FALKORDB_IDLE_S="3600")  # its own watchdog stays out of the way
+    root = data_dir / "falkordb"
+    server = _server(data_dir)
+    password = (root / "password").read_text().strip()
+    user.communicate("\n", timeout=30)
+    shutil.rmtree(data_dir)
+    # A watchdog that started this late (a loaded machine) read no password from the removed dir, could not
+    # authenticate, and took the server for one still loading its data: ten minutes, not one second.
+    watchdog = threading.Thread(target=watch, args=(root, server.port, server.pid, 1.0, password, 0.1), daemon=True)
+    watchdog.start()
+    watchdog.join(timeout=20)
+    try:
+        assert not watchdog.is_alive() and not _alive(server.pid), "the server of a removed data dir was never stopped"
         assert not data_dir.exists(), "the watchdog recreated the removed data dir"
     finally:
         with contextlib.suppress(ProcessLookupError):

@@ -73,9 +73,11 @@ def _terminate(pid: int, data_dir: Path) -> None:
 
 
 @contextlib.contextmanager
-def _locked(data_dir: Path) -> Iterator[None]:
-    """The data dir's lock: one process at a time decides to start, reuse or retire its server."""
-    data_dir.mkdir(parents=True, exist_ok=True)
+def _locked(data_dir: Path, create: bool = True) -> Iterator[None]:
+    """The data dir's lock: one process at a time decides to start, reuse or retire its server. With
+    ``create`` false a missing dir is a FileNotFoundError, not made anew."""
+    if create:
+        data_dir.mkdir(parents=True, exist_ok=True)
     with open(data_dir / "lock", "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
@@ -267,15 +269,23 @@ def _start_server(data_dir: Path, port: int, idle_s: float) -> EmbeddedServer:
     # Recorded before it is ready, so a concurrent process waits for this server instead of starting another.
     (data_dir / "port").write_text(str(port))
     (data_dir / "pid").write_text(str(proc.pid))
-    _start_watchdog(data_dir, port, proc.pid, idle_s)
+    _start_watchdog(data_dir, port, proc.pid, idle_s, password)
     return EmbeddedServer(port, proc.pid, data_dir, password)
 
 
-def _start_watchdog(data_dir: Path, port: int, pid: int, idle_s: float) -> None:
+def _start_watchdog(data_dir: Path, port: int, pid: int, idle_s: float, password: str) -> None:
     args = [sys.executable, "-m", "tools.kb.embedded", str(data_dir), str(port), str(pid), str(idle_s)]
     # Without a watchdog the server runs until stopped, as it always did: not a reason to fail the start.
     with contextlib.suppress(OSError), open(data_dir / "watchdog.log", "a") as log:
-        subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+        watchdog = subprocess.Popen(
+            args, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True
+        )
+        # Handed over, not read from the data dir by the watchdog: a slow start (a loaded machine) found the
+        # dir already removed, could never authenticate, and took the server for one still loading (600 s).
+        # Not an argument either: those are public in the process list.
+        if watchdog.stdin:
+            with watchdog.stdin:
+                watchdog.stdin.write(f"{password}\n".encode())
 
 
 def _clients(port: int, password: str) -> int | None:
@@ -289,7 +299,7 @@ def _clients(port: int, password: str) -> int | None:
         return None
 
 
-def watch(data_dir: Path, port: int, pid: int, idle_s: float, poll_s: float = 1.0) -> None:
+def watch(data_dir: Path, port: int, pid: int, idle_s: float, password: str, poll_s: float = 1.0) -> None:
     """Retire the server once no client has been connected for ``idle_s``; return when it is gone.
 
     A server that does not answer counts as in use while it may still be loading its data
@@ -298,7 +308,6 @@ def watch(data_dir: Path, port: int, pid: int, idle_s: float, poll_s: float = 1.
     process, so it too is retired when idle: waiting for its records to name it again kept such servers
     running for good."""
     idle_since = answered = time.monotonic()
-    password = _read_password(data_dir)
     while _alive(pid):
         time.sleep(poll_s)
         count = _clients(port, password)
@@ -316,16 +325,17 @@ def watch(data_dir: Path, port: int, pid: int, idle_s: float, poll_s: float = 1.
 
 def _retire(data_dir: Path, port: int, pid: int, password: str) -> bool:
     """Stop the idle server ``pid`` unless a client connected meanwhile; whether it was stopped."""
-    if not data_dir.is_dir():  # removed under it: no lock to take, and the lock file would recreate the dir
-        _terminate(pid, data_dir)
-        return True
-    with _locked(data_dir):
-        # Counted again under the lock: a process may have reused the server a moment ago.
-        if _clients(port, password):
-            return False
+    try:
+        with _locked(data_dir, create=False):
+            # Counted again under the lock: a process may have reused the server a moment ago.
+            if _clients(port, password):
+                return False
+            _terminate(pid, data_dir)
+            return True
+    except FileNotFoundError:  # removed under it: taking the lock would have recreated the dir
         _terminate(pid, data_dir)
         return True
 
 
 if __name__ == "__main__":
-    watch(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
+    watch(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), sys.stdin.readline().strip())
