@@ -63,7 +63,10 @@ def check_content(state: ConsultState, runtime: Runtime[Context]) -> dict[str, A
         allowed = [a.id for a in statutes.check_citations(draft_cited)[0]]
     applicable = statutes.get_articles(allowed)
     allowed_ids = {a.id for a in applicable}
-    if ctx.content_check:
+    # The rewrite's task is the prose that rested on pruned articles: with none cited, fast keeps the draft.
+    pruned_cited = set(draft_cited) - allowed_ids if ctx.audit else set()
+    rewrite = ctx.content_check and (ctx.profile == "thorough" or bool(pruned_cited))
+    if rewrite:
         response, usage = _rewrite(state, ctx, applicable)
     else:
         response, usage = split_draft(state.draft), empty_usage()
@@ -78,6 +81,13 @@ def check_content(state: ConsultState, runtime: Runtime[Context]) -> dict[str, A
         "dropped_citations": dropped,
         "usage": usage,
         "trace": [
-            trace_event("check_content", started, rounds=state.round, legal_basis=sorted(allowed_ids), dropped=dropped)
+            trace_event(
+                "check_content",
+                started,
+                rounds=state.round,
+                rewritten=rewrite,
+                legal_basis=sorted(allowed_ids),
+                dropped=dropped,
+            )
         ],
     }

@@ -140,7 +140,10 @@ class Context:
     )
     content_check: bool = field(
         default=True,
-        metadata={"description": "Let ContentCheck rewrite the final answer (off: the draft is the answer)."},
+        metadata={
+            "description": "Let ContentCheck rewrite the final answer (off: the draft is the answer; with "
+            "profile='fast' only a draft citing a pruned article is rewritten)."
+        },
     )
     claim_rewrite: bool = field(
         default=True,
@@ -243,10 +246,13 @@ class Context:
     profile: Literal["fast", "thorough"] = field(
         default="fast",
         metadata={
-            "description": "Judge: 'fast' sets a judgment by code where the charge scorer's audited proposal "
-            "decides the conviction (articles: its charges' defining audited articles; term: the median of "
-            "precedents convicted of them, within what those articles allow), without the Adjudicator's model "
-            "call; 'thorough' has the Adjudicator verify and explain every judgment."
+            "description": "Which model calls code may replace. 'fast' — judge: a judgment is set by code where "
+            "the charge scorer's audited proposal decides the conviction (articles: its charges' defining audited "
+            "articles; term: the median of precedents convicted of them, within what those articles allow), "
+            "without the Adjudicator's call; consult: LawSearch routes by keywords, and ContentCheck rewrites "
+            "only a draft that cited an article the audit pruned (otherwise the draft is the Response). "
+            "'thorough': the Adjudicator verifies and explains every judgment, the model routes (router='llm') "
+            "and ContentCheck rewrites every draft."
         },
     )
     charge_scoring: bool = field(
@@ -331,8 +337,9 @@ class Context:
     router: Literal["llm", "rules"] = field(
         default="llm",
         metadata={
-            "description": "LawSearch's domain router: 'llm' classifies the question's domain and picks the "
-            "collections (falling back to the rules on an unreadable reply); 'rules' decides by keywords."
+            "description": "LawSearch's domain router with profile='thorough': 'llm' classifies the question's "
+            "domain and picks the collections (falling back to the rules on an unreadable reply); 'rules' decides "
+            "by keywords, as profile='fast' always does."
         },
     )
     source_weights: dict[str, float] = field(

@@ -77,10 +77,10 @@ def route_sources(
     query: str, services: Services, ctx: Context
 ) -> tuple[list[str], dict[str, str], dict[str, Any], Usage]:
     """Domain routing (the hybrid-RAG router): the collections to search, why the others are skipped, and
-    the decision for the trace. The model decides with ``router="llm"``; keywords decide otherwise or when
-    its reply never validates."""
+    the decision for the trace. The model decides with ``router="llm"`` and ``profile="thorough"``; keywords
+    decide otherwise or when its reply never validates."""
     counts = {c: services.vectors.count(c) for c in OPTIONAL_SOURCES}
-    if ctx.router == "llm" and any(counts.values()):
+    if ctx.router == "llm" and ctx.profile == "thorough" and any(counts.values()):
         model = chat_model(ctx, "manager")
         prompt = render_prompt("route_sources", ctx.language, question=query)
         try:

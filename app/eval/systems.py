@@ -50,8 +50,11 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "full-no-manager": {"max_rounds": 0},
     "full-no-content-check": {"content_check": False},
     "full-no-audit": {"audit": False},
+    "full-thorough": {"profile": "thorough"},
 }
-"""JurisMA's ablations (and the auditor's), each the full graph with one Context flag changed."""
+"""The full graph with one Context setting changed: JurisMA's ablations, the auditor's, and the thorough
+profile (every model call the fast profile lets code replace)."""
+JUDGE_VARIANTS = ("full-no-audit", "full-thorough")
 CONSULT_SYSTEMS = ("full", *ABLATIONS, "naive_rag", "no_rag")
 JUDGMENT_BASELINES = ("naive_rag", "no_rag")
 
@@ -246,12 +249,11 @@ def judgment_system(task: str, name: str, context: Context) -> System:
         return lambda item: _predict_judgment(task, item["fact"], context, _dense_evidence(item["fact"], context.top_k))
     if name == "full":
         return lambda item: _full_judgment(item["fact"], context)
-    if name == "full-no-audit":
-        ablated = replace(context, audit=False)
-        return lambda item: _full_judgment(item["fact"], ablated)
-    raise InputError(
-        f"unknown system {name!r} for task {task}: choose from full, full-no-audit, {', '.join(JUDGMENT_BASELINES)}"
-    )
+    if name in JUDGE_VARIANTS:
+        varied = replace(context, **ABLATIONS[name])
+        return lambda item: _full_judgment(item["fact"], varied)
+    known = ", ".join(["full", *JUDGE_VARIANTS, *JUDGMENT_BASELINES])
+    raise InputError(f"unknown system {name!r} for task {task}: choose from {known}")
 
 
 class JudgeScore(BaseModel):
