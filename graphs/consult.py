@@ -29,6 +29,8 @@ from graphs.audit import graph as audit_graph
 ANSWER_NODE = "check_content"
 """The node whose model tokens are the Response: stream_mode="messages" shows them as they come (verify_claims
 may still rewrite or cut claims its Legal Basis does not state; the output's ``response`` is the final text)."""
+DRAFT_NODE = "draft_answer"
+"""The node whose model tokens are the draft: the Response itself when profile=fast keeps the draft."""
 
 
 def route_after_elements(_state: ConsultState, runtime: Runtime[Context]) -> Literal["search_law", "draft_answer"]:
@@ -67,7 +69,7 @@ def build_graph(
     builder.add_node("start_turn", start_turn)
     builder.add_node("extract_elements", extract_elements)
     builder.add_node("search_law", search_law)
-    builder.add_node("draft_answer", draft_answer)
+    builder.add_node(DRAFT_NODE, draft_answer)
     builder.add_node("review_draft", review_draft)
     builder.add_node("check_format", check_format)
     builder.add_node("audit_answer", make_audit_answer(audit_graph))

@@ -14,11 +14,13 @@ from rich.markup import escape
 from agents.context import Context
 from app.cli.console import err
 from app.threads import open_checkpointer
-from graphs.consult import ANSWER_NODE
+from graphs.consult import ANSWER_NODE, DRAFT_NODE
 from tools.settings import load_settings
 
 ANSWER_TAIL = 60
 """Characters of the answer being written that the live status line shows."""
+WRITING = {DRAFT_NODE: "drafting the answer", ANSWER_NODE: "writing the answer"}
+"""The nodes whose tokens the live status line shows (a fast consult's Response is its draft), and how."""
 
 
 def run_with_status(
@@ -27,7 +29,7 @@ def run_with_status(
     """Run a graph, showing its stages as they finish (custom stream) and the final answer as the model
     writes it (messages stream) when ``live``; returns the output."""
     out: dict[str, Any] = {}
-    answer = ""
+    answer, writer = "", ""
     modes = ["custom", "values", "messages"] if live else ["values"]
     with err.status("starting…", spinner="dots") if live else nullcontext() as status:
         for namespace, mode, chunk in graph.stream(request, config, context=context, stream_mode=modes, subgraphs=True):
@@ -38,9 +40,11 @@ def run_with_status(
                 continue
             elif mode == "messages":
                 token, metadata = chunk
-                if metadata.get("langgraph_node") == ANSWER_NODE and isinstance(token.content, str):
+                node = metadata.get("langgraph_node")
+                if node in WRITING and isinstance(token.content, str):
+                    answer, writer = (answer if node == writer else ""), node
                     answer += token.content
-                    status.update(f"writing the answer: {escape(answer.replace(chr(10), ' ')[-ANSWER_TAIL:])}")
+                    status.update(f"{WRITING[node]}: {escape(answer.replace(chr(10), ' ')[-ANSWER_TAIL:])}")
             else:
                 status.update(_stage_line(chunk))
     return out
