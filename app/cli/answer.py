@@ -36,7 +36,8 @@ def run_context(context: Context, settings: list[str] | None, model: str | None,
 
 
 def require_statutes() -> None:
-    """An empty knowledge base is a clear error naming the fix, not an answer that finds no law."""
+    """An empty knowledge base is a clear error naming the fix, not an answer that finds no law; a KB with
+    statutes starts loading its indexes."""
     from tools.services import get_services
 
     services = get_services()
@@ -46,6 +47,8 @@ def require_statutes() -> None:
         raise InputError(
             f"the knowledge base in {services.settings.data_dir} holds no statutes yet: run `{command}` first"
         )
+    # The indexes load while the graph's first model call runs, not after it.
+    services.warm_up()
 
 
 def print_scope() -> None:

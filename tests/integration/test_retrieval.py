@@ -2,11 +2,12 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from tools.retrieval.hybrid import LexicalCollection, named_articles
+from tools.retrieval.hybrid import HybridRetriever, LexicalCollection, named_articles
 from tools.retrieval.lexical import LexicalIndex
 from tools.retrieval.vectors import STATUTES
 from tools.services import Services
@@ -76,6 +77,21 @@ def test_the_index_reads_every_hash_only_when_the_count_changes_or_time_passes(
         assert collection.index().search("时间旅行", 1)[0][0] == "测试法:1"  # then the new hash is read
     finally:
         kb.vectors.delete_where(STATUTES, "law", "测试法")
+
+
+def test_the_warm_up_loads_the_index_before_the_first_search(
+    kb: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[str] = []
+    fetch = kb.vectors.metadata
+    monkeypatch.setattr(kb.vectors, "metadata", lambda name, ids=None: reads.append(name) or fetch(name, ids))
+    fresh = replace(kb, retriever=HybridRetriever(kb.vectors, tmp_path))  # as a new process opens it
+    warming = fresh.warm_up()
+    warming.join(timeout=60)
+    assert not warming.is_alive() and reads == [STATUTES]  # the index was checked against the store
+    assert [p.suffix for p in tmp_path.iterdir()] == [".npz"]
+    # The first search reads neither the store's hashes nor the texts again.
+    assert fresh.retriever.rankings("醉酒驾驶机动车", 5)["bm25"] and reads == [STATUTES]
 
 
 def test_case_based_retrieval_ranks_the_articles_of_similar_cases(kb: Services) -> None:

