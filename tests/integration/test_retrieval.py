@@ -55,14 +55,21 @@ def test_parallel_first_requests_build_the_index_once(kb: Services, tmp_path: Pa
     assert [p.suffix for p in tmp_path.iterdir()] == [".npz"]  # no temp file left behind
 
 
-def test_the_index_reads_every_hash_only_when_the_count_changes_or_time_passes(
-    kb: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from tools.retrieval import hybrid
-
+@pytest.fixture
+def metadata_reads(kb: Services, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The collections whose every id and hash were read from the store, in order."""
     reads: list[str] = []
     fetch = kb.vectors.metadata
     monkeypatch.setattr(kb.vectors, "metadata", lambda name, ids=None: reads.append(name) or fetch(name, ids))
+    return reads
+
+
+def test_the_index_reads_every_hash_only_when_the_count_changes_or_time_passes(
+    kb: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, metadata_reads: list[str]
+) -> None:
+    from tools.retrieval import hybrid
+
+    reads = metadata_reads
     collection = LexicalCollection(kb.vectors, STATUTES, tmp_path)
     first = collection.index()
     assert collection.index() is first and len(reads) == 1  # a second query reads the count only
@@ -80,11 +87,9 @@ def test_the_index_reads_every_hash_only_when_the_count_changes_or_time_passes(
 
 
 def test_the_warm_up_loads_the_index_before_the_first_search(
-    kb: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    kb: Services, tmp_path: Path, metadata_reads: list[str]
 ) -> None:
-    reads: list[str] = []
-    fetch = kb.vectors.metadata
-    monkeypatch.setattr(kb.vectors, "metadata", lambda name, ids=None: reads.append(name) or fetch(name, ids))
+    reads = metadata_reads
     fresh = replace(kb, retriever=HybridRetriever(kb.vectors, tmp_path))  # as a new process opens it
     warming = fresh.warm_up()
     warming.join(timeout=60)
