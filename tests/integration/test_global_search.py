@@ -277,7 +277,10 @@ def _search_law_trace(question: str) -> dict[str, Any]:
     from agents.state.consult import ConsultInput
     from graphs.consult import build_graph as build_consult
 
-    context = Context(model="fake", max_rounds=0, audit=False, content_check=False, use_elements=False)
+    # Thorough: the model routes (fast routes by keywords).
+    context = Context(
+        model="fake", max_rounds=0, audit=False, content_check=False, use_elements=False, profile="thorough"
+    )
     out = build_consult().invoke(ConsultInput(question=question), context=context)
     (search,) = [e for e in out["trace"] if e["node"] == "search_law"]
     return dict(search["detail"])
