@@ -29,7 +29,7 @@ from tools.kb.cases import get_cases
 from tools.kb.charges import ChargeRepository
 from tools.law.acts import split_acts, stated_charge_count
 from tools.law.charge_families import Ask, Member, check_families
-from tools.law.charge_scores import ChargeModel, act_of, charge_signals, choose_charges, rank_charges
+from tools.law.charge_scores import ChargeModel, assign_acts, charge_signals, choose_charges, rank_charges
 from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured
 from tools.retrieval.offence import OffenceIndex
 from tools.retrieval.vectors import CASES
@@ -135,13 +135,14 @@ def score_charges(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any
     kept = list(dict.fromkeys([*proposed, *(name for name, _ in ranked[: ctx.scored_charges])]))
     probability = dict(ranked)
     defined = repository.articles_for(kept)
+    act = assign_acts(kept, act_rankings)
     scored: list[ScoredCharge] = [
         {
             "name": name,
             "probability": probability.get(name, 0.0),
             "signals": signals.get(name, {}),
             "articles": defined.get(name, []),
-            "act": act_of(name, act_rankings),
+            "act": act[name],
         }
         for name in kept
     ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tools.law.charge_scores import SIGNALS, ChargeModel, act_of, charge_signals, choose_charges, rank_charges
+from tools.law.charge_scores import SIGNALS, ChargeModel, assign_acts, charge_signals, choose_charges, rank_charges
 
 CHARGES_OF = {"刑法:264": {"盗窃"}, "刑法:266": {"诈骗"}, "刑法:234": {"故意伤害"}, "刑法:67": set()}
 
@@ -37,7 +37,11 @@ def test_the_best_is_chosen_and_others_only_above_the_threshold_or_best_in_an_ac
     acts = [[("盗窃", 0.9)], [("故意伤害", 0.7), ("盗窃", 0.1)]]
     assert choose_charges(ranked, 0.9, 3, acts, act_threshold=0.5) == ["盗窃", "故意伤害"]
     assert choose_charges(ranked, 0.9, 3, acts, act_threshold=0.8) == ["盗窃"]
-    assert act_of("故意伤害", acts) == 1 and act_of("盗窃", acts) == 0 and act_of("诈骗", acts) is None
+    assert assign_acts(["盗窃", "故意伤害", "诈骗"], acts) == {"盗窃": 0, "故意伤害": 1, "诈骗": None}
+    assert assign_acts(["盗窃"], acts[:1]) == {"盗窃": None}  # one act: nothing to tell apart
+    # Two acts scoring a charge alike (their conclusions masked): it goes to the act no earlier charge took.
+    tied = [[("盗窃", 0.85), ("敲诈勒索", 0.08)], [("盗窃", 0.2), ("敲诈勒索", 0.08)]]
+    assert assign_acts(["盗窃", "敲诈勒索"], tied) == {"盗窃": 0, "敲诈勒索": 1}
     assert choose_charges([], 0.5, 3) == []
     # The fact says it holds two charges: the acts' best, then the next-best candidate, fill up to two.
     assert choose_charges(ranked, 0.9, 3, acts, act_threshold=0.8, least=2) == ["盗窃", "故意伤害"]

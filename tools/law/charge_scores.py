@@ -105,7 +105,18 @@ def choose_charges(
     return sorted(dict.fromkeys(chosen), key=lambda name: order.get(name, len(order)))[:most]
 
 
-def act_of(charge: str, acts: Sequence[Sequence[tuple[str, float]]]) -> int | None:
-    """The index of the act where ``charge`` scores highest (None when no act ranks it, or one act only)."""
-    found = [(p, -i) for i, act in enumerate(acts) for name, p in act if name == charge]
-    return -max(found)[1] if len(acts) > 1 and found else None
+def assign_acts(charges: Sequence[str], acts: Sequence[Sequence[tuple[str, float]]]) -> dict[str, int | None]:
+    """Charge -> the index of the act where it scores highest, for ``charges`` in order (None with one act,
+    or when no act ranks it). On a tie an act no earlier charge took wins: two acts whose own words score a
+    charge alike (their conclusions masked, 构成××) do not both put it on the first act."""
+    taken: set[int] = set()
+    assigned: dict[str, int | None] = {}
+    for charge in charges:
+        found = [(round(p, 4), i not in taken, -i) for i, act in enumerate(acts) for name, p in act if name == charge]
+        if len(acts) < 2 or not found:
+            assigned[charge] = None
+            continue
+        best = -max(found)[2]
+        taken.add(best)
+        assigned[charge] = best
+    return assigned
