@@ -2,7 +2,9 @@
 
 The evidence is numbered by code (audited articles with verbatim KB text, then surviving precedents with
 their outcome); the model reasons over it and cites it by [n]. Articles outside the evidence and charges
-no evidence supports are removed and reported, so every conclusion stays traceable.
+no evidence supports are removed and reported, so every conclusion stays traceable
+(:mod:`agents.common.conviction`). With ``profile=fast``, where the charge scorer's audited proposal decides
+the conviction, code sets the articles and term without the model's call (:func:`decide_by_code`).
 """
 
 from __future__ import annotations
@@ -14,19 +16,19 @@ from typing import Annotated, Any
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
+from agents.common.conviction import anchor_conviction, check_term, convict, precedent_sentence, supported_charges
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import trace_event
-from agents.state.judge import CaseRef, JudgeEvidence, JudgeState, ScoredCharge, SetAside, Term, TermCheck
+from agents.state.judge import CaseRef, JudgeEvidence, JudgeState, ScoredCharge, Term, TermCheck
 from prompts import label, render_prompt
 from tools.kb.cases import CaseSummary, get_cases
-from tools.kb.cases import precedents as kb_precedents
 from tools.kb.charges import ChargeRepository
 from tools.law.articles import CRIMINAL_LAW, make_article_id
-from tools.law.charge_names import MAX_CHARGE_CHARS, ground_charge, normalise_charge
+from tools.law.charge_names import MAX_CHARGE_CHARS
 from tools.law.penalties import FIXED_TERM_MONTHS
-from tools.law.sentencing import align_reasoning, clamp, describe_term, judgment_allowed, mitigated, precedent_term
+from tools.law.sentencing import align_reasoning, describe_term
 from tools.llm.chat import empty_usage, invoke_structured
 from tools.services import get_services
 
@@ -97,86 +99,6 @@ def format_judge_evidence(evidence: list[JudgeEvidence]) -> str:
     return "\n".join(f"[{e['n']}] {label[e['kind']]} {e['id']}　{e['text']}" for e in evidence) or "（无）"
 
 
-def supported_charges(
-    named: list[str], evidence_articles: set[str], charges: ChargeRepository
-) -> tuple[list[str], list[str], dict[str, list[str]]]:
-    """(kept, dropped, grounded): a charge is kept only when an audited evidence article defines it. A
-    precedent's conviction does not count: it was decided on other facts, and accepting it let precedents'
-    charges into judgments whose own articles were pruned. A name the charge table does not know is
-    grounded on the charges the evidence articles define (:func:`tools.charges.ground_charge`; ``grounded``
-    maps it to them); a known charge no evidence article defines is dropped, not grounded, since 保险诈骗
-    is not 诈骗. Without a charge index nothing can be checked and every charge is kept."""
-    named = [n for n in named if n.strip()]
-    if not charges.has_charges():
-        return list(dict.fromkeys(normalise_charge(n) for n in named)), [], {}
-    defined = charges.articles_for(named)
-    kept: list[str] = []
-    dropped: list[str] = []
-    grounded: dict[str, list[str]] = {}
-    resolved = {raw: charges.resolve(raw) for raw in named}
-    # One read of the evidence articles' charges, and only when a name needs grounding.
-    evidence_charges = charges.defined_by(evidence_articles) if None in resolved.values() else set()
-    for raw in named:
-        name = resolved[raw]
-        if name and set(defined.get(raw, [])) & evidence_articles:
-            kept.append(name)
-        elif not name and (found := ground_charge(raw, evidence_charges)):
-            kept.extend(found)
-            grounded[raw] = found
-        else:
-            dropped.append(f"charge:{raw}")
-    return list(dict.fromkeys(kept)), dropped, grounded
-
-
-def anchor_conviction(
-    charges: list[str], anchors: list[str], evidence_articles: set[str], repository: ChargeRepository
-) -> tuple[list[str], list[str]]:
-    """(charges, anchored): when the Adjudicator named no charge the evidence supports, the pre-judged
-    charges (``anchors``) an audited evidence article defines stand in, so that a fact the audit found
-    criminal is not convicted of nothing. They are as traceable as the Adjudicator's own: the same check
-    admits them. ``anchored`` names them; it is empty when the Adjudicator's charges stand."""
-    if charges or not anchors:
-        return charges, []
-    anchored, _, _ = supported_charges(anchors, evidence_articles, repository)
-    return anchored, anchored
-
-
-def convict(
-    named: list[str],
-    proposed: list[str],
-    scored: list[ScoredCharge],
-    evidence_articles: set[str],
-    ctx: Context,
-) -> tuple[list[str], list[str], list[SetAside]]:
-    """(charges, refused, set_aside): the scorer's proposed charges that the audit left a defining article
-    for stand, whatever the Adjudicator wrote (its checklist answers and the family checks were the model's
-    verification); a supported charge the Adjudicator adds stands when the scorer gave it at least
-    ``ctx.charge_floor`` (else it is refused, named as ``charge:NAME``); a proposed charge whose every
-    defining article failed the audit is set aside with that reason. ``named`` are the Adjudicator's
-    charges already checked against the evidence (:func:`supported_charges`). Without a scorer's proposal
-    the Adjudicator's charges stand as they are."""
-    if not proposed:
-        return named, [], []
-    by_name = {s["name"]: s for s in scored}
-    verified = [c for c in proposed if set(by_name[c]["articles"] if c in by_name else []) & evidence_articles]
-    charges = list(verified)
-    refused: list[str] = []
-    for name in named:
-        if name in charges:
-            continue
-        if name in by_name and by_name[name]["probability"] >= ctx.charge_floor:
-            charges.append(name)
-        else:
-            refused.append(f"charge:{name}")
-    reason = label("audit_failed", ctx.language)
-    set_aside: list[SetAside] = [
-        {"name": c, "probability": by_name[c]["probability"] if c in by_name else 0.0, "reason": reason}
-        for c in proposed
-        if c not in verified
-    ]
-    return charges[: ctx.max_charges], refused, set_aside
-
-
 def describe_proposal(proposed: list[str], scored: list[ScoredCharge], language: str) -> str:
     """The scorer's proposal as the Adjudicator reads it: each charge with its probability (and its act)."""
     by_name = {s["name"]: s for s in scored}
@@ -192,41 +114,6 @@ def describe_proposal(proposed: list[str], scored: list[ScoredCharge], language:
                 label("scored_charge_act", language, charge=name, p=f"{entry['probability']:.2f}", act=entry["act"] + 1)
             )
     return label("list_separator", language).join(parts) or label("none", language)
-
-
-def check_term(
-    term: Term,
-    fact: str,
-    charges: list[str],
-    articles: list[str],
-    evidence_articles: set[str],
-    repository: ChargeRepository,
-) -> tuple[Term, TermCheck | None, list[str]]:
-    """(term, check, articles): the judgment's term moved into what the convicted charges' evidence
-    articles allow at the tier the facts meet (:mod:`tools.law.sentencing`), the record of it (None when no
-    such article sets a penalty code can read), and ``articles`` with each convicted charge's defining
-    evidence article added where the Adjudicator left it out: a conviction names the article defining it."""
-    if not charges or not repository.has_charges():
-        return term, None, articles
-    defining = {c: [a for a in ids if a in evidence_articles] for c, ids in repository.articles_for(charges).items()}
-    articles = list(dict.fromkeys([*articles, *(a for ids in defining.values() for a in ids)]))
-    texts = {a.id: a.text for a in get_services().statutes.get_articles(list(articles))}
-    allowed = judgment_allowed({c: {a: texts[a] for a in ids if a in texts} for c, ids in defining.items()}, fact)
-    if allowed is None:
-        return term, None, articles
-    eased = mitigated(articles, fact)
-    months, life, death = clamp(term["months"], term["life"], term["death"], allowed, eased)
-    check: TermCheck = {
-        "low": allowed.low,
-        "high": allowed.high,
-        "life": allowed.life,
-        "death": allowed.death,
-        "articles": list(allowed.articles),
-        "mitigated": eased,
-        "corrected": (months, life, death) != (term["months"], term["life"], term["death"]),
-        "original": term,
-    }
-    return {"months": months, "life": life, "death": death}, check, articles
 
 
 def decide_judgment(
@@ -286,22 +173,6 @@ def decide_judgment(
         "anchored": anchored,
         "usage": usage,
     }
-
-
-def precedent_sentence(
-    charges: list[str], precedents: list[CaseSummary], repository: ChargeRepository, limit: int
-) -> tuple[Term, int]:
-    """(term, count): the median sentence of the precedents convicted of one of ``charges`` (the kept
-    precedents, else up to ``limit`` of the KB's), and how many it was taken from; no term without any."""
-    convicted = set(charges)
-
-    def sharing(cases: list[CaseSummary]) -> list[CaseSummary]:
-        return [c for c in cases if convicted & {repository.resolve(raw) for raw in c.charges}]
-
-    found = sharing(precedents) or sharing(get_cases(repository.store, kb_precedents(repository.store, charges, limit)))
-    median = precedent_term([(c.term_months, c.life_imprisonment, c.death_penalty) for c in found])
-    months, life, death = median or (0, False, False)
-    return {"months": months, "life": life, "death": death}, len(found)
 
 
 def decide_by_code(

@@ -33,7 +33,8 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from agents.adjudicator import anchor_conviction, decide_by_code, decide_judgment, number_evidence, supported_charges
+from agents.adjudicator import decide_by_code, decide_judgment, number_evidence
+from agents.common.conviction import anchor_conviction, supported_charges
 from agents.context import Context
 from agents.researcher import case_refs
 from agents.state.judge import JudgeEvidence, ScoredCharge

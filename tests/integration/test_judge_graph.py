@@ -12,7 +12,7 @@ import pytest
 from langchain_core.messages import BaseMessage
 from pydantic import Field
 
-from agents.adjudicator import anchor_conviction, supported_charges
+from agents.common.conviction import anchor_conviction, supported_charges
 from agents.context import Context
 from agents.researcher import Prejudgment, anchor_prejudgment, precedent_charges
 from agents.state.judge import JudgeInput

@@ -9,13 +9,13 @@ import pytest
 
 from agents.adjudicator import (
     REASONING_CHARS,
-    convict,
     describe_proposal,
     format_judge_evidence,
     number_evidence,
     whole_sentences,
 )
 from agents.auditor import judge_candidates, surviving_cases
+from agents.common.conviction import convict
 from agents.common.research import fuse_research
 from agents.context import Context
 from agents.researcher import articles_of
