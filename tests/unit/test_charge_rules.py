@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,16 @@ def test_abolished_and_renamed_charges_resolve_to_their_replacement(rules) -> No
     assert rules.articles["徇私舞弊低价折股、出售公司、企业资产"] == ["刑法:169"]
     assert rules.resolve("[走私、贩卖、运输、制造]毒品") == "走私、贩卖、运输、制造毒品"
     assert rules.resolve("贩卖毒品") == "走私、贩卖、运输、制造毒品"
+    # The 2002 supplement also writes "（取消X罪）", and puts two new charges in one cell, each with its note.
+    assert not [name for name in rules.articles if "取消" in name or re.search("[^犯]罪", name)]
+    assert rules.articles["国家机关工作人员签订、履行合同失职被骗"] == ["刑法:406"]
+    assert rules.resolve("国家机关工作人员签订、履行合同失职") == "国家机关工作人员签订、履行合同失职被骗"
+    assert rules.resolve("枉法追诉、裁判") == "徇私枉法" and rules.resolve("枉法裁判") == "民事、行政枉法裁判"
+    assert rules.articles["国有公司、企业、事业单位人员失职"] == ["刑法:168"]
+    assert rules.articles["玩忽职守"] == rules.articles["滥用职权"] == ["刑法:397"]
+    assert rules.resolve("中介组织人员出具证明文件重大失实") == "出具证明文件重大失实"
+    # A space inside a name is a line wrap, not two charges.
+    assert rules.articles["非法猎捕、收购、运输、出售陆生野生动物"] == ["刑法:341"]
 
 
 def test_coverage_of_the_cail_charge_labels(rules) -> None:  # type: ignore[no-untyped-def]

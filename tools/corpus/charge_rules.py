@@ -24,7 +24,13 @@ _BASE_ENTRY_RE = re.compile(r"(?:^|\s|\d．)([^\s．（）\d][^（）\s]*?罪)�
 # "第133条之二（《刑法修正案（十一）》第二条）": the note names amendment articles, not Criminal Law ones.
 _AMENDMENT_NOTE_RE = re.compile(r"\s*[（(]\s*《.*$")
 _OLD_ARTICLE_PREFIX_RE = re.compile(r"^刑法原第[^罪]*?项")
-_ABOLISH_RE = re.compile(r"[（(]取消([^（）()]+?)罪名[）)]")
+# "（取消投毒罪罪名）", and in the 2002 supplement also "（取消枉法裁判罪）".
+_ABOLISH_RE = re.compile(r"\s*[（(]取消([^（）()]+?)(?:罪名)?[）)]")
+_REPEAL_RE = re.compile(r"取消(.+?)(?:罪名)?")
+_ABOLISH_SPACE_RE = re.compile(r"\s+[（(]取消")
+_ENTRY_SPLIT_RE = re.compile(r"；|(?<=[罪）)])\s+|(?<=[^犯]罪)、")
+"""Between the new charges of one cell: ；, a space after 罪 or a note, 、 after a charge's 罪 (滥用职权罪、玩忽职守罪;
+not 间谍犯罪、恐怖主义犯罪, which is one charge's wording)."""
 _RENAME_RE = re.compile(rf"{ARTICLE_REF}[^“]*?罪名由“([^”]+)”修改为“([^”]+)”")
 
 
@@ -55,6 +61,10 @@ class ChargeRules:
         if key and key != target:
             self.articles.pop(key, None)
             self.aliases[key] = target
+
+    def repeal(self, name: str) -> None:
+        """Abolish ``name`` with no charge in its place (the acts fall under others, as 嫖宿幼女 under 强奸)."""
+        self.articles.pop(normalise_charge(name), None)
 
     def resolve(self, name: str) -> str | None:
         """The charge in force that ``name`` denotes: current names, bracketed CAIL forms, single alternatives,
@@ -94,18 +104,20 @@ def _apply_supplement(rules: ChargeRules, text: str) -> None:
         # A row with an empty article cell continues the article of the row above.
         if cells[0]:
             ids = article_ids(_AMENDMENT_NOTE_RE.sub("", cells[0]))
-        abolished = [
-            _OLD_ARTICLE_PREFIX_RE.sub("", name.strip())
-            for group in _ABOLISH_RE.findall(cells[1])
-            for name in group.split("罪和")
-        ]
-        names = [name.strip() for name in _ABOLISH_RE.sub("", cells[1]).split("；") if name.strip()]
-        for name in names:
+        # A cell holds one or more new charges, each followed by the names it abolishes (徇私枉法罪（取消枉法追诉、
+        # 裁判罪） 民事、行政枉法裁判罪（取消枉法裁判罪）); a space inside a name (出售 陆生野生动物罪) is a
+        # line wrap left in the file.
+        for entry in _ENTRY_SPLIT_RE.split(_ABOLISH_SPACE_RE.sub("（取消", cells[1])):
+            name = _ABOLISH_RE.sub("", entry).strip()
+            if repealed := _REPEAL_RE.fullmatch(name):  # 取消嫖宿幼女罪罪名: abolished, nothing replaces it
+                rules.repeal(repealed.group(1))
+                continue
+            if not name:
+                continue
             rules.add(name, ids)
-        # The abolished names of a row are replaced by that row's (first) new charge.
-        for old in abolished:
-            if names:
-                rules.replace(old, names[0])
+            for group in _ABOLISH_RE.findall(entry):
+                for old in group.split("罪和"):
+                    rules.replace(_OLD_ARTICLE_PREFIX_RE.sub("", old.strip()), name)
 
 
 def load_charge_rules(directory: Path) -> ChargeRules:
