@@ -19,6 +19,23 @@ MATCH (a:Article {id: article_id})
 MERGE (a)-[:DEFINES]->(c)
 """
 
+# Charges the rules no longer name (a misparsed name, a repealed charge) stop being defined by any article;
+# one that stored cases were convicted of stays as their label, the others go.
+_UNDEFINE_RETIRED = """
+MATCH (:Article)-[d:DEFINES]->(c:Charge)
+WHERE NOT c.name IN $names
+DELETE d
+"""
+
+_DELETE_UNUSED_RETIRED = """
+MATCH (c:Charge)
+WHERE NOT c.name IN $names
+OPTIONAL MATCH (c)<-[v:CONVICTED_OF]-()
+WITH c, count(v) AS convictions
+WHERE convictions = 0
+DELETE c
+"""
+
 _ALL_CHARGES = "MATCH (c:Charge) RETURN c.name AS name, c.aliases AS aliases"
 
 _DEFINING = """
@@ -62,7 +79,8 @@ class ChargeRepository:
         self._exact: dict[str, str] | None = None
 
     def upsert(self, articles: Mapping[str, Sequence[str]], aliases: Mapping[str, str]) -> None:
-        """Write charges (normalised name -> article ids) with their abolished/renamed aliases."""
+        """Write charges (normalised name -> article ids) with their abolished/renamed aliases; charges
+        written before that these rules no longer name are retired."""
         alias_lists: dict[str, list[str]] = {}
         for old, new in aliases.items():
             target = new
@@ -77,6 +95,9 @@ class ChargeRepository:
         ]
         if rows:
             self.store.query(_UPSERT_CHARGES, {"rows": rows})
+            names = {"names": [row["name"] for row in rows]}
+            self.store.query(_UNDEFINE_RETIRED, names)
+            self.store.query(_DELETE_UNUSED_RETIRED, names)
         self._index = self._exact = None
 
     def _names(self) -> dict[str, str]:
