@@ -63,6 +63,15 @@ def test_a_refuted_charge_merges_into_a_neighbour_already_proposed() -> None:
     assert decisions == [("诈骗", "诈骗", "default"), ("合同诈骗", "诈骗", "question")]
 
 
+def test_a_refuted_charge_falls_to_a_less_specific_neighbour() -> None:
+    # No contract, says the model: that leaves 诈骗 (the family's most general member, here no candidate),
+    # not 信用卡诈骗, whose card the fact never mentions either.
+    silent = "被告人谎称能办理入学手续，收取被害人钱款3万元后逃匿。"
+    candidates = ["合同诈骗", "拒不执行判决、裁定", "信用卡诈骗"]
+    charges, checks = check_families(["合同诈骗"], candidates, silent, lambda m: False)
+    assert charges == ["诈骗"] and [(c.charge, c.decided, c.by) for c in checks] == [("合同诈骗", "诈骗", "question")]
+
+
 def test_two_members_of_one_family_both_stated_both_stand() -> None:
     # 盗窃 + 侵占 (a LawBench pair): two acts, each stating its own element.
     fact = "被告人窃取邻居电动车一辆；又将朋友委托其代为保管的手机变卖，拒不退还。"

@@ -144,7 +144,8 @@ def check_families(
     checked on the element that separates them. A more specific neighbour whose element the fact states
     replaces the charge; a charge whose own element the fact states stays; otherwise the stated neighbour
     replaces it, and when the fact states no member's element, ``ask`` decides whether the charge's element
-    holds (no: it merges into a neighbour already in ``chosen``, else the best-ranked neighbour replaces it);
+    holds (no: it merges into a neighbour already in ``chosen``, else the best-ranked less specific neighbour,
+    or the family's most general member, replaces it);
     the family's last, most general member is never asked about: its element is the act itself."""
     out = list(chosen)
     checks: list[FamilyCheck] = []
@@ -172,8 +173,11 @@ def check_families(
                 if not answer and proposed:
                     decided = proposed[0]
                 elif not answer:
+                    # Refuting its element leaves a less specific offence, never a more specific one whose own
+                    # element the fact does not state either (合同诈骗 refuted became 信用卡诈骗 on charge-98).
+                    general = [m for m in others if family.members.index(m) > position] or [family.members[-1]]
                     ranked = sorted(
-                        others, key=lambda m: candidates.index(m.charge) if m.charge in candidates else len(candidates)
+                        general, key=lambda m: candidates.index(m.charge) if m.charge in candidates else len(candidates)
                     )
                     decided = ranked[0].charge
             out = [decided if c == charge else c for c in out]
