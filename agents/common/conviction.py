@@ -142,7 +142,8 @@ def precedent_sentence(
     def sharing(cases: list[CaseSummary]) -> list[CaseSummary]:
         return [c for c in cases if convicted & {repository.resolve(raw) for raw in c.charges}]
 
-    found = sharing(precedents) or sharing(get_cases(repository.store, kb_precedents(repository.store, charges, limit)))
+    # The KB's are convicted of one of the charges by their CONVICTED_OF edges already.
+    found = sharing(precedents) or get_cases(repository.store, kb_precedents(repository.store, charges, limit))
     median = precedent_term([(c.term_months, c.life_imprisonment, c.death_penalty) for c in found])
     months, life, death = median or (0, False, False)
     return {"months": months, "life": life, "death": death}, len(found)

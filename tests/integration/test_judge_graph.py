@@ -525,3 +525,17 @@ def test_the_family_question_is_one_yes_no_call_and_garbage_is_no_answer(install
     asked = str(model.calls[0][-1].content)
     assert "职务侵占" in asked and member.element in asked
     assert ask(member) is None and len(usages) == 2  # three replies that never validate: no answer
+
+
+def test_without_kept_precedents_of_its_charge_the_term_comes_from_the_kbs(judge_kb: Services) -> None:
+    from agents.common.conviction import precedent_sentence
+    from tools.kb.cases import precedents
+    from tools.law.sentencing import precedent_term
+
+    repository = ChargeRepository(judge_kb.graph)
+    unrelated = get_cases(judge_kb.graph, precedents(judge_kb.graph, ["故意伤害"], 3))
+    term, count = precedent_sentence(["盗窃"], unrelated, repository, 10)
+    thefts = get_cases(judge_kb.graph, precedents(judge_kb.graph, ["盗窃"], 10))
+    assert count == len(thefts) > 0
+    median = precedent_term([(c.term_months, c.life_imprisonment, c.death_penalty) for c in thefts])
+    assert median is not None and (term["months"], term["life"], term["death"]) == median

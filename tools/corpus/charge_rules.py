@@ -25,7 +25,7 @@ _BASE_ENTRY_RE = re.compile(r"(?:^|\s|\d．)([^\s．（）\d][^（）\s]*?罪)�
 _AMENDMENT_NOTE_RE = re.compile(r"\s*[（(]\s*《.*$")
 _OLD_ARTICLE_PREFIX_RE = re.compile(r"^刑法原第[^罪]*?项")
 # "（取消投毒罪罪名）", and in the 2002 supplement also "（取消枉法裁判罪）".
-_ABOLISH_RE = re.compile(r"\s*[（(]取消([^（）()]+?)(?:罪名)?[）)]")
+_ABOLISH_RE = re.compile(r"[（(]取消([^（）()]+?)(?:罪名)?[）)]")
 _REPEAL_RE = re.compile(r"取消(.+?)(?:罪名)?")
 _ABOLISH_SPACE_RE = re.compile(r"\s+[（(]取消")
 _ENTRY_SPLIT_RE = re.compile(r"；|(?<=[罪）)])\s+|(?<=[^犯]罪)、")

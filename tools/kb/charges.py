@@ -79,8 +79,7 @@ class ChargeRepository:
         self._exact: dict[str, str] | None = None
 
     def upsert(self, articles: Mapping[str, Sequence[str]], aliases: Mapping[str, str]) -> None:
-        """Write charges (normalised name -> article ids) with their abolished/renamed aliases; charges
-        written before that these rules no longer name are retired."""
+        """Write charges (normalised name -> article ids) with their abolished/renamed aliases."""
         alias_lists: dict[str, list[str]] = {}
         for old, new in aliases.items():
             target = new
@@ -95,9 +94,13 @@ class ChargeRepository:
         ]
         if rows:
             self.store.query(_UPSERT_CHARGES, {"rows": rows})
-            names = {"names": [row["name"] for row in rows]}
-            self.store.query(_UNDEFINE_RETIRED, names)
-            self.store.query(_DELETE_UNUSED_RETIRED, names)
+        self._index = self._exact = None
+
+    def retire_others(self, names: Collection[str]) -> None:
+        """Retire every charge but ``names`` (the whole rule set, as written by :meth:`upsert`)."""
+        kept = {"names": list(names)}
+        self.store.query(_UNDEFINE_RETIRED, kept)
+        self.store.query(_DELETE_UNUSED_RETIRED, kept)
         self._index = self._exact = None
 
     def _names(self) -> dict[str, str]:

@@ -41,10 +41,13 @@ class IngestReport:
 
 
 def ingest_charges(rules: ChargeRules, charges: ChargeRepository, statutes: StatuteRepository) -> int:
-    """Write the charges in force and their DEFINES edges; the Criminal Law must be ingested first."""
+    """Write the charges in force and their DEFINES edges, retiring charges no longer in force; the Criminal
+    Law must be ingested first."""
     if statutes.counts().get(CRIMINAL_LAW, 0) == 0:
         raise InputError("charges link to Criminal Law articles: run `jurisgraph ingest --laws 刑法` first")
     charges.upsert(rules.articles, rules.aliases)
+    # The rules are the whole set: a charge written by earlier (or misparsed) rules and no longer in them goes.
+    charges.retire_others(rules.articles)
     statutes.store.compact()
     return len(rules.articles)
 
