@@ -87,3 +87,33 @@ def test_a_shared_prefix_is_read_from_the_cache_and_reported(chat: LocalLlamaCha
 def test_missing_model_file_names_the_fix(tmp_path: Path) -> None:
     with pytest.raises(ModelUnavailableError, match="jurisgraph model install"):
         LocalLlamaChat.from_path(tmp_path / "none.gguf", n_threads=1, n_ctx=512)
+
+
+class Record(BaseModel):
+    name: str
+    count: int
+    tags: list[str]
+
+
+def test_lazy_grammar_decodes_exactly_what_the_full_vocabulary_grammar_does(chat: LocalLlamaChat) -> None:
+    import llama_cpp
+
+    # Greedy decoding picks the best allowed token either way; only when the best token breaks the grammar
+    # must the whole vocabulary be constrained. Prompts that invite prose make the model stray often.
+    standard = llama_cpp.Llama(model_path=chat.model_path, n_ctx=1024, n_threads=2, verbose=False, seed=0)
+    schema = {"type": "json_object", "schema": Record.model_json_schema()}
+    misses = 0
+    for prompt in ("Describe a bicycle theft case as JSON.", "Tell me a story about three cats."):
+        request = {
+            "messages": [{"role": "user", "content": prompt}],
+            "temperature": 0.0,
+            "repeat_penalty": 1.1,
+            "max_tokens": 60,
+            "response_format": schema,
+        }
+        lazy = chat._llama.create_chat_completion(**request)
+        misses += chat._llama._sampler.lazy_grammar.misses
+        full = standard.create_chat_completion(**request)
+        assert lazy["choices"][0]["message"]["content"] == full["choices"][0]["message"]["content"]
+        assert lazy["usage"]["completion_tokens"] > 5
+    assert misses > 0  # the fallback to the whole vocabulary ran and agreed

@@ -1,7 +1,8 @@
 """The embedded chat model: a GGUF file run in-process by llama.cpp (llama-cpp-python).
 
 Structured calls pass ``response_format={"type": "json_object", "schema": ...}``, which llama.cpp turns
-into a grammar, so the reply is valid JSON for the schema by construction.
+into a grammar, so the reply is valid JSON for the schema by construction (checked token by token the cheap
+way: tools/llm/lazy_grammar.py).
 """
 
 from __future__ import annotations
@@ -53,14 +54,16 @@ class LocalLlamaChat(BaseChatModel):
                 "or choose another provider with JURIS_MODEL)"
             )
         try:
-            import llama_cpp
+            from tools.llm.lazy_grammar import LazyGrammarLlama
         except ImportError as exc:
             raise ModelUnavailableError(
                 "the local model needs llama-cpp-python: pip install '.[local]' (or `make install`)"
             ) from exc
         chat = cls(model_path=str(path), n_threads=n_threads, n_ctx=n_ctx)
         try:
-            chat._llama = llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads, verbose=False, seed=0)
+            chat._llama = LazyGrammarLlama(
+                model_path=str(path), n_ctx=n_ctx, n_threads=n_threads, verbose=False, seed=0
+            )
         except (ValueError, RuntimeError) as exc:
             raise ModelUnavailableError(f"llama.cpp cannot load {path}: {exc}") from exc
         return chat
