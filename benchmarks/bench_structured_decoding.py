@@ -51,7 +51,7 @@ def main() -> None:
 
     settings = load_settings()
     path = str(settings.model_path or settings.default_model_file)
-    options = {"n_ctx": 4096, "n_threads": settings.llama_threads, "verbose": False, "seed": 0}
+    options: dict[str, Any] = {"n_ctx": 4096, "n_threads": settings.llama_threads, "verbose": False, "seed": 0}
     models = {
         "chain": llama_cpp.Llama(model_path=path, **options),
         "lazy": LazyGrammarLlama(model_path=path, **options),
