@@ -45,31 +45,19 @@ class Relationship(BaseModel):
     target: str = Field(max_length=_NAME)
 
 
-_Texts = Annotated[list[Annotated[str, Field(max_length=_TEXT)]], Field(max_length=_FEW)]
-
-
 class ElementGraph(BaseModel):
     """The legal element graph of a question; every list is present, possibly empty."""
 
     entities: list[Entity] = Field(max_length=_FEW)
     events: list[Event] = Field(max_length=_FEW)
     relationships: list[Relationship] = Field(max_length=_FEW)
-    user_claims: _Texts
-    key_facts: _Texts
-    legal_questions: _Texts
+    user_claims: list[Annotated[str, Field(max_length=_TEXT)]] = Field(max_length=_FEW)
+    key_facts: list[Annotated[str, Field(max_length=_TEXT)]] = Field(max_length=_FEW)
+    legal_questions: list[Annotated[str, Field(max_length=_TEXT)]] = Field(max_length=_FEW)
 
     @classmethod
     def empty(cls) -> ElementGraph:
         return cls(entities=[], events=[], relationships=[], user_claims=[], key_facts=[], legal_questions=[])
-
-
-class KeyElements(BaseModel):
-    """The element lists the consult acts on (search queries, the audit's facts, the draft's elements): what
-    profile='fast' extracts. Entities, events and relationships took about as many tokens again to write."""
-
-    user_claims: _Texts
-    key_facts: _Texts
-    legal_questions: _Texts
 
 
 MAX_KEPT = 12
@@ -95,28 +83,21 @@ def extract_elements(state: ConsultState, runtime: Runtime[Context]) -> dict[str
     started = time.perf_counter()
     ctx = runtime.context
     model = chat_model(ctx, "draft")
-    schema, prompt = (
-        (KeyElements, "extract_key_elements") if ctx.profile == "fast" else (ElementGraph, "extract_elements")
-    )
     messages = [
         SystemMessage(content=render_prompt("system", ctx.language)),
-        HumanMessage(content=render_prompt(prompt, ctx.language, question=state.question)),
+        HumanMessage(content=render_prompt("extract_elements", ctx.language, question=state.question)),
     ]
     try:
-        elements, usage = invoke_structured(model, messages, schema, retries=ctx.structured_retries)
-        graph: dict[str, Any] = {**ElementGraph.empty().model_dump(), **elements.model_dump()}
+        elements, usage = invoke_structured(model, messages, ElementGraph, retries=ctx.structured_retries)
+        graph: dict[str, Any] = elements.model_dump()
     except StructuredOutputError as exc:
         graph = {**ElementGraph.empty().model_dump(), "errors": [str(exc)]}
         usage = failed_usage(exc)
-    empty = [key for key in schema.model_fields if not graph[key]]
+    empty = [key for key, value in graph.items() if key != "errors" and not value]
     if state.history:
         graph = merge_elements(state.element_graph, graph)
     return {
         "element_graph": graph,
         "usage": usage,
-        "trace": [
-            trace_event(
-                "extract_elements", started, schema=schema.__name__, empty_fields=empty, failed="errors" in graph
-            )
-        ],
+        "trace": [trace_event("extract_elements", started, empty_fields=empty, failed="errors" in graph)],
     }

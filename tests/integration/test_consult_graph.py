@@ -14,7 +14,7 @@ from pydantic import Field
 
 from agents.claim_check import readable_citations
 from agents.context import Context
-from agents.element import ElementGraph, KeyElements
+from agents.element import ElementGraph
 from agents.state.consult import ConsultInput
 from graphs.consult import ANSWER_NODE, build_graph
 from prompts import label
@@ -315,20 +315,6 @@ def test_follow_up_reuses_elements_and_evidence(active_kb: Services, install: An
         if "如果还撞伤了人呢" in str(c[-1].content) and "候选法条" in str(c[-1].content)
     )
     assert f"问：{QUESTION}" in second_draft_prompt and one["response"] in second_draft_prompt
-
-
-def test_fast_profile_extracts_the_key_elements_only_and_acts_on_them(active_kb: Services, install: Any) -> None:
-    key = KeyElements(user_claims=[], key_facts=["醉酒驾驶机动车被查获"], legal_questions=["会受到什么处罚"])
-    model = install(by_schema={"KeyElements": [key.model_dump_json()]})
-    out = _run(Context(model="fake", audit=False))
-    graph = out["element_graph"]
-    assert graph["key_facts"] == ["醉酒驾驶机动车被查获"] and graph["entities"] == [] and graph["events"] == []
-    assert out["trace"][1]["detail"]["schema"] == "KeyElements"
-    assert out["trace"][1]["detail"]["empty_fields"] == ["user_claims"]
-    extraction = str(model.calls[0][-1].content)
-    assert "key_facts" in extraction and "entities" not in extraction
-    draft_prompt = next(str(c[-1].content) for c in model.calls if "候选法条" in str(c[-1].content))
-    assert "醉酒驾驶机动车被查获" in draft_prompt
 
 
 def test_garbage_element_json_is_recorded_not_fatal(active_kb: Services, install: Any) -> None:
