@@ -7,10 +7,10 @@ import json
 import time
 from typing import Any
 
+from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from agents.common.answers import format_evidence
-from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import trace_event
@@ -39,6 +39,7 @@ def draft_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, An
         "history": format_history(state.history, ctx.language),
         "elements": format_elements(state.element_graph, ctx.language),
         "evidence": format_evidence(state.evidence, ctx.language),
+        "question": state.question,
     }
     revising = bool(state.draft)
     if revising:
@@ -46,7 +47,9 @@ def draft_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, An
         prompt = render_prompt("revise_draft", ctx.language, **shared, draft=state.draft, suggestions=suggestions)
     else:
         prompt = render_prompt("draft_answer", ctx.language, **shared)
-    text, usage = invoke_text(model, facts_first(ctx.language, "question", state.question, prompt))
+    text, usage = invoke_text(
+        model, [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
+    )
     stalled = revising and text.strip() == state.draft and "search_law" not in state.plan
     return {
         "draft": text.strip(),

@@ -6,10 +6,10 @@ import json
 import time
 from typing import Annotated, Any
 
+from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.context import Context
 from agents.state.common import trace_event
@@ -83,8 +83,10 @@ def extract_elements(state: ConsultState, runtime: Runtime[Context]) -> dict[str
     started = time.perf_counter()
     ctx = runtime.context
     model = chat_model(ctx, "draft")
-    # The question opens the call, as it opens the draft's and the audits' (one prefix, read once).
-    messages = facts_first(ctx.language, "question", state.question, render_prompt("extract_elements", ctx.language))
+    messages = [
+        SystemMessage(content=render_prompt("system", ctx.language)),
+        HumanMessage(content=render_prompt("extract_elements", ctx.language, question=state.question)),
+    ]
     try:
         elements, usage = invoke_structured(model, messages, ElementGraph, retries=ctx.structured_retries)
         graph: dict[str, Any] = elements.model_dump()

@@ -1,9 +1,9 @@
 """Messages that open with what every call of one run shares.
 
 llama.cpp keeps the previous call's tokens and evaluates a new prompt only from the first token that
-differs. Calls about one case (pre-judgment, one audit per article, the judgment) or one question (element
-extraction, the draft, one audit per article) that open with the system text and then the facts pay for the
-facts once; the instruction of each call comes after them.
+differs. Calls about one case (pre-judgment, one audit per article, the judgment) or one question (one
+audit per article) that open with the system text and then the facts pay for the facts once; the
+instruction of each call comes after them.
 """
 
 from __future__ import annotations

@@ -317,16 +317,6 @@ def test_follow_up_reuses_elements_and_evidence(active_kb: Services, install: An
     assert f"问：{QUESTION}" in second_draft_prompt and one["response"] in second_draft_prompt
 
 
-def test_the_question_opens_every_call_so_llama_cpp_reads_it_once(active_kb: Services, install: Any) -> None:
-    model = install(by_schema={"text": ["回答：醉驾构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"]})
-    _run(Context(model="fake"))
-    opening = label("question_facts", "zh", facts=QUESTION)
-    # Every call about the question (not the checklist's, made from the article alone and kept in the KB).
-    prompts = [str(call[-1].content) for call in model.calls if QUESTION in str(call[-1].content)]
-    assert len(prompts) >= 3  # element extraction, the draft, an audit
-    assert all(p.startswith(opening) for p in prompts)
-
-
 def test_garbage_element_json_is_recorded_not_fatal(active_kb: Services, install: Any) -> None:
     install(by_schema={"ElementGraph": ["{not json", "[1, 2]", "still not"]})
     out = _run(Context(model="fake", profile="thorough", structured_retries=2, audit=False))

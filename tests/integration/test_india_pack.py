@@ -89,7 +89,7 @@ def test_english_runs_use_english_prompts_end_to_end(
         services.close()
     prompts = [str(call[-1].content) for call in model.calls]
     assert prompts and not any("候选法条" in p or "请" in p for p in prompts)  # no Chinese prompt was sent
-    assert any(p.startswith("Question and key points:") and "Extract the legal elements" in p for p in prompts)
+    assert any(p.startswith("Extract the legal elements") for p in prompts)
     assert out["response"] == "Theft is punished with up to three years (Indian Penal Code, 1860, Section 379)."
     assert [item["article_id"] for item in out["legal_basis"]] == ["IPC:379"]
     assert out["verdicts"][0]["reason"] == "every element holds"
