@@ -70,7 +70,7 @@ class ChargeRules:
         """The charge in force that ``name`` denotes: current names, bracketed CAIL forms, single alternatives,
         and abolished or renamed charges (followed to their replacement)."""
         wanted = charge_variants(name)
-        full = normalise_charge(re.sub(r"\s+", "", name))
+        full = normalise_charge(name)
         # The name as written first: its single alternatives may be other charges' old names (枉法追诉、裁判 was
         # replaced by 徇私枉法, 枉法裁判 by 民事、行政枉法裁判); a set's order would pick one by hash seed.
         for key in sorted(wanted, key=lambda variant: (variant != full, variant)):
