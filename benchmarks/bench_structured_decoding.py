@@ -5,7 +5,7 @@
 
 Runs the consult's element extraction (the element-graph schema, the same prompt as the node) on the first
 questions, once with ``llama_cpp.Llama`` (every vocabulary token tested against the grammar at every step)
-and once with ``LazyGrammarLlama`` (the greedy token first), alternating which goes first. Prints per item
+and once with ``LlamaEngine`` (the greedy token first; its saved prompt states off), alternating which goes first. Prints per item
 the seconds and tokens of each and whether the replies are identical, then the medians, as JSON lines.
 """
 
@@ -47,14 +47,14 @@ def main() -> None:
     args = parser.parse_args()
     import llama_cpp
 
-    from tools.llm.lazy_grammar import LazyGrammarLlama
+    from tools.llm.engine import LlamaEngine
 
     settings = load_settings()
     path = str(settings.model_path or settings.default_model_file)
     options: dict[str, Any] = {"n_ctx": 4096, "n_threads": settings.llama_threads, "verbose": False, "seed": 0}
     models = {
         "chain": llama_cpp.Llama(model_path=path, **options),
-        "lazy": LazyGrammarLlama(model_path=path, **options),
+        "lazy": LlamaEngine(model_path=path, prefix_cache_bytes=0, **options),
     }
     lines = args.data.read_text(encoding="utf-8").splitlines()[: args.items]
     seconds: dict[str, list[float]] = {name: [] for name in models}

@@ -117,3 +117,27 @@ def test_lazy_grammar_decodes_exactly_what_the_full_vocabulary_grammar_does(chat
         assert lazy["choices"][0]["message"]["content"] == full["choices"][0]["message"]["content"]
         assert lazy["usage"]["completion_tokens"] > 5
     assert misses > 0  # the fallback to the whole vocabulary ran and agreed
+
+
+def test_a_prompt_starts_from_the_saved_state_of_an_earlier_one_sharing_its_opening() -> None:
+    # A consult alternates prompts (extraction, draft): each opens with its own instructions, which the model
+    # should read once, not once per question. The replies must not change.
+    extract = "Extract the parties, the events and the legal questions from the question below. " * 3
+    draft = "Write a short answer to the question below and cite the articles you rely on. " * 3
+    prompts = [extract + "Q: Is theft a crime?", draft + "Q: Is theft a crime?", extract + "Q: Is fraud a crime?"]
+    replies: dict[int, list[str]] = {}
+    third_cached: dict[int, int] = {}
+    for cache_mb in (0, 64):
+        model = LocalLlamaChat.from_path(_smollm2(), n_threads=2, n_ctx=1024, prefix_cache_mb=cache_mb)
+        model = model.model_copy(update={"max_tokens": 8})
+        replies[cache_mb] = []
+        for prompt in prompts:
+            text, usage = invoke_text(model, [HumanMessage(content=prompt)])
+            replies[cache_mb].append(text)
+        third_cached[cache_mb] = usage.get("cached_prompt_tokens", 0)
+        if cache_mb:
+            assert model._llama.prefix_states.restored == 1
+    opening = len(LocalLlamaChat.from_path(_smollm2(), n_threads=1, n_ctx=256)._llama.tokenize(extract.encode()))
+    # Without saved states only the chat template's opening (shared with the draft just before) is reused.
+    assert third_cached[0] < opening <= third_cached[64] - third_cached[0]
+    assert replies[64] == replies[0]

@@ -73,7 +73,12 @@ def _load(spec: str, settings: Settings) -> BaseChatModel:
         from tools.llm.local import LocalLlamaChat
 
         path = settings.model_path or settings.default_model_file
-        return LocalLlamaChat.from_path(path, n_threads=settings.llama_threads, n_ctx=settings.llama_context)
+        return LocalLlamaChat.from_path(
+            path,
+            n_threads=settings.llama_threads,
+            n_ctx=settings.llama_context,
+            prefix_cache_mb=settings.llama_prefix_cache_mb,
+        )
     if spec == FAKE_SPEC:
         from tools.llm.fake import FakeChatModel
 

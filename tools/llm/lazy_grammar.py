@@ -17,7 +17,6 @@ from typing import Any
 
 import llama_cpp
 import numpy as np
-from llama_cpp import _internals
 
 _TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)], align=True)
 
@@ -58,26 +57,3 @@ class LazyGrammar:
         if getattr(self, "_grammar", None):
             llama_cpp.llama_sampler_free(self._grammar)
             self._grammar = None
-
-
-class LazyGrammarLlama(llama_cpp.Llama):  # type: ignore[misc]
-    """``llama_cpp.Llama`` whose greedy grammar-constrained sampling uses :class:`LazyGrammar`; any other
-    sampling (a temperature above zero) keeps llama-cpp-python's chain."""
-
-    def _init_sampler(self, *args: Any, **kwargs: Any) -> Any:
-        grammar = kwargs.get("grammar")
-        if grammar is None or args or kwargs.get("temp", 0.8) != 0.0 or kwargs.get("logits_processor"):
-            return super()._init_sampler(*args, **kwargs)
-        sampler = _internals.LlamaSampler()
-        sampler.add_penalties(
-            n_vocab=self._n_vocab,
-            penalty_last_n=self.last_n_tokens_size,
-            penalty_repeat=kwargs.get("repeat_penalty", 1.0),
-            penalty_freq=kwargs.get("frequency_penalty", 0.0),
-            penalty_present=kwargs.get("presence_penalty", 0.0),
-        )
-        lazy = LazyGrammar(self._model.vocab, grammar._grammar, grammar._root)
-        sampler.add_custom(lazy.apply)
-        sampler.lazy_grammar = lazy  # type: ignore[attr-defined]  # lives as long as the chain that calls it
-        sampler.add_greedy()
-        return sampler

@@ -2,7 +2,8 @@
 
 Structured calls pass ``response_format={"type": "json_object", "schema": ...}``, which llama.cpp turns
 into a grammar, so the reply is valid JSON for the schema by construction (checked token by token the cheap
-way: tools/llm/lazy_grammar.py).
+way: tools/llm/lazy_grammar.py). Every recent prompt's KV cache is kept, so a call re-reads no instructions
+an earlier call has read (tools/llm/prefix_states.py).
 """
 
 from __future__ import annotations
@@ -47,22 +48,27 @@ class LocalLlamaChat(BaseChatModel):
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
 
     @classmethod
-    def from_path(cls, path: Path, n_threads: int, n_ctx: int) -> LocalLlamaChat:
+    def from_path(cls, path: Path, n_threads: int, n_ctx: int, prefix_cache_mb: int = 0) -> LocalLlamaChat:
         if not path.is_file():
             raise ModelUnavailableError(
                 f"model file {path} not found: run `jurisgraph model install` (or set JURIS_MODEL_PATH, "
                 "or choose another provider with JURIS_MODEL)"
             )
         try:
-            from tools.llm.lazy_grammar import LazyGrammarLlama
+            from tools.llm.engine import LlamaEngine
         except ImportError as exc:
             raise ModelUnavailableError(
                 "the local model needs llama-cpp-python: pip install '.[local]' (or `make install`)"
             ) from exc
         chat = cls(model_path=str(path), n_threads=n_threads, n_ctx=n_ctx)
         try:
-            chat._llama = LazyGrammarLlama(
-                model_path=str(path), n_ctx=n_ctx, n_threads=n_threads, verbose=False, seed=0
+            chat._llama = LlamaEngine(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=n_threads,
+                verbose=False,
+                seed=0,
+                prefix_cache_bytes=prefix_cache_mb << 20,
             )
         except (ValueError, RuntimeError) as exc:
             raise ModelUnavailableError(f"llama.cpp cannot load {path}: {exc}") from exc
