@@ -5,8 +5,9 @@
 
 Runs the consult's element extraction (the element-graph schema, the same prompt as the node) on the first
 questions, once with ``llama_cpp.Llama`` (every vocabulary token tested against the grammar at every step)
-and once with ``LlamaEngine`` (the greedy token first; its saved prompt states off), alternating which goes first. Prints per item
-the seconds and tokens of each and whether the replies are identical, then the medians, as JSON lines.
+and once with ``LlamaEngine`` (the greedy token first; its saved prompt states off), alternating which goes
+first. Prints per item the seconds and tokens of each and whether the replies are identical, then the
+medians, as JSON lines.
 """
 
 from __future__ import annotations
