@@ -153,6 +153,15 @@ def expand_community(
     return {"community": articles_of(refs)}, refs, community
 
 
+def research_without_model(services: Services, fact: str, ctx: Context) -> dict[str, list[str]]:
+    """Every strategy's article ranking that needs no chat model (:func:`search_semantic` and
+    :func:`expand_community` on the fact's features), as the graph's two research nodes make them; for the
+    retrieval eval and the benchmarks, which run the Researcher outside the graph."""
+    features, _ = extract_features(fact, ctx)
+    rankings, _ = search_semantic(services, fact, features, ctx)
+    return rankings | expand_community(services, features, ctx)[0]
+
+
 def precedent_charges(services: Services, fact: str, k: int) -> list[tuple[str, int]]:
     """Charges of the ``k`` precedents most similar to ``fact`` by words (BM25, the fact itself skipped),
     most frequent first; BM25 precedents found the gold articles far more often than embedded ones."""

@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 from agents.common.research import fuse_research
 from agents.context import Context
-from agents.researcher import anchor_prejudgment, expand_community, extract_features, prejudge, search_semantic
+from agents.researcher import anchor_prejudgment, prejudge, research_without_model
 from agents.scorer import fact_signals
 from app.eval.metrics import canonical_charges
 from app.eval.tasks import half_of, load_items
@@ -76,9 +76,7 @@ def main() -> None:
                 fused, prejudged = recorded[str(item["id"])]
                 sink.write(json.dumps(describe(item, fused, prejudged), ensure_ascii=False) + "\n")
                 continue
-            features, _ = extract_features(fact, ctx)
-            rankings, _ = search_semantic(services, fact, features, ctx)
-            rankings |= expand_community(services, features, ctx)[0]
+            rankings = research_without_model(services, fact, ctx)
             prejudged = {}
             if args.model:
                 try:

@@ -22,7 +22,7 @@ from typing import Any
 
 from agents.common.research import follow_companions, fuse_research
 from agents.context import Context
-from agents.researcher import expand_community, extract_features, search_semantic
+from agents.researcher import research_without_model
 from agents.scorer import charge_model, fact_signals
 from app.eval.tasks import HALVES, half_of
 from tools.kb.charges import ChargeRepository
@@ -36,9 +36,7 @@ def collect(items: list[dict[str, Any]], ctx: Context) -> list[dict[str, Any]]:
     repository = ChargeRepository(services.graph)
     rows = []
     for number, item in enumerate(items, 1):
-        features, _ = extract_features(item["fact"], ctx)
-        research, _ = search_semantic(services, item["fact"], features, ctx)
-        research |= expand_community(services, features, ctx)[0]
+        research = research_without_model(services, item["fact"], ctx)
         fused = fuse_research(research, ctx, max(ctx.audit_k, ctx.charge_depth), companions)
         signals, _, _ = fact_signals(services, repository, item["fact"], fused, {}, ctx)
         best = [name for name, _ in rank_charges(signals, charge_model(ctx))[:10]]

@@ -19,7 +19,7 @@ from agents.common.answers import format_evidence
 from agents.common.research import fuse_research
 from agents.context import Context
 from agents.law_search import fetch_evidence, source_rankings
-from agents.researcher import anchor_prejudgment, expand_community, extract_features, prejudge, search_semantic
+from agents.researcher import anchor_prejudgment, prejudge, research_without_model
 from agents.state.common import TraceEvent
 from agents.state.consult import ConsultInput, EvidenceItem
 from agents.state.judge import JudgeEvidence, JudgeInput
@@ -306,9 +306,7 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
         usage = empty_usage()
         if item.get("fact"):
             started = time.perf_counter()
-            features, _ = extract_features(item["fact"], research_ctx)
-            research, _ = search_semantic(services, item["fact"], features, research_ctx)
-            research |= expand_community(services, features, research_ctx)[0]
+            research = research_without_model(services, item["fact"], research_ctx)
             model_free_ms = _ms_since(started)
             if prejudge_model:
                 # As in the judge graph: a pre-judgment that never validates leaves the other strategies.
