@@ -98,7 +98,7 @@ class Settings:
     llama_context: int = field(default_factory=lambda: _env_int("JURIS_N_CTX", 8192))
     llama_prefix_cache_mb: int = field(default_factory=lambda: _env_int("JURIS_PREFIX_CACHE_MB", 512))
     """Memory for the KV caches of recent prompts, so a prompt opening like a recent one skips that opening
-    (about 28 KB a token for the 1.5B model: 512 MB holds some 18,000 tokens). 0 turns this off."""
+    (about 27 KB a token for the 1.5B model: 512 MB holds some 19,000 tokens). 0 turns this off."""
 
     ingest_batch_size: int = field(default_factory=lambda: _env_int("JURIS_INGEST_BATCH", 32))
     """Articles written per batch; a killed ingestion loses at most one batch of work."""

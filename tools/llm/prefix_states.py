@@ -107,9 +107,9 @@ class PrefixStates:
         """Called as ``llama``, whose context holds a sequence whose first ``prompt_length`` tokens were its
         prompt, starts on ``tokens``: save that sequence if the prompt is about to overwrite it, load a saved
         one if more of it is reusable. Returns the prompt length of the sequence the context now holds."""
-        held = tuple(int(t) for t in llama._input_ids)
+        held = tuple(llama._input_ids.tolist())
         shared = shared_prefix(held, tokens)
-        if shared < len(held) and held:
+        if shared < len(held):
             self.add(_save(llama, held, prompt_length))
         state, most = self.best(tokens)
         if state is not None and most > reusable(shared, len(tokens), prompt_length) and _load(llama, state):
