@@ -9,7 +9,7 @@ QUESTION ?= 醉酒驾驶机动车会受到什么处罚？
 # the portable AVX2 build works. No wheel cache: a cached native build must never be picked up.
 LLAMA := CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PIP) install --no-cache-dir --no-deps llama-cpp-python==0.3.36
 
-.PHONY: install demo test-install test lint kb-consult kb-consult-12 kb-judge stress
+.PHONY: install demo test-install test lint kb-consult kb-consult-12 kb-judge article-priors stress
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,15 @@ kb-judge: install
 	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/jurisgraph ingest $(CHARGES) --ontology lexical \
 		--cases $(SHARED_ZH)/cases/cail2018_sample_train.jsonl --cases $(SHARED_ZH)/cases/cail2018_sample_test.jsonl
 	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/jurisgraph checklists --import $(JUDGE_CHECKLISTS)
+
+# The Researcher's article priors (tools/retrieval/article_priors.json, shipped): how often each article in the
+# model-free fused top ten of 1,000 CAIL sample cases (no dev item) was cited. About 20 minutes on kb-judge;
+# the rankings file makes an interrupted run resume.
+ZH_EVAL := $(SHARED_ZH)/eval
+article-priors: kb-judge
+	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/python benchmarks/fit_article_priors.py \
+		--cases $(SHARED_ZH)/cases/cail2018_sample_train.jsonl $(SHARED_ZH)/cases/cail2018_sample_test.jsonl \
+		--exclude $(ZH_EVAL)/ljp_dev.jsonl $(ZH_EVAL)/charge_dev.jsonl --rankings benchmarks/runs/article-priors/rankings.jsonl
 
 # Tests need no torch and no 1.1 GB model: the fake model drives the graphs, SmolLM2 (93 MB) the llama.cpp adapter.
 # The scale-out tests start a throwaway PostgreSQL cluster from Debian's server programs.

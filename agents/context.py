@@ -243,6 +243,24 @@ class Context:
             "for 382's 贪污, 386, 390) follows that article in the Researcher's ranking; judgments cite both."
         },
     )
+    magnet_threshold: float = field(
+        default=0.2,
+        metadata={
+            "description": "Judge: magnet rate above which the Researcher's fusion demotes an article: the share "
+            "of 1,000 CAIL sample cases whose model-free fused top ten held it though they did not cite it "
+            "(tools/retrieval/article_priors.py). 0.2 demotes five: 刑法:316 0.71, 247 0.63, 400 0.52, 246 0.38, "
+            "306 0.27. Chosen on ljp_dev's tuning half (0.1 to 0.3 tied there; 0.1 would also touch the drug "
+            "articles 348-357, which are each other's neighbours, not magnets)."
+        },
+    )
+    article_prior_strength: float = field(
+        default=1.0,
+        metadata={
+            "description": "Judge: a magnet's fused score is multiplied by (1 - magnet rate) ** strength. 1 on "
+            "ljp_dev's tuning half (1 to 8 tied); fused R@5 / R@10 0.723 / 0.793 -> 0.743 / 0.797 there, "
+            "0.690 / 0.788 -> 0.704 / 0.793 on the report half. 0: off."
+        },
+    )
     profile: Literal["fast", "thorough"] = field(
         default="fast",
         metadata={

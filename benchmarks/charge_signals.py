@@ -1,7 +1,7 @@
 """Record every candidate charge's signals for the items of a dev file (a benchmark, not a test).
 
     JURIS_DATA_DIR=KB python benchmarks/charge_signals.py --data DATA.jsonl --out RUN/signals.jsonl \
-        [--model local]
+        [--model local] [--set key=value ...]
 
 One line per item: its half, gold charges (as the KB names them) and, per candidate charge, the signals of
 :mod:`tools.law.charge_scores` as the judge graph computes them before its audit (lexical features, the
@@ -39,11 +39,13 @@ def main() -> None:
     parser.add_argument(
         "--from", dest="recorded", type=Path, help="reuse the fused rankings and pre-judgments recorded in this file"
     )
+    parser.add_argument("--set", dest="settings", action="append", default=[], help="Context key=value (repeatable)")
     args = parser.parse_args()
     services = get_services()
     repository = ChargeRepository(services.graph)
     companions = services.statutes.penalty_companions()
-    ctx = replace(Context(), feature_extractor="lexical", model=args.model or Context().model, judge_model="")
+    base = Context().with_overrides(args.settings)
+    ctx = replace(base, feature_extractor="lexical", model=args.model or base.model, judge_model="")
     done = set()
     if args.out.exists():
         done = {json.loads(line)["id"] for line in args.out.read_text(encoding="utf-8").splitlines() if line}

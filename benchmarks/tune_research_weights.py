@@ -34,14 +34,16 @@ from tools.retrieval.hybrid import RRF_K, weighted_rrf
 from tools.services import get_services
 
 STRATEGIES = ("bm25", "dense", "kg", "offence", "cases", "case_bm25", "features", "community", "charge", "generative")
-ROWS = {"cases": "research_cases"}
-"""Strategies recorded under another row name (``cases`` there is LawSearch's case source)."""
+ROWS = {name: f"research_{name}" for name in ("cases", "bm25", "dense", "kg")}
+"""Strategies recorded under another row name (``cases``, ``bm25``, ``dense`` and ``kg`` there are LawSearch's
+sources). Runs before session 25 kept only the Researcher's ``cases``; LawSearch's rankings stand in for the
+other three there."""
 
 
 def rankings_of(item: dict[str, Any]) -> dict[str, list[str]]:
     """The Researcher's strategies' rankings of one recorded item, by strategy name."""
     recorded = item["prediction"]["rankings"]
-    return {name: recorded.get(ROWS.get(name, name), []) for name in STRATEGIES}
+    return {name: recorded.get(ROWS.get(name, name), recorded.get(name, [])) for name in STRATEGIES}
 
 
 def examples(item: dict[str, Any], strategies: Sequence[str], offset: int) -> tuple[list[str], np.ndarray]:

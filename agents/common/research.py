@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 from agents.context import Context
 from tools.kb.charges import ChargeRepository
+from tools.retrieval.article_priors import bundled_priors
 from tools.retrieval.hybrid import weighted_rrf
 from tools.retrieval.offence import OffenceIndex
 from tools.services import Services
@@ -28,10 +29,17 @@ def follow_companions(ranked: list[str], companions: Mapping[str, str]) -> list[
 def fuse_research(
     rankings: dict[str, list[str]], ctx: Context, k: int, companions: Mapping[str, str] | None = None
 ) -> list[str]:
-    """The Researcher's fused candidate list (weighted RRF over every strategy's ranking), with penalty
-    companions (:meth:`tools.kb.statutes.StatuteRepository.penalty_companions`) following their articles when
-    ``ctx.penalty_companions`` is on."""
-    fused = [c.article_id for c in weighted_rrf(rankings, ctx.strategy_weights, k)]
+    """The Researcher's fused candidate list: weighted RRF over every strategy's ranking, magnet articles
+    demoted (:mod:`tools.retrieval.article_priors`, unless ``ctx.article_prior_strength`` is 0), and
+    penalty companions (:meth:`tools.kb.statutes.StatuteRepository.penalty_companions`) following their
+    articles when ``ctx.penalty_companions`` is on."""
+    pool = weighted_rrf(rankings, ctx.strategy_weights, sum(len(ranked) for ranked in rankings.values()))
+    priors = bundled_priors() if ctx.article_prior_strength else None
+    if priors is None:
+        fused = [c.article_id for c in pool]
+    else:
+        scored = ((c.article_id, c.score) for c in pool)
+        fused = priors.demote(scored, ctx.magnet_threshold, ctx.article_prior_strength)
     if ctx.penalty_companions and companions:
         fused = follow_companions(fused, companions)
     return fused[:k]

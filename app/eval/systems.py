@@ -316,11 +316,10 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
                 except StructuredOutputError as exc:
                     usage = failed_usage(exc)
                     research |= {"charge": [], "generative": []}
-            if "cases" in research:
-                out["research_cases"] = research["cases"][:depth]
-            for name in ("offence", "case_bm25", "features", "community", "charge", "generative"):
-                if name in research:
-                    out[name] = research[name][:depth]
+            # Every strategy's own ranking; those named like a LawSearch source (bm25, dense, exact, kg, cases)
+            # as research_<name>, so that the fusion can be recomputed offline from the rows.
+            for name, ranked in research.items():
+                out[f"research_{name}" if name in out else name] = ranked[:depth]
             started = time.perf_counter()
             out["researcher"] = fuse_research(research, research_ctx, depth, companions)
             # The pre-judgment's model call is left out: this is the time every strategy without a model takes.

@@ -55,8 +55,9 @@ def test_articles_of_cases_are_ranked_by_summed_score() -> None:
 
 def test_fusion_weights_follow_the_context() -> None:
     rankings = {"charge": ["刑法:264"], "bm25": ["刑法:263", "刑法:264"]}
-    assert fuse_research(rankings, Context(model="fake"), 2) == ["刑法:264", "刑法:263"]
-    bm25_heavy = Context(model="fake", strategy_weights={"charge": 0.0, "bm25": 5.0})
+    # Priors off: this is about the strategies' weights alone.
+    assert fuse_research(rankings, Context(model="fake", article_prior_strength=0.0), 2) == ["刑法:264", "刑法:263"]
+    bm25_heavy = Context(model="fake", strategy_weights={"charge": 0.0, "bm25": 5.0}, article_prior_strength=0.0)
     assert fuse_research(rankings, bm25_heavy, 2) == ["刑法:263", "刑法:264"]
 
 
@@ -142,8 +143,9 @@ def test_penalty_companions_follow_their_articles_in_the_fusion() -> None:
     companions = {"刑法:382": "刑法:383", "刑法:385": "刑法:386"}
     assert follow_companions(["刑法:382", "刑法:264", "刑法:383"], companions) == ["刑法:382", "刑法:383", "刑法:264"]
     rankings = {"bm25": ["刑法:385", "刑法:264", "刑法:67"]}
-    assert fuse_research(rankings, Context(model="fake"), 2, companions) == ["刑法:385", "刑法:386"]
-    off = Context(model="fake", penalty_companions=False)
+    plain = Context(model="fake", article_prior_strength=0.0)
+    assert fuse_research(rankings, plain, 2, companions) == ["刑法:385", "刑法:386"]
+    off = Context(model="fake", penalty_companions=False, article_prior_strength=0.0)
     assert fuse_research(rankings, off, 2, companions) == ["刑法:385", "刑法:264"]
 
 

@@ -1,0 +1,80 @@
+"""Fit the article priors on real cases (``make article-priors``; a benchmark, not a test).
+
+    JURIS_DATA_DIR=KB python benchmarks/fit_article_priors.py --cases CAIL.jsonl [MORE.jsonl ...] \
+        --exclude DEV.jsonl [...] --rankings RUN/rankings.jsonl [--limit 1000] [--out PRIORS.json]
+
+Runs the model-free Researcher (every strategy but the pre-judgment) on ``--limit`` cases of the ``--cases``
+files, chosen by a hash of their ids and never one whose fact a dev file (``--exclude``) holds, fuses each
+ranking without priors, and counts per article how often it was in the top ten and how often the case cited
+it: each article's magnet rate (:mod:`tools.retrieval.article_priors`). Each case's ranking is appended to
+``--rankings`` as it is made, so an interrupted run resumes; the priors are written to ``--out`` (default:
+the package's file) with the cases' hash and the code's version.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from tqdm import tqdm
+
+from agents.common.research import fuse_research
+from agents.context import Context
+from agents.researcher import research_without_model
+from app.eval.runner import code_version
+from tools.corpus.cail import Case, load_cases
+from tools.retrieval.article_priors import BUNDLED_PRIORS, count_priors
+from tools.services import get_services
+
+PRIOR_DEPTH = 10
+"""Appearances count in the fused top ten: the Researcher's evidence and the audit read that far."""
+
+
+def chosen_cases(paths: list[Path], exclude: list[Path], limit: int) -> list[Case]:
+    """The first ``limit`` cases by the SHA-256 of their ids, none whose fact an excluded file holds."""
+    held = {json.loads(line)["fact"] for path in exclude for line in path.read_text(encoding="utf-8").splitlines()}
+    cases = [case for path in paths for case in load_cases(path) if case.fact not in held]
+    cases.sort(key=lambda case: hashlib.sha256(case.id.encode("utf-8")).hexdigest())
+    return cases[:limit]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cases", type=Path, nargs="+", required=True)
+    parser.add_argument("--exclude", type=Path, nargs="*", default=[])
+    parser.add_argument("--rankings", type=Path, required=True)
+    parser.add_argument("--limit", type=int, default=1000)
+    parser.add_argument("--out", type=Path, default=BUNDLED_PRIORS)
+    args = parser.parse_args()
+    services = get_services()
+    companions = services.statutes.penalty_companions()
+    ctx = replace(Context(), feature_extractor="lexical", judge_model="", article_prior_strength=0.0)
+    cases = chosen_cases(args.cases, args.exclude, args.limit)
+    done: dict[str, list[str]] = {}
+    if args.rankings.exists():
+        for line in args.rankings.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            done[row["id"]] = row["fused"]
+    args.rankings.parent.mkdir(parents=True, exist_ok=True)
+    with args.rankings.open("a", encoding="utf-8") as sink:
+        for case in tqdm([c for c in cases if c.id not in done], desc="article priors"):
+            fused = fuse_research(research_without_model(services, case.fact, ctx), ctx, PRIOR_DEPTH, companions)
+            done[case.id] = fused
+            sink.write(json.dumps({"id": case.id, "fused": fused}, ensure_ascii=False) + "\n")
+            sink.flush()
+    digest = hashlib.sha256("\n".join(f"{c.id}:{c.content_hash}" for c in cases).encode("utf-8")).hexdigest()
+    provenance = {"cases_sha256": digest[:16], "code": code_version()}
+    priors = count_priors(((done[c.id], c.articles) for c in cases), PRIOR_DEPTH, provenance)
+    args.out.write_text(json.dumps(priors.to_json(), ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    magnets = sorted(priors.ranked, key=priors.magnet_rate, reverse=True)
+    print(f"{priors.cases} cases; highest magnet rates (in the top {PRIOR_DEPTH}, not cited):")
+    for article_id in magnets[:10]:
+        print(f"  {article_id}: {priors.magnet_rate(article_id):.3f}")
+    print(f"written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
