@@ -42,3 +42,16 @@ def test_the_count_of_charges_the_fact_states() -> None:
     assert stated_charge_count("被告人一人犯数罪，应根据刑法××的规定处罚。") == 2
     assert stated_charge_count("被告人的行为构成××，建议判处一年以下××。") == 1
     assert stated_charge_count("被告人秘密窃取他人财物，价值3000元。") == 0
+
+
+def test_the_defendants_plea_the_evidence_list_and_later_payments_are_no_acts() -> None:
+    fact = (
+        "（一）××\n2015年7月18日晚，被告人李某窜至某公司仓库，用打火机点燃包装袋，烧毁货物价值3万元。"
+        "（二）××\n2007年3月11日下午，被告人李某用刀逼住出租车司机苗某某，劫得现金800元。"
+        "为证明上述事实，公诉机关向法庭提供了被害人陈述、证人证言、火灾现场勘验笔录等证据。"
+        "本案在审理过程中，被告人李某的朋友自愿代为缴纳罚金人民币2000元。"
+        "被告人李某表示认罪服法，同时辩称，自己的抢劫行为发生在2007年，应从轻处罚。"
+    )
+    acts = split_acts(fact)
+    assert len(acts) == 2 and "点燃" in acts[0] and "劫得" in acts[1]
+    assert not any(word in act for act in acts for word in ("为证明", "缴纳罚金", "辩称"))
