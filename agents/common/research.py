@@ -29,17 +29,19 @@ def follow_companions(ranked: list[str], companions: Mapping[str, str]) -> list[
 def fuse_research(
     rankings: dict[str, list[str]], ctx: Context, k: int, companions: Mapping[str, str] | None = None
 ) -> list[str]:
-    """The Researcher's fused candidate list: weighted RRF over every strategy's ranking, magnet articles
-    demoted (:mod:`tools.retrieval.article_priors`, unless ``ctx.article_prior_strength`` is 0), and
-    penalty companions (:meth:`tools.kb.statutes.StatuteRepository.penalty_companions`) following their
-    articles when ``ctx.penalty_companions`` is on."""
+    """The Researcher's fused candidate list: weighted RRF over every strategy's ranking; magnet articles
+    demoted unless the KG strategy links the fact to them (:mod:`tools.retrieval.article_priors`; none when
+    ``ctx.article_prior_strength`` is 0); penalty companions
+    (:meth:`tools.kb.statutes.StatuteRepository.penalty_companions`) following their articles when
+    ``ctx.penalty_companions`` is on."""
     pool = weighted_rrf(rankings, ctx.strategy_weights, sum(len(ranked) for ranked in rankings.values()))
     priors = bundled_priors() if ctx.article_prior_strength else None
     if priors is None:
         fused = [c.article_id for c in pool]
     else:
         scored = ((c.article_id, c.score) for c in pool)
-        fused = priors.demote(scored, ctx.magnet_threshold, ctx.article_prior_strength)
+        named = set(rankings.get("kg", []))
+        fused = priors.demote(scored, ctx.magnet_threshold, ctx.article_prior_strength, exempt=named)
     if ctx.penalty_companions and companions:
         fused = follow_companions(fused, companions)
     return fused[:k]

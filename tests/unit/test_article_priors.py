@@ -43,6 +43,7 @@ def test_only_an_article_ranked_for_most_cases_that_do_not_cite_it_is_demoted() 
     scored = [("刑法:247", 0.10), ("刑法:264", 0.08), ("刑法:348", 0.07)]
     assert half.demote(scored, 0.2, 1.0) == ["刑法:264", "刑法:348", "刑法:247"]
     assert half.demote(scored, 0.2, 0.0) == ["刑法:247", "刑法:264", "刑法:348"]
+    assert half.demote(scored, 0.2, 1.0, exempt={"刑法:247"}) == ["刑法:247", "刑法:264", "刑法:348"]
 
 
 def test_the_fusion_demotes_magnets_by_the_context_strength(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -56,6 +57,9 @@ def test_the_fusion_demotes_magnets_by_the_context_strength(monkeypatch: pytest.
         "刑法:247",
     ]
     assert fuse_research(rankings, Context(model="fake", magnet_threshold=0.95), 3)[0] == "刑法:247"
+    # A fact that names the magnet's charge (the KG strategy links it) keeps it where it was.
+    named = {**rankings, "kg": ["刑法:247"]}
+    assert fuse_research(named, Context(model="fake", article_prior_strength=1.0), 3)[0] == "刑法:247"
 
 
 def test_priors_round_trip_and_a_bad_file_is_named(tmp_path: Path) -> None:

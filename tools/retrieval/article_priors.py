@@ -6,7 +6,8 @@ Some offences are told in the words every court fact uses. 刑讯逼供 (art. 24
 put them in the top ten for more than half of all facts. Counted over real cases (1,000 CAIL sample cases,
 none of them a dev item), an article's magnet rate is the share of cases whose fused top ten held it although
 the case did not cite it. Where that rate exceeds ``Context.magnet_threshold``, the fusion multiplies the
-article's score by (1 - rate) ** ``Context.article_prior_strength``; every other article keeps its score.
+article's score by (1 - rate) ** ``Context.article_prior_strength``; every other article keeps its score, and
+so does a magnet whose charge the fact names (the KG strategy's articles): a real 脱逃 case says 脱逃.
 
 Only a rate over all cases is used, not the share of an article's appearances that were cited: the CAIL
 sample holds no bribery case, so that share would have demoted 受贿 (385) and its penalty article for every
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -58,9 +59,14 @@ class ArticlePriors:
         rate = self.magnet_rate(article_id)
         return (1.0 - rate) ** strength if rate > threshold else 1.0
 
-    def demote(self, scored: Iterable[tuple[str, float]], threshold: float, strength: float) -> list[str]:
-        """Ids of ``scored`` (id, fused score) re-ordered by score x factor, best first; ties keep their order."""
-        weighted = [(aid, score * self.factor(aid, threshold, strength)) for aid, score in scored]
+    def demote(
+        self, scored: Iterable[tuple[str, float]], threshold: float, strength: float, exempt: Collection[str] = ()
+    ) -> list[str]:
+        """Ids of ``scored`` (id, fused score) re-ordered by score x factor, best first; ties keep their order.
+        ``exempt`` keep their scores: the fact itself names their charge (脱逃 in a real escape)."""
+        weighted = [
+            (aid, score if aid in exempt else score * self.factor(aid, threshold, strength)) for aid, score in scored
+        ]
         return [aid for aid, _ in sorted(weighted, key=lambda item: -item[1])]
 
     def to_json(self) -> dict[str, Any]:
