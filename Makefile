@@ -61,9 +61,9 @@ kb-judge: install
 		--cases $(SHARED_ZH)/cases/cail2018_sample_train.jsonl --cases $(SHARED_ZH)/cases/cail2018_sample_test.jsonl
 	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/jurisgraph checklists --import $(JUDGE_CHECKLISTS)
 
-# The Researcher's article priors (tools/retrieval/article_priors.json, shipped): how often each article in the
-# model-free fused top ten of 1,000 CAIL sample cases (no dev item) was cited. About 20 minutes on kb-judge;
-# the rankings file makes an interrupted run resume.
+# The Researcher's article priors (tools/retrieval/article_priors.json, shipped): how often each article was in
+# the model-free fused top ten of 1,000 CAIL sample cases (no dev item) and how often those cases cited it, from
+# which its magnet rate. About 20 minutes on kb-judge; the rankings file makes an interrupted run resume.
 ZH_EVAL := $(SHARED_ZH)/eval
 article-priors: kb-judge
 	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/python benchmarks/fit_article_priors.py \

@@ -257,8 +257,8 @@ class Context:
         default=1.0,
         metadata={
             "description": "Judge: a magnet's fused score is multiplied by (1 - magnet rate) ** strength. 1 on "
-            "ljp_dev's tuning half (1 to 8 tied); fused R@5 / R@10 0.723 / 0.793 -> 0.743 / 0.797 there, "
-            "0.690 / 0.788 -> 0.704 / 0.793 on the report half. 0: off."
+            "ljp_dev's tuning half (1 to 8 tied); fused R@5 / R@10 0.723 / 0.793 -> 0.744 / 0.797 there, "
+            "0.690 / 0.788 -> 0.709 / 0.793 on the report half (s25-ljp212-retrieval). 0: off."
         },
     )
     profile: Literal["fast", "thorough"] = field(

@@ -26,6 +26,7 @@ from agents.context import Context
 from agents.researcher import research_without_model
 from app.eval.runner import code_version
 from tools.corpus.cail import Case, load_cases
+from tools.corpus.jsonl import read_jsonl
 from tools.retrieval.article_priors import BUNDLED_PRIORS, count_priors
 from tools.services import get_services
 
@@ -35,7 +36,7 @@ PRIOR_DEPTH = 10
 
 def chosen_cases(paths: list[Path], exclude: list[Path], limit: int) -> list[Case]:
     """The first ``limit`` cases by the SHA-256 of their ids, none whose fact an excluded file holds."""
-    held = {json.loads(line)["fact"] for path in exclude for line in path.read_text(encoding="utf-8").splitlines()}
+    held = {row["fact"] for path in exclude for _, row in read_jsonl(path, ("fact",), "a dev item")}
     cases = [case for path in paths for case in load_cases(path) if case.fact not in held]
     cases.sort(key=lambda case: hashlib.sha256(case.id.encode("utf-8")).hexdigest())
     return cases[:limit]
