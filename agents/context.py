@@ -52,6 +52,24 @@ class Context:
         default=5,
         metadata={"description": "Similar cases a law search reads (their cited articles join the fusion)."},
     )
+    consultation_k: int = field(
+        default=10,
+        metadata={
+            "description": "Answered consultations a law search reads by embedding and by BM25 each: the "
+            "articles their answers cite are voted on, and the laws those belong to route statute search."
+        },
+    )
+    routed_laws: int = field(
+        default=3,
+        metadata={"description": "Laws the similar consultations cite that statute search is also run within."},
+    )
+    hidden_consultation_half: Literal["", "tune", "report"] = field(
+        default="",
+        metadata={
+            "description": "Answered consultations of this dev-file half are not read: `eval --half` sets it, so "
+            "that a measured question never finds its own answer."
+        },
+    )
     max_evidence: int = field(
         default=10,
         metadata={"description": "Most articles kept as evidence across rounds and turns (newest first)."},

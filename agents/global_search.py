@@ -22,7 +22,7 @@ from agents.state.global_search import GlobalSearchState, ReportBatch, SearchPoi
 from prompts import render_prompt
 from tools.errors import InputError, StructuredOutputError
 from tools.kb.entity_graph import EntityGraphRepository
-from tools.law.articles import parse_citations
+from tools.law.articles import law_of, parse_citations
 from tools.llm.chat import empty_usage, failed_usage, invoke_structured, invoke_text
 from tools.llm.tokens import count_tokens, group_by_tokens
 from tools.retrieval.vectors import ENTITIES
@@ -194,7 +194,7 @@ def write_answer(state: GlobalSearchState, runtime: Runtime[Context]) -> dict[st
 def _bare_ids(text: str, shown: list[str]) -> list[str]:
     """Ids of the shown laws that the answer writes without brackets (个人信息保护法:39), in order of
     appearance: a small model copies its map points' ids that way, and sometimes invents one."""
-    laws = sorted({article_id.partition(":")[0] for article_id in shown}, key=len, reverse=True)
+    laws = sorted({law_of(article_id) for article_id in shown}, key=len, reverse=True)
     if not laws:
         return []
     pattern = re.compile(rf"({'|'.join(map(re.escape, laws))})[:：](\d+(?:-\d+)?)(?![\d-])")

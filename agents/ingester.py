@@ -19,18 +19,27 @@ from agents.state.common import trace_event
 from agents.state.ingest import IngestState
 from tools.corpus.cail import load_cases
 from tools.corpus.charge_rules import load_charge_rules
+from tools.corpus.consultations import load_consultations
 from tools.corpus.india import load_acts, load_offences
 from tools.corpus.interpretations import interpretation_files, parse_interpretation
 from tools.corpus.laws_db import list_laws, resolve_laws
 from tools.errors import InputError
 from tools.kb.cases import CaseRepository
 from tools.kb.charges import ChargeRepository
+from tools.kb.consultations import ConsultationRepository
 from tools.kb.interpretations import InterpretationRepository
 from tools.kb.offences import OffenceRepository
 from tools.kb.ontology import FeatureExtractor, OntologyRepository, extract_lexical, llm_extractor
 from tools.llm.chat import load_chat_model
-from tools.pipelines.ingestion import build_ontology, ingest_cases, ingest_charges, ingest_interpretations, ingest_laws
-from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, ENTITIES, INTERPRETATIONS, STATUTES
+from tools.pipelines.ingestion import (
+    build_ontology,
+    ingest_cases,
+    ingest_charges,
+    ingest_consultations,
+    ingest_interpretations,
+    ingest_laws,
+)
+from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, CONSULTATIONS, ENTITIES, INTERPRETATIONS, STATUTES
 from tools.services import get_services
 from tools.stop import raise_if_stopped
 
@@ -50,7 +59,7 @@ def reset_stores(state: IngestState) -> dict[str, Any]:  # noqa: ARG001 (LangGra
     """Delete every collection and the whole graph (``reset``)."""
     started = time.perf_counter()
     services = get_services()
-    for collection in (STATUTES, INTERPRETATIONS, CASES, ENTITIES, COMMUNITY_REPORTS):
+    for collection in (STATUTES, INTERPRETATIONS, CASES, CONSULTATIONS, ENTITIES, COMMUNITY_REPORTS):
         services.vectors.reset(collection)
     services.graph.clear()
     return {"trace": [trace_event("reset_stores", started)]}
@@ -127,6 +136,23 @@ def load_cases_file(state: IngestState) -> dict[str, Any]:
         )
         reports[f"cases:{Path(path).stem}"] = asdict(report)
     return {"reports": reports, "trace": [trace_event("load_cases", started)]}
+
+
+def load_consultations_file(state: IngestState) -> dict[str, Any]:
+    """Answered consultations: nodes citing their articles and the ``consultations`` collection, one source
+    per file; every file is validated before the first is written."""
+    started = time.perf_counter()
+    services = get_services()
+    repo = ConsultationRepository(services.graph)
+    loaded = [(Path(path).stem, load_consultations(Path(path))) for path in state.consultations]
+    reports: dict[str, Any] = {}
+    for source, (consultations, uncited) in loaded:
+        on_plan, on_batch = _progress(f"consultations:{source}")
+        report = ingest_consultations(
+            consultations, services.vectors, repo, services.settings.ingest_batch_size, on_plan, on_batch
+        )
+        reports[f"consultations:{source}"] = {**asdict(report), "uncited_lines": uncited}
+    return {"reports": reports, "trace": [trace_event("load_consultations", started)]}
 
 
 def build_case_ontology(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from prompts import render_prompt
 from tools.errors import StructuredOutputError
 from tools.kb.statutes import StatuteRepository
 from tools.llm.chat import Usage, empty_usage, failed_usage, invoke_structured
+from tools.retrieval.consultations import cited_laws, prior_ranking, vote
 from tools.retrieval.hybrid import (
     OPTIONAL_SOURCES,
     Candidate,
@@ -105,7 +106,29 @@ def source_rankings(query: str, collections: Sequence[str], services: Services, 
                 services.vectors, collection, query, hits_per_collection[collection], ctx.candidates_per_retriever
             )
     rankings["kg"] = kg_linked_articles(services.graph, query, ctx.candidates_per_retriever)
-    return rankings
+    return rankings | consultation_rankings(query, rankings, services, ctx)
+
+
+CONSULTATION_SOURCES = ("consultations", "routed", "prior")
+"""The rankings answered consultations add to a law search."""
+
+
+def consultation_rankings(
+    query: str, found: dict[str, list[str]], services: Services, ctx: Context
+) -> dict[str, list[str]]:
+    """What answered consultations add: the articles similar ones cite (``consultations``), statute search
+    within the laws they cite (``routed``), and the candidates found so far reordered by how often
+    consultations cite them (``prior``). Nothing when the KB holds none."""
+    search = services.consultations
+    if not search.count():
+        return {}
+    depth = ctx.candidates_per_retriever
+    neighbours = search.neighbours(query, ctx.consultation_k, ctx.hidden_consultation_half)
+    voted = vote(neighbours, depth)
+    routed = services.retriever.within_laws(query, cited_laws(neighbours, ctx.routed_laws), depth)
+    candidates = [a for ranked in (*found.values(), voted, routed) for a in ranked]
+    prior = prior_ranking(search.citation_counts(ctx.hidden_consultation_half), candidates, depth)
+    return dict(zip(CONSULTATION_SOURCES, (voted, routed, prior), strict=True))
 
 
 def search_law(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from tools.corpus.laws_db import BUNDLED_VECTORS
 from tools.kb import GraphStore, open_graph_store
 from tools.kb.statutes import StatuteRepository
 from tools.llm.embeddings import load_embeddings
+from tools.retrieval.consultations import ConsultationSearch
 from tools.retrieval.hybrid import HybridRetriever, LexicalCollection
 from tools.retrieval.vector_cache import DocumentCachedEmbeddings, VectorCache
 from tools.retrieval.vectors import CASES, ChromaVectors
@@ -37,6 +38,9 @@ class Services:
     retriever: HybridRetriever
     case_index: LexicalCollection
     """BM25 over the precedents' facts (the Researcher's lexical case search)."""
+
+    consultations: ConsultationSearch
+    """Dense and BM25 search over answered consultations (LawSearch's precedents)."""
 
     vector_cache: VectorCache
     """Document vectors already computed, reused by every ingestion into these (or other) stores."""
@@ -78,6 +82,7 @@ def build_services(settings: Settings) -> Services:
         statutes=StatuteRepository(graph),
         retriever=HybridRetriever(vectors, settings.cache_dir),
         case_index=LexicalCollection(vectors, CASES, settings.cache_dir),
+        consultations=ConsultationSearch(vectors, settings.cache_dir),
         vector_cache=cache,
     )
 

@@ -35,6 +35,10 @@ class IngestInput:
     cases: list[str] = field(default_factory=list)
     """CAIL-format JSONL files for the Fact graph (one source per file)."""
 
+    consultations: list[str] = field(default_factory=list)
+    """Answered consultations (JSONL ``{id, question, answer}``, the answer citing 法律依据: 《law》第X条), one
+    source per file: LawSearch's evidence of which articles answer which questions."""
+
     ontology: str = ""
     """Build the Ontology graph over all cases with this feature extractor: ``lexical`` or ``llm``; empty: skip."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, cast
 
 import typer
 from rich.markup import escape
@@ -90,6 +90,10 @@ def ask(
     lang: Annotated[
         str | None, typer.Option(help="Answer language; en uses the India pack's statutes and English prompts.")
     ] = None,
+    remember: Annotated[
+        bool,
+        typer.Option(help="Keep this answer as an answered consultation: later similar questions find its articles."),
+    ] = False,
 ) -> None:
     """Answer a legal question with a Legal Basis quoted verbatim from the knowledge base."""
     from agents.common.question import validate_question
@@ -109,9 +113,32 @@ def ask(
     out = run_graph(build_graph, ConsultInput(question=question), context, live, thread, require_statutes)
     if as_json:
         print_json(out)
-        return
-    print_answer(out)
-    print_scope()
+    else:
+        print_answer(out)
+        print_scope()
+    if remember:
+        remember_answer_of(question, out)
+
+
+def remember_answer_of(question: str, out: dict[str, object]) -> None:
+    """``ask --remember``: the answer and its Legal Basis join the answered consultations."""
+    from tools.kb.consultations import ConsultationRepository
+    from tools.pipelines.ingestion import REMEMBERED_SOURCE, remember_answer
+    from tools.services import get_services
+
+    services = get_services()
+    basis = cast(list[dict[str, str]], out.get("legal_basis") or [])
+    kept = remember_answer(
+        question,
+        str(out.get("response") or ""),
+        [item["article_id"] for item in basis],
+        services.vectors,
+        ConsultationRepository(services.graph),
+    )
+    err.print(
+        f"Remembered as consultation {escape(kept.id)} citing {escape('、'.join(kept.articles))} "
+        f"(`jurisgraph remove --source {REMEMBERED_SOURCE}` forgets every remembered answer)."
+    )
 
 
 def judge_cmd(

@@ -28,6 +28,12 @@ def ingest(
         bool, typer.Option("--charges-only", help="From --interpretations, link the charges only (no chunks).")
     ] = False,
     cases: Annotated[list[Path] | None, typer.Option(help="CAIL-format cases (JSONL) for the Fact graph.")] = None,
+    consultations: Annotated[
+        list[Path] | None,
+        typer.Option(
+            help="Answered consultations (JSONL {id, question, answer}, answers citing 法律依据: 《law》第X条)."
+        ),
+    ] = None,
     ontology: Annotated[
         str, typer.Option(help="Build the Ontology graph with this feature extractor: lexical or llm.")
     ] = "",
@@ -56,6 +62,7 @@ def ingest(
         interpretations=str(interpretations or ""),
         charges_only=charges_only,
         cases=[str(path) for path in cases or []],
+        consultations=[str(path) for path in consultations or []],
         ontology=ontology,
         knn_k=knn_k,
         reset=reset,
@@ -133,21 +140,31 @@ def _print_ingest_reports(reports: dict[str, Any], elapsed: float) -> None:
             "communities."
         )
     for key, report in reports.items():
-        if key.startswith("cases:"):
+        kind, _, source = key.partition(":")
+        if kind in ("cases", "consultations"):
             console.print(
-                f"Cases from {key[6:]}: {report['added']} added, {report['updated']} updated, "
+                f"{kind.capitalize()} from {source}: {report['added']} added, {report['updated']} updated, "
                 f"{report['unchanged']} unchanged."
+            )
+        if uncited := report.get("uncited_lines"):
+            console.print(
+                f"  {len(uncited)} answer(s) cite no article it could read and were left out (lines "
+                f"{', '.join(map(str, uncited[:10]))}{'…' if len(uncited) > 10 else ''})."
             )
 
 
 def remove(
     source: Annotated[
-        str, typer.Option(help="Source to delete: a case file name without .jsonl, or an interpretation file name.")
+        str,
+        typer.Option(
+            help="Source to delete: a case or consultation file name without .jsonl, or an interpretation file name."
+        ),
     ],
 ) -> None:
     """Delete one source's nodes, edges and vectors, and nothing else."""
     from tools.kb.cases import CaseRepository
     from tools.kb.charges import ChargeRepository
+    from tools.kb.consultations import ConsultationRepository
     from tools.kb.interpretations import InterpretationRepository
     from tools.pipelines.ingestion import remove_source
     from tools.services import get_services
@@ -158,5 +175,6 @@ def remove(
         services.vectors,
         CaseRepository(services.graph, ChargeRepository(services.graph)),
         InterpretationRepository(services.graph),
+        ConsultationRepository(services.graph),
     )
     console.print(f"Removed source {source}: {count} {kind} with their edges and vectors.")

@@ -30,7 +30,8 @@ def kg_stats(as_json: Annotated[bool, typer.Option("--json", help="Print {nodes,
 
 
 def kg_show(article_id: Annotated[str, typer.Argument(help="Article id, e.g. 刑法:264.")]) -> None:
-    """An article with its charges, interpretations, checklist and the number of cases citing it."""
+    """An article with its charges, interpretations, checklist, the number of cases citing it and the answered
+    consultations citing it."""
     from tools.kb.inspect import article_card
     from tools.services import get_services
 
@@ -48,6 +49,9 @@ def kg_show(article_id: Annotated[str, typer.Argument(help="Article id, e.g. 刑
     console.print(f"Interpretations ({len(card['interpretations'])}):")
     for title in card["interpretations"]:
         console.print(f"  - {escape(title)}")
+    console.print(f"Consultations citing it ({len(card['consultations'])} shown):")
+    for consultation in card["consultations"]:
+        console.print(f"  - [{escape(consultation['id'])}] {escape(consultation['question'])}")
     model = f" (by {card['checklist_model']})" if card["checklist"] else ""
     console.print(f"Checklist{model}:")
     for i, item in enumerate(card["checklist"], 1):

@@ -18,13 +18,14 @@ from pydantic import BaseModel, Field
 from agents.common.answers import format_evidence
 from agents.common.research import fuse_research
 from agents.context import Context
-from agents.law_search import fetch_evidence, source_rankings
+from agents.law_search import CONSULTATION_SOURCES, fetch_evidence, source_rankings
 from agents.researcher import anchor_prejudgment, prejudge, research_without_model
 from agents.state.common import TraceEvent
 from agents.state.consult import ConsultInput, EvidenceItem
 from agents.state.judge import JudgeEvidence, JudgeInput
 from app.eval.tasks import query_of
 from prompts import render_prompt
+from tools.corpus.halves import half_of
 from tools.errors import InputError, StructuredOutputError
 from tools.kb.charges import ChargeRepository
 from tools.kb.statutes import StatuteRepository
@@ -135,13 +136,19 @@ def _dense_evidence(question: str, k: int) -> list[EvidenceItem]:
     return evidence
 
 
+def measured(context: Context, item: dict[str, Any]) -> Context:
+    """The context an item is measured with: answered consultations of its own dev-file half hidden, so that
+    a question never finds its own answer and a half is never measured against itself."""
+    return replace(context, hidden_consultation_half=half_of(str(item["id"])))
+
+
 def consult_system(name: str, context: Context) -> System:
     """A runner for one consult system."""
     if name == "full":
-        return lambda item: _full_consult(item["question"], context)
+        return lambda item: _full_consult(item["question"], measured(context, item))
     if name in ABLATIONS:
         ablated = replace(context, **ABLATIONS[name])
-        return lambda item: _full_consult(item["question"], ablated)
+        return lambda item: _full_consult(item["question"], measured(ablated, item))
     if name == "naive_rag":
         return lambda item: _prompted(item["question"], context, _dense_evidence(item["question"], context.top_k))
     if name == "no_rag":
@@ -294,10 +301,10 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
         # The consult graph's LawSearch sources as it runs with the keyword router (no model call); the
         # statute retrievers among them are also scored alone and as the flat hybrid fusion.
         counts = {c: services.vectors.count(c) for c in OPTIONAL_SOURCES}
-        sources = source_rankings(query, route_collections(query, counts)[0], services, wide)
+        sources = source_rankings(query, route_collections(query, counts)[0], services, measured(wide, item))
         statutes = {k: sources[k] for k in STATUTE_RETRIEVERS}
         fused = services.retriever.fuse(statutes, depth)
-        out = {k: sources[k][:depth] for k in (*STATUTE_RETRIEVERS, "kg")}
+        out = {k: sources[k][:depth] for k in (*STATUTE_RETRIEVERS, "kg", *CONSULTATION_SOURCES) if k in sources}
         out["fused"] = [c.article_id for c in fused]
         if services.vectors.count(CASES):
             out["cases"] = articles_cited_by(services.vectors, CASES, query, context.candidates_per_retriever, depth)

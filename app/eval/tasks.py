@@ -6,17 +6,17 @@ charge {id, fact, charges}, consult {id, question, answer}. ``retrieval`` accept
 
 from __future__ import annotations
 
-import hashlib
-import html
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from app.eval.metrics import canonical_charges
+from tools.corpus.consultations import cited_articles
+from tools.corpus.halves import HALVES, half_of
 from tools.corpus.jsonl import read_jsonl
 from tools.errors import CorpusError, InputError
 from tools.kb.charges import ChargeRepository
-from tools.law.articles import CRIMINAL_LAW, make_article_id, parse_citations
+from tools.law.articles import CRIMINAL_LAW, make_article_id
 
 TASKS = ("ljp", "charge", "consult", "retrieval")
 _REQUIRED = {
@@ -24,17 +24,6 @@ _REQUIRED = {
     "charge": ("id", "fact", "charges"),
     "consult": ("id", "question", "answer"),
 }
-
-
-HALVES = ("tune", "report")
-"""The two halves of every dev file: prompts, rules and weights are chosen on ``tune``; ``report`` is only
-measured, so a gain that holds there was not fitted to it."""
-
-
-def half_of(item_id: str) -> str:
-    """The half an item belongs to, fixed by its id's SHA-256 (even last byte: ``tune``): the split needs no
-    file, never changes, and an item keeps its half when others are added."""
-    return HALVES[hashlib.sha256(item_id.encode("utf-8")).digest()[-1] % 2]
 
 
 def select_items(items: list[dict[str, Any]], half: str | None, limit: int | None) -> list[dict[str, Any]]:
@@ -83,10 +72,7 @@ def gold_articles(item: dict[str, Any]) -> list[str]:
     """Gold article ids: Criminal Law numbers for ljp items, the 法律依据 citations for consult items."""
     if "articles" in item:
         return [make_article_id(CRIMINAL_LAW, int(n)) for n in item["articles"]]
-    # Some reference answers were scraped with HTML entities (&lt;…&gt;) left in law names.
-    answer = html.unescape(str(item.get("answer", "")))
-    basis = answer.split("法律依据", 1)[1] if "法律依据" in answer else answer
-    return parse_citations(basis)
+    return cited_articles(str(item.get("answer", "")))
 
 
 CHARGE_LABELS_NOTE = (

@@ -15,6 +15,7 @@ from tools.corpus.charge_rules import load_charge_rules
 from tools.errors import CorpusError, InputError
 from tools.kb.cases import CaseRepository
 from tools.kb.charges import ChargeRepository
+from tools.kb.consultations import ConsultationRepository
 from tools.kb.interpretations import InterpretationRepository
 from tools.pipelines.ingestion import ingest_cases, ingest_charges, remove_source
 from tools.retrieval.vectors import CASES
@@ -63,12 +64,12 @@ def test_cases_link_to_articles_and_charges_and_are_removable_by_source(
     assert kb.vectors.count(CASES) == 60
 
     interps = InterpretationRepository(kb.graph)
-    assert remove_source("batch_a", kb.vectors, repo, interps) == ("cases", 40)
+    assert remove_source("batch_a", kb.vectors, repo, interps, ConsultationRepository(kb.graph)) == ("cases", 40)
     assert repo.sources() == {"batch_b": 20}
     assert kb.vectors.count(CASES) == 20
     assert kb.statutes.counts()["刑法"] == 505  # nothing else touched
     with pytest.raises(InputError, match="no source named 'batch_a'"):
-        remove_source("batch_a", kb.vectors, repo, interps)
+        remove_source("batch_a", kb.vectors, repo, interps, ConsultationRepository(kb.graph))
 
 
 def test_malformed_case_files_are_corpus_errors(tmp_path: Path) -> None:

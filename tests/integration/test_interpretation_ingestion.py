@@ -79,16 +79,19 @@ def test_a_killed_ingestion_is_redone_on_the_next_run(kb_clean: Services, interp
 def test_an_interpretation_file_is_removed_by_source(kb_clean: Services, interps: list) -> None:
     from tools.kb.cases import CaseRepository
     from tools.kb.charges import ChargeRepository
+    from tools.kb.consultations import ConsultationRepository
     from tools.pipelines.ingestion import remove_source
 
     repo = InterpretationRepository(kb_clean.graph)
     ingest_interpretations(interps, kb_clean.vectors, repo, batch_size=8)
     cases = CaseRepository(kb_clean.graph, ChargeRepository(kb_clean.graph))
-    kind, count = remove_source(interps[1].source, kb_clean.vectors, cases, repo)
+    kind, count = remove_source(
+        interps[1].source, kb_clean.vectors, cases, repo, ConsultationRepository(kb_clean.graph)
+    )
     assert (kind, count) == ("interpretations", 1)
     assert kb_clean.vectors.count(INTERPRETATIONS) == len(interps[0].chunks)  # the other file's chunks stay
     assert repo.hashes() == {interps[0].id: interps[0].content_hash}
     assert "刑法:264" not in repo.for_articles(["刑法:264"])
     assert kb_clean.statutes.counts()["刑法"] == 505
     with pytest.raises(InputError, match="no source named"):
-        remove_source(interps[1].source, kb_clean.vectors, cases, repo)
+        remove_source(interps[1].source, kb_clean.vectors, cases, repo, ConsultationRepository(kb_clean.graph))

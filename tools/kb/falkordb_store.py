@@ -19,6 +19,8 @@ _INDEXES = (
     ("Interpretation", "id"),
     ("Case", "id"),
     ("Case", "source"),
+    ("Consultation", "id"),
+    ("Consultation", "source"),
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tools.errors import InputError
+from tools.kb.consultations import ConsultationRepository
 from tools.kb.offences import OffenceRepository
 from tools.kb.port import GraphStore
 
@@ -20,6 +21,8 @@ OPTIONAL MATCH (c:Case)-[:CITES]->(a)
 RETURN a.id AS id, a.law_full AS law, a.label AS label, a.chapter AS chapter, a.text AS text,
        a.checklist_model AS checklist_model, charges, interpretations, count(DISTINCT c) AS cases
 """
+CONSULTATIONS_SHOWN = 10
+"""Answered consultations an article's card lists (the first by id)."""
 _CHECKLIST = "MATCH (:Article {id: $id})-[:HAS_CHECK]->(c:CheckItem) RETURN c.text AS text ORDER BY c.order"
 
 
@@ -32,12 +35,16 @@ def graph_stats(store: GraphStore) -> dict[str, dict[str, int]]:
 
 
 def article_card(store: GraphStore, article_id: str) -> dict[str, Any]:
-    """An article with its charges (or, in the India pack, offences), interpretations, checklist and the
-    number of cases citing it."""
+    """An article with its charges (or, in the India pack, offences), interpretations, checklist, the number
+    of cases citing it and the answered consultations citing it."""
     rows = store.read(_ARTICLE, {"id": article_id})
     if not rows:
         raise InputError(f"no article {article_id!r} in the knowledge graph (ids look like 刑法:264 or 刑法:133-1)")
     card = dict(rows[0])
     card["checklist"] = [r["text"] for r in store.read(_CHECKLIST, {"id": article_id})]
     card["offences"] = OffenceRepository(store).of_articles([article_id])
+    card["consultations"] = [
+        {"id": c.id, "question": c.question, "source": c.source}
+        for c in ConsultationRepository(store).citing(article_id, CONSULTATIONS_SHOWN)
+    ]
     return card

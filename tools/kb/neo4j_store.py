@@ -16,6 +16,8 @@ _CONSTRAINTS = (
     "CREATE CONSTRAINT interpretation_id IF NOT EXISTS FOR (n:Interpretation) REQUIRE n.id IS UNIQUE",
     "CREATE CONSTRAINT case_id IF NOT EXISTS FOR (n:Case) REQUIRE n.id IS UNIQUE",
     "CREATE INDEX case_source IF NOT EXISTS FOR (n:Case) ON (n.source)",
+    "CREATE CONSTRAINT consultation_id IF NOT EXISTS FOR (n:Consultation) REQUIRE n.id IS UNIQUE",
+    "CREATE INDEX consultation_source IF NOT EXISTS FOR (n:Consultation) ON (n.source)",
 )
 
 

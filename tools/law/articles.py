@@ -69,6 +69,11 @@ def make_article_id(law: str, number: int, suffix: int = 0) -> str:
     return f"{short_law_name(law)}:{number}" + (f"-{suffix}" if suffix else "")
 
 
+def law_of(article_id: str) -> str:
+    """The law of an article id: ``刑法`` for ``刑法:133-1``."""
+    return article_id.partition(":")[0]
+
+
 _LABEL_RE = re.compile(rf"^{ARTICLE_REF}$")
 _ITEM_RE = re.compile(rf"^条目([{CN_NUMERAL}\d]+)$")
 

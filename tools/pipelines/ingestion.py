@@ -7,22 +7,26 @@ next run, and MERGE/upsert semantics make repeating a batch harmless: no duplica
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tools.corpus.cail import Case
 from tools.corpus.charge_rules import ChargeRules
+from tools.corpus.consultations import Consultation
+from tools.corpus.halves import half_of
 from tools.corpus.interpretations import Interpretation
 from tools.corpus.laws_db import LawInfo, load_articles
 from tools.errors import InputError, listing
 from tools.kb.cases import CaseRepository
 from tools.kb.charges import ChargeRepository
+from tools.kb.consultations import ConsultationRepository
 from tools.kb.interpretations import InterpretationRepository
 from tools.kb.ontology import FeatureExtractor, Features, OntologyRepository
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import CRIMINAL_LAW, Article
-from tools.retrieval.vectors import CASES, INTERPRETATIONS, STATUTES, ChromaVectors
+from tools.retrieval.vectors import CASES, CONSULTATIONS, INTERPRETATIONS, STATUTES, ChromaVectors
 
 
 @dataclass
@@ -148,6 +152,76 @@ def ingest_cases(
     return report
 
 
+def ingest_consultations(
+    consultations: Sequence[Consultation],
+    vectors: ChromaVectors,
+    repo: ConsultationRepository,
+    batch_size: int,
+    on_plan: Callable[[int], None] = lambda _total: None,
+    on_batch: Callable[[int], None] = lambda _done: None,
+) -> IngestReport:
+    """Write new or changed consultations to the ``consultations`` collection (the question, with the cited
+    articles as metadata) and the graph (vectors first, graph last: the graph hash marks one done). An id
+    another source already holds is refused before anything is written, naming both sources."""
+    report = IngestReport(laws=sorted({c.source for c in consultations}), total=len(consultations))
+    in_graph = repo.stored([c.id for c in consultations])
+    clashes = [
+        (c.id, in_graph[c.id][1], c.source) for c in consultations if in_graph.get(c.id, ("", c.source))[1] != c.source
+    ]
+    if clashes:
+        first, theirs, ours = clashes[0]
+        raise InputError(
+            f"{len(clashes)} consultation id(s) of {ours!r} already belong to source {theirs!r} (first: {first!r}); "
+            f"give them other ids or `jurisgraph remove --source {theirs}` first"
+        )
+    ids = [c.id for c in consultations]
+    in_vectors = {i: str(m.get("hash", "")) for i, m in vectors.metadata(CONSULTATIONS, ids).items()}
+    todo = [
+        c
+        for c in consultations
+        if in_graph.get(c.id, ("", ""))[0] != c.content_hash or in_vectors.get(c.id) != c.content_hash
+    ]
+    report.added = sum(1 for c in todo if c.id not in in_graph and c.id not in in_vectors)
+    report.updated = len(todo) - report.added
+    report.unchanged = len(consultations) - len(todo)
+    on_plan(len(todo))
+    for start in range(0, len(todo), batch_size):
+        batch = todo[start : start + batch_size]
+        vectors.upsert(
+            CONSULTATIONS,
+            [c.id for c in batch],
+            [c.question for c in batch],
+            [
+                {"source": c.source, "articles": ",".join(c.articles), "half": half_of(c.id), "hash": c.content_hash}
+                for c in batch
+            ],
+        )
+        repo.upsert(batch)
+        on_batch(len(batch))
+    if todo:
+        repo.store.compact()
+    return report
+
+
+REMEMBERED_SOURCE = "remembered"
+"""The source of answers a user chose to keep (``ask --remember``); ``jurisgraph remove --source remembered``."""
+
+
+def remember_answer(
+    question: str, response: str, article_ids: Sequence[str], vectors: ChromaVectors, repo: ConsultationRepository
+) -> Consultation:
+    """Store an answer a user accepted as an answered consultation citing ``article_ids``, so that later
+    questions like it find those articles; asking the same question again replaces it."""
+    if not article_ids:
+        raise InputError("this answer has no Legal Basis: there is nothing for later questions to learn from it")
+    digest = hashlib.sha256(question.encode("utf-8")).hexdigest()[:16]
+    consultation = Consultation(
+        f"{REMEMBERED_SOURCE}-{digest}", REMEMBERED_SOURCE, question, response, tuple(article_ids)
+    )
+    ingest_consultations([consultation], vectors, repo, batch_size=1)
+    return consultation
+
+
 def build_ontology(
     repo: OntologyRepository,
     extractor: FeatureExtractor,
@@ -184,10 +258,19 @@ def build_ontology(
 
 
 def remove_source(
-    source: str, vectors: ChromaVectors, cases: CaseRepository, interpretations: InterpretationRepository
+    source: str,
+    vectors: ChromaVectors,
+    cases: CaseRepository,
+    interpretations: InterpretationRepository,
+    consultations: ConsultationRepository,
 ) -> tuple[str, int]:
-    """Delete one source's nodes, edges and vectors and nothing else: a case file (its name without .jsonl)
-    or an interpretation file (its file name). Returns what was removed and how many."""
+    """Delete one source's nodes, edges and vectors and nothing else: a case or consultation file (its name
+    without .jsonl) or an interpretation file (its file name). Returns what was removed and how many."""
+    if count := consultations.sources().get(source, 0):
+        vectors.delete_where(CONSULTATIONS, "source", source)
+        consultations.delete_source(source)
+        consultations.store.compact()
+        return "consultations", count
     if count := cases.sources().get(source, 0):
         vectors.delete_where(CASES, "source", source)
         cases.delete_source(source)
@@ -200,7 +283,7 @@ def remove_source(
         interpretations.delete(ids)
         interpretations.store.compact()
         return "interpretations", len(ids)
-    known = sorted(cases.sources()) + interpretations.sources()
+    known = sorted(cases.sources()) + sorted(consultations.sources()) + interpretations.sources()
     raise InputError(f"no source named {source!r}; sources: {listing(known, 20) or 'none'}")
 
 

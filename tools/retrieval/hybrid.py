@@ -135,6 +135,19 @@ class HybridRetriever:
         self._laws: tuple[LexicalIndex | None, set[str]] = (None, set())
         """The law names of the statutes, as of the lexical index they were read with."""
 
+    def within_laws(self, query: str, laws: Sequence[str], n: int) -> list[str]:
+        """Statute search restricted to ``laws`` (a router's choice): BM25 and dense rankings over their
+        articles alone, fused, at most ``n``."""
+        if not laws:
+            return []
+        lexical = self._statutes.index()
+        meta, wanted = self._statutes.metadata, set(laws)
+        rankings = {
+            "bm25": [aid for aid, _ in lexical.search(query, n, keep=lambda i: meta.get(i, {}).get("law") in wanted)],
+            "dense": [hit.id for hit in self.vectors.search(STATUTES, query, n, {"law": {"$in": list(laws)}})],
+        }
+        return [c.article_id for c in self.fuse(rankings, n)]
+
     def rankings(self, query: str, n: int) -> dict[str, list[str]]:
         """Each retriever's own ranked article ids (at most ``n``): ``bm25``, ``dense`` and ``exact``."""
         lexical = self._statutes.index()

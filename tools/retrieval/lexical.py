@@ -165,9 +165,12 @@ class LexicalIndex:
             raise ValueError(f"a {shape} matrix for {len(ids)} documents and {len(words)} words")
         return cls(ids, weights, {w: i for i, w in enumerate(words)}, digests)
 
-    def search(self, query: str, k: int, skip_identical: bool = False) -> list[tuple[str, float]]:
+    def search(
+        self, query: str, k: int, skip_identical: bool = False, keep: Callable[[str], bool] | None = None
+    ) -> list[tuple[str, float]]:
         """Top ``k`` (id, score) pairs with a positive BM25 score; with ``skip_identical``, documents whose
-        tokens equal the query's are left out (a case is never its own precedent)."""
+        tokens equal the query's are left out (a case is never its own precedent); with ``keep``, only ids it
+        accepts count."""
         import numpy as np
 
         if not self.ids:
@@ -185,7 +188,7 @@ class LexicalIndex:
         for i in order:
             if scores[i] <= 0 or len(found) == k:
                 break
-            if self._digests[i] != same:
+            if self._digests[i] != same and (keep is None or keep(self.ids[i])):
                 found.append((self.ids[i], float(scores[i])))
         return found
 

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 STATUTES = "statutes"
 INTERPRETATIONS = "interpretations"
 CASES = "cases"
+CONSULTATIONS = "consultations"
+"""Answered consultations' questions, with the articles their answers cite: LawSearch's nearest precedents."""
 ENTITIES = "entities"
 """Statute entities of the Law GraphRAG index (name and description): local search's entry points."""
 COMMUNITY_REPORTS = "community_reports"
@@ -152,8 +154,9 @@ class ChromaVectors:
         return int(self._collection(collection).count())
 
     @_retrying
-    def search(self, collection: str, query: str, k: int) -> list[Hit]:
-        """The ``k`` nearest documents to ``query`` by cosine similarity."""
+    def search(self, collection: str, query: str, k: int, where: Mapping[str, Any] | None = None) -> list[Hit]:
+        """The ``k`` nearest documents to ``query`` by cosine similarity, among those matching the Chroma
+        metadata filter ``where`` when one is given."""
         col = self._collection(collection)
         n = min(k, col.count())
         if n == 0:
@@ -161,6 +164,7 @@ class ChromaVectors:
         res = col.query(
             query_embeddings=[self.embeddings.embed_query(query)],
             n_results=n,
+            where=dict(where) if where else None,
             include=["documents", "metadatas", "distances"],
         )
         return [

@@ -1,0 +1,129 @@
+"""Answered consultations in both stores: ingestion, the article card, LawSearch's vote and half hiding."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agents.context import Context
+from agents.law_search import consultation_rankings
+from agents.state.ingest import IngestInput
+from graphs.ingest import build_graph
+from tools.corpus.consultations import load_consultations
+from tools.corpus.halves import half_of
+from tools.errors import CorpusError, InputError
+from tools.kb.cases import CaseRepository
+from tools.kb.charges import ChargeRepository
+from tools.kb.consultations import ConsultationRepository
+from tools.kb.inspect import article_card
+from tools.kb.interpretations import InterpretationRepository
+from tools.pipelines.ingestion import REMEMBERED_SOURCE, ingest_consultations, remember_answer, remove_source
+from tools.retrieval.vectors import CONSULTATIONS
+from tools.services import Services
+
+pytestmark = pytest.mark.integration
+
+THEFT = "法律依据:《中华人民共和国刑法》第二百六十四条"
+DRUNK = "法律依据:《中华人民共和国刑法》第一百三十三条之一；《中华人民共和国刑法》第一百三十三条"
+ROWS = [
+    {"id": "t1", "question": "偷了同事的手机会判刑吗？", "answer": "回答:可能构成盗窃罪。" + THEFT},
+    {"id": "t2", "question": "在超市偷东西被抓了怎么处理？", "answer": "回答:数额较大的构成盗窃罪。" + THEFT},
+    {"id": "d1", "question": "喝酒后开车被交警查到会坐牢吗？", "answer": "回答:醉驾构成危险驾驶罪。" + DRUNK},
+    {"id": "d2", "question": "醉驾撞伤了人怎么判？", "answer": "回答:可能构成交通肇事罪。" + DRUNK},
+]
+
+
+@pytest.fixture
+def repo(kb: Services) -> Iterator[ConsultationRepository]:
+    yield ConsultationRepository(kb.graph)
+    kb.graph.query("MATCH (q:Consultation) DETACH DELETE q")
+    kb.vectors.reset(CONSULTATIONS)
+
+
+def _file(tmp_path: Path, name: str, rows: list[dict[str, str]]) -> Path:
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_consultations_cite_articles_idempotently_and_show_on_the_article_card(
+    kb: Services, repo: ConsultationRepository, tmp_path: Path
+) -> None:
+    consultations = load_consultations(_file(tmp_path, "answered", ROWS))[0]
+    report = ingest_consultations(consultations, kb.vectors, repo, batch_size=3)
+    assert (report.added, report.updated, report.unchanged) == (4, 0, 0)
+    again = ingest_consultations(consultations, kb.vectors, repo, batch_size=3)
+    assert (again.added, again.updated, again.unchanged) == (0, 0, 4)
+    assert kb.vectors.count(CONSULTATIONS) == 4
+    assert repo.sources() == {"answered": 4}
+
+    card = article_card(kb.graph, "刑法:133-1")
+    assert {c["id"] for c in card["consultations"]} == {"d1", "d2"}
+    assert [c["id"] for c in article_card(kb.graph, "刑法:264")["consultations"]] == ["t1", "t2"]
+
+    # A changed answer is rewritten with its new citations; the old CITES edge goes.
+    changed = [{**ROWS[0], "answer": "回答:构成抢劫罪。法律依据:《中华人民共和国刑法》第二百六十三条"}]
+    report = ingest_consultations(load_consultations(_file(tmp_path, "answered", changed))[0], kb.vectors, repo, 3)
+    assert (report.added, report.updated) == (0, 1)
+    assert [c["id"] for c in article_card(kb.graph, "刑法:264")["consultations"]] == ["t2"]
+
+
+def test_an_id_of_another_source_is_refused_and_a_source_is_removed_whole(
+    kb: Services, repo: ConsultationRepository, tmp_path: Path
+) -> None:
+    ingest_consultations(load_consultations(_file(tmp_path, "mine", ROWS[:2]))[0], kb.vectors, repo, 8)
+    theirs = load_consultations(_file(tmp_path, "theirs", ROWS[1:3]))[0]
+    with pytest.raises(InputError, match="1 consultation id\\(s\\) of 'theirs' already belong to source 'mine'"):
+        ingest_consultations(theirs, kb.vectors, repo, 8)
+    assert kb.vectors.count(CONSULTATIONS) == 2  # nothing of the refused file was written
+
+    charges = ChargeRepository(kb.graph)
+    removed = remove_source(
+        "mine", kb.vectors, CaseRepository(kb.graph, charges), InterpretationRepository(kb.graph), repo
+    )
+    assert removed == ("consultations", 2)
+    assert kb.vectors.count(CONSULTATIONS) == 0 and repo.sources() == {}
+
+
+def test_a_file_with_a_bad_line_writes_nothing(
+    active_kb: Services, repo: ConsultationRepository, tmp_path: Path
+) -> None:
+    path = _file(tmp_path, "bad", [*ROWS[:2], {"id": "x", "question": "问题\u0000", "answer": ROWS[0]["answer"]}])
+    state = IngestInput(laws=["刑法"], consultations=[str(path)])
+    with pytest.raises(CorpusError, match=r"bad\.jsonl:3: field question holds a NUL character"):
+        build_graph().invoke(state, context=Context(model="fake"))
+    assert active_kb.vectors.count(CONSULTATIONS) == 0 and repo.sources() == {}
+
+
+def test_law_search_votes_for_what_similar_consultations_cite_and_hides_a_half(
+    kb: Services, repo: ConsultationRepository, tmp_path: Path
+) -> None:
+    ingest_consultations(load_consultations(_file(tmp_path, "answered", ROWS))[0], kb.vectors, repo, 8)
+    question = "喝酒后开车被交警查到了，醉驾怎么判？"
+    context = Context(model="fake", consultation_k=2, routed_laws=1)
+    found = consultation_rankings(question, {"bm25": ["刑法:264", "刑法:133-1"]}, kb, context)
+    assert found["consultations"][:2] == ["刑法:133-1", "刑法:133"]
+    assert all(a.startswith("刑法:") for a in found["routed"]) and found["routed"]
+    # The prior holds only candidates some consultation cites: 263 and 232 were found by no source.
+    assert set(found["prior"]) == {"刑法:264", "刑法:133-1", "刑法:133"} & set(
+        found["consultations"] + found["routed"] + ["刑法:264", "刑法:133-1"]
+    )
+
+    # Hiding the drunk-driving questions' half removes exactly those of that half from the neighbours.
+    hidden = half_of("d1")
+    neighbours = kb.consultations.neighbours(question, 10, hidden_half=hidden)
+    assert neighbours and all(half_of(n.id) != hidden for n in neighbours)
+    assert {n.id for n in kb.consultations.neighbours(question, 10)} == {r["id"] for r in ROWS}
+
+
+def test_a_remembered_answer_becomes_a_consultation(kb: Services, repo: ConsultationRepository) -> None:
+    kept = remember_answer("同事偷我手机怎么办？", "可以报警。", ["刑法:264"], kb.vectors, repo)
+    assert kept.source == REMEMBERED_SOURCE and kept.articles == ("刑法:264",)
+    assert [c["id"] for c in article_card(kb.graph, "刑法:264")["consultations"]] == [kept.id]
+    remember_answer("同事偷我手机怎么办？", "应当报警。", ["刑法:264"], kb.vectors, repo)
+    assert repo.sources() == {REMEMBERED_SOURCE: 1}
+    with pytest.raises(InputError, match="no Legal Basis"):
+        remember_answer("问题", "回答", [], kb.vectors, repo)
