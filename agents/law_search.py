@@ -118,9 +118,9 @@ def consultation_rankings(
 ) -> dict[str, list[str]]:
     """What answered consultations add: the articles similar ones cite (``consultations``), statute search
     within the laws they cite (``routed``), and the candidates found so far reordered by how often
-    consultations cite them (``prior``). Nothing when the KB holds none."""
+    consultations cite them (``prior``). Nothing when the KB holds none or ``consultation_k`` is 0."""
     search = services.consultations
-    if not search.count():
+    if ctx.consultation_k < 1 or not search.count():
         return {}
     depth = ctx.candidates_per_retriever
     neighbours = search.neighbours(query, ctx.consultation_k, ctx.hidden_consultation_half)

@@ -51,7 +51,7 @@ def kg_show(article_id: Annotated[str, typer.Argument(help="Article id, e.g. 刑
         console.print(f"  - {escape(title)}")
     console.print(f"Consultations citing it ({len(card['consultations'])} shown):")
     for consultation in card["consultations"]:
-        console.print(f"  - [{escape(consultation['id'])}] {escape(consultation['question'])}")
+        console.print(escape(f"  - [{consultation['id']}] {consultation['question']}"))
     model = f" (by {card['checklist_model']})" if card["checklist"] else ""
     console.print(f"Checklist{model}:")
     for i, item in enumerate(card["checklist"], 1):

@@ -40,7 +40,7 @@ from tools.retrieval.hybrid import (
     route_collections,
     weighted_rrf,
 )
-from tools.retrieval.vectors import CASES, STATUTES
+from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES
 from tools.services import get_services
 from tools.settings import load_settings
 
@@ -49,6 +49,7 @@ System = Callable[[dict[str, Any]], Prediction]
 ABLATIONS: dict[str, dict[str, Any]] = {
     "full-no-elements": {"use_elements": False},
     "full-no-manager": {"max_rounds": 0},
+    "full-no-consultations": {"consultation_k": 0},
     "full-no-content-check": {"content_check": False},
     "full-no-audit": {"audit": False},
     "full-thorough": {"profile": "thorough"},
@@ -304,7 +305,12 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
         sources = source_rankings(query, route_collections(query, counts)[0], services, measured(wide, item))
         statutes = {k: sources[k] for k in STATUTE_RETRIEVERS}
         fused = services.retriever.fuse(statutes, depth)
-        out = {k: sources[k][:depth] for k in (*STATUTE_RETRIEVERS, "kg", *CONSULTATION_SOURCES) if k in sources}
+        # Every source of the fusion is recorded, so that its weights can be refitted offline from the rows;
+        # ``cases`` is recorded for every question below, the routed ``cases`` source only for criminal ones.
+        recorded = (*STATUTE_RETRIEVERS, "kg", INTERPRETATIONS, COMMUNITY_REPORTS, *CONSULTATION_SOURCES)
+        out = {k: sources[k][:depth] for k in recorded if k in sources}
+        if CASES in sources:
+            out["routed_cases"] = sources[CASES][:depth]
         out["fused"] = [c.article_id for c in fused]
         if services.vectors.count(CASES):
             out["cases"] = articles_cited_by(services.vectors, CASES, query, context.candidates_per_retriever, depth)

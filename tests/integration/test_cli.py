@@ -228,6 +228,38 @@ def test_cases_ingest_and_remove_by_source(data_dir: Path, tmp_path: Path) -> No
     assert missing.returncode == 2 and "no source named 'ten_cases'" in missing.stderr
 
 
+def test_consultations_ingest_show_on_articles_and_remembered_answers_join_them(data_dir: Path, tmp_path: Path) -> None:
+    rows = [
+        {
+            "id": "q1",
+            "question": "偷同事手机怎么处理？",
+            "answer": "回答:构成盗窃罪。法律依据:《中华人民共和国刑法》第二百六十四条",
+        },
+        {"id": "q2", "question": "没有法律依据的回答", "answer": "回答:不清楚。"},
+    ]
+    answered = tmp_path / "answered.jsonl"
+    answered.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
+    added = _run("ingest", "--consultations", str(answered), data_dir=data_dir)
+    assert added.returncode == 0, added.stderr
+    assert "Consultations from answered: 1 added, 0 updated, 0 unchanged." in added.stdout
+    assert "1 answer(s) cite no article it could read and were left out (lines 2)." in added.stdout
+    shown = _run("kg", "show", "刑法:264", data_dir=data_dir)
+    assert "Consultations citing it (1 shown):" in shown.stdout and "[q1] 偷同事手机怎么处理？" in shown.stdout
+
+    remembered = _run("ask", "--remember", "刑法第二百六十四条规定了什么？", data_dir=data_dir)
+    assert remembered.returncode == 0, remembered.stderr
+    assert "Remembered as consultation remembered-" in remembered.stderr and "citing 刑法:264" in remembered.stderr
+    assert "刑法第二百六十四条规定了什么？" in _run("kg", "show", "刑法:264", data_dir=data_dir).stdout
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "x", "question": "问", "answer": 5}\n', encoding="utf-8")
+    refused = _run("ingest", "--consultations", str(bad), data_dir=data_dir)
+    assert refused.returncode == 5 and "bad.jsonl:1: field answer must be a non-empty string" in refused.stderr
+    for source in ("answered", "remembered"):
+        removed = _run("remove", "--source", source, data_dir=data_dir)
+        assert removed.returncode == 0 and f"Removed source {source}: 1 consultations" in removed.stdout
+
+
 def test_kg_stats_and_show(data_dir: Path) -> None:
     stats = _run("kg", "stats", "--json", data_dir=data_dir)
     assert stats.returncode == 0, stats.stderr

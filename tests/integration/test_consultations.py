@@ -21,6 +21,7 @@ from tools.kb.consultations import ConsultationRepository
 from tools.kb.inspect import article_card
 from tools.kb.interpretations import InterpretationRepository
 from tools.pipelines.ingestion import REMEMBERED_SOURCE, ingest_consultations, remember_answer, remove_source
+from tools.retrieval.hybrid import LexicalCollection
 from tools.retrieval.vectors import CONSULTATIONS
 from tools.services import Services
 
@@ -127,3 +128,14 @@ def test_a_remembered_answer_becomes_a_consultation(kb: Services, repo: Consulta
     assert repo.sources() == {REMEMBERED_SOURCE: 1}
     with pytest.raises(InputError, match="no Legal Basis"):
         remember_answer("问题", "回答", [], kb.vectors, repo)
+
+
+def test_bm25_reads_the_answers_reasoning_as_well_as_the_question(
+    kb: Services, repo: ConsultationRepository, tmp_path: Path
+) -> None:
+    ingest_consultations(load_consultations(_file(tmp_path, "answered", ROWS))[0], kb.vectors, repo, 8)
+    questions_only = LexicalCollection(kb.vectors, CONSULTATIONS, None)
+    with_reasoning = LexicalCollection(kb.vectors, CONSULTATIONS, None, extra_field="reasoning")
+    # "数额较大" is in t2's answer ("数额较大的构成盗窃罪"), in no question.
+    assert questions_only.index().search("数额较大", 5) == []
+    assert [cid for cid, _ in with_reasoning.index().search("数额较大", 5)] == ["t2"]

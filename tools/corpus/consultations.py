@@ -39,6 +39,13 @@ class Consultation:
     articles: tuple[str, ...]
 
     @property
+    def reasoning(self) -> str:
+        """The answer without its list of cited articles: the lawyer's words, closer to the statutes' than the
+        question's, which BM25 matches later questions against."""
+        body = html.unescape(self.answer).split(BASIS_MARKER, 1)[0]
+        return body.removeprefix("回答:").removeprefix("回答：").strip()
+
+    @property
     def content_hash(self) -> str:
         payload = json.dumps([self.question, self.answer, self.articles], ensure_ascii=False)
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]

@@ -160,8 +160,8 @@ def ingest_consultations(
     on_plan: Callable[[int], None] = lambda _total: None,
     on_batch: Callable[[int], None] = lambda _done: None,
 ) -> IngestReport:
-    """Write new or changed consultations to the ``consultations`` collection (the question, with the cited
-    articles as metadata) and the graph (vectors first, graph last: the graph hash marks one done). An id
+    """Write new or changed consultations to the ``consultations`` collection (the question embedded, the
+    cited articles and the answer's reasoning as metadata) and the graph (vectors first, graph last: the graph hash marks one done). An id
     another source already holds is refused before anything is written, naming both sources."""
     report = IngestReport(laws=sorted({c.source for c in consultations}), total=len(consultations))
     in_graph = repo.stored([c.id for c in consultations])
@@ -192,7 +192,13 @@ def ingest_consultations(
             [c.id for c in batch],
             [c.question for c in batch],
             [
-                {"source": c.source, "articles": ",".join(c.articles), "half": half_of(c.id), "hash": c.content_hash}
+                {
+                    "source": c.source,
+                    "articles": ",".join(c.articles),
+                    "reasoning": c.reasoning,
+                    "half": half_of(c.id),
+                    "hash": c.content_hash,
+                }
                 for c in batch
             ],
         )

@@ -76,12 +76,14 @@ documents added or removed show at once, and a text replaced under the same id w
 
 
 class LexicalCollection:
-    """BM25 over the documents of one Chroma collection, rebuilt when its ids or content hashes change."""
+    """BM25 over the documents of one Chroma collection (each followed by its ``extra_field`` metadata when one
+    is named), rebuilt when its ids or content hashes change."""
 
-    def __init__(self, vectors: ChromaVectors, collection: str, cache_dir: Path | None) -> None:
+    def __init__(self, vectors: ChromaVectors, collection: str, cache_dir: Path | None, extra_field: str = "") -> None:
         self.vectors = vectors
         self.collection = collection
         self.cache_dir = cache_dir
+        self.extra_field = extra_field
         self.metadata: dict[str, dict[str, Any]] = {}
         """The collection's metadata as of the last rebuild."""
         self._index: LexicalIndex | None = None
@@ -105,7 +107,9 @@ class LexicalCollection:
         state = fingerprint(ids, [str(meta[i].get("hash", "")) for i in ids])
         self._count, self._checked = len(ids), time.monotonic()
         if self._index is None or state != self._state:
-            self._index = LexicalIndex.build(ids, self._texts(ids), state, self.cache_dir, self.collection)
+            # The texts indexed differ with the extra field, so its name keeps the caches apart.
+            name = f"{self.collection}+{self.extra_field}" if self.extra_field else self.collection
+            self._index = LexicalIndex.build(ids, self._texts(ids), state, self.cache_dir, name)
             self._state = state
             self.metadata = meta
         return self._index
@@ -113,7 +117,10 @@ class LexicalCollection:
     def _texts(self, ids: list[str]) -> Callable[[], list[str]]:
         def fetch() -> list[str]:
             found = dict(zip(*self.vectors.documents(self.collection), strict=True))
-            return [found.get(i, "") for i in ids]
+            if not self.extra_field:
+                return [found.get(i, "") for i in ids]
+            meta = self.vectors.metadata(self.collection, ids)
+            return [f"{found.get(i, '')}\n{meta.get(i, {}).get(self.extra_field, '')}" for i in ids]
 
         return fetch
 

@@ -1,0 +1,132 @@
+"""Fit LawSearch's source weights on the tuning halves of retrieval runs (a benchmark, not a test).
+
+    python benchmarks/fit_source_weights.py RUN_A:DATA_A.jsonl RUN_B:DATA_B.jsonl [--write FILE]
+
+Each RUN is a `jurisgraph eval --task retrieval` directory whose rows record every source LawSearch fuses (the
+gold articles come from the data file). The weights of weighted reciprocal-rank fusion are chosen by
+coordinate ascent over a grid, maximising the mean over the files of R@5 on their tuning halves (each file
+counts once, whatever its size; a change must gain MIN_GAIN); R@5 and R@10 of every source alone, of equal weights and of the fitted ones
+are printed for both halves. With ``--write`` the weights go to a JSON file with their provenance (the runs,
+the data files' sha256, the half, the commit), which is what `Context.source_weights` loads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import statistics
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from app.eval.metrics import recall_at_k
+from app.eval.runner import read_results
+from app.eval.tasks import HALVES, gold_articles, half_of, load_items
+from tools.retrieval.hybrid import weighted_rrf
+
+SOURCES = ("bm25", "dense", "exact", "kg", "interpretations", "community_reports", "cases")
+CONSULTATION_SOURCES = ("consultations", "routed", "prior")
+GRID = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
+MIN_GAIN = 0.005
+"""Least gain in the objective a weight change must bring: smaller ones are noise on halves of 104 items."""
+DEPTH = 20
+"""Candidates per source, as LawSearch fuses them (Context.candidates_per_retriever)."""
+ROWS = {"cases": "routed_cases"}
+"""Sources recorded under another row name: the ``cases`` row is every question's, the routed one is LawSearch's."""
+
+Item = tuple[str, dict[str, list[str]], list[str]]
+"""(half, the sources' rankings, gold article ids)."""
+
+
+def load_run(spec: str) -> tuple[str, list[Item]]:
+    run, _, data = spec.partition(":")
+    items = {str(i["id"]): i for i in load_items("retrieval", Path(data))}
+    loaded: list[Item] = []
+    for row in read_results(Path(run) / "results.jsonl"):
+        item = items.get(str(row["item_id"]))
+        if not row.get("ok") or item is None or not (gold := gold_articles(item)):
+            continue
+        recorded = row["prediction"]["rankings"]
+        rankings = {s: recorded.get(ROWS.get(s, s), [])[:DEPTH] for s in (*SOURCES, *CONSULTATION_SOURCES)}
+        loaded.append((half_of(str(item["id"])), rankings, gold))
+    return Path(data).stem, loaded
+
+
+def recall(items: Sequence[Item], weights: Mapping[str, float], k: int, half: str) -> float:
+    """Mean R@k over one half of the fusion as LawSearch makes it, of the sources ``weights`` names."""
+    chosen = [({s: r[s] for s in weights}, g) for h, r, g in items if h == half]
+    return statistics.fmean(recall_at_k([c.article_id for c in weighted_rrf(r, weights, k)], g, k) for r, g in chosen)
+
+
+def objective(runs: Mapping[str, Sequence[Item]], weights: Mapping[str, float]) -> float:
+    """Mean over the files of R@5 on the tuning half: the evidence a consult answer starts from is the top 5."""
+    return statistics.fmean(recall(items, weights, 5, "tune") for items in runs.values())
+
+
+def fit(runs: Mapping[str, Sequence[Item]], start: Mapping[str, float], passes: int = 3) -> dict[str, float]:
+    weights = dict(start)
+    best = objective(runs, weights)
+    for _ in range(passes):
+        improved = False
+        for source in weights:
+            for value in GRID:
+                trial = {**weights, source: value}
+                if (score := objective(runs, trial)) > best + MIN_GAIN:
+                    best, weights, improved = score, trial, True
+        if not improved:
+            break
+    return weights
+
+
+def table(runs: Mapping[str, Sequence[Item]], rows: Mapping[str, Mapping[str, float]]) -> str:
+    head = " | ".join(f"{name} {half} R@5 / R@10" for name in runs for half in HALVES)
+    lines = [f"| ranking | {head} |", "|---" * (1 + len(runs) * len(HALVES)) + "|"]
+    for label, weights in rows.items():
+        cells = [
+            f"{recall(items, weights, 5, half):.3f} / {recall(items, weights, 10, half):.3f}"
+            for items in runs.values()
+            for half in HALVES
+        ]
+        lines.append(f"| {label} | {' | '.join(cells)} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("runs", nargs="+", help="RUN_DIR:DATA.jsonl")
+    parser.add_argument("--write", type=Path, help="Write the fitted weights with their provenance here.")
+    args = parser.parse_args()
+    runs = dict(load_run(spec) for spec in args.runs)
+    every = (*SOURCES, *CONSULTATION_SOURCES)
+    equal = dict.fromkeys(every, 1.0)
+    before = dict.fromkeys(SOURCES, 1.0)
+    fitted = fit(runs, equal)
+    alone = {f"{s} alone": {s: 1.0} for s in every}
+    print(table(runs, {**alone, "before (no consultations)": before, "equal weights": equal, "fitted": fitted}))
+    print(json.dumps(fitted, ensure_ascii=False))
+    if args.write:
+        provenance: dict[str, Any] = {
+            "fitted_on": "tune",
+            "objective": "mean over the files of R@5 on their tuning halves",
+            "runs": [spec.partition(":")[0] for spec in args.runs],
+            "data_sha256": {
+                Path(d).name: hashlib.sha256(Path(d).read_bytes()).hexdigest()
+                for d in (spec.partition(":")[2] for spec in args.runs)
+            },
+            "commit": subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip(),
+            "command": "python benchmarks/fit_source_weights.py " + " ".join(args.runs),
+            "recall": {
+                name: {half: round(recall(items, fitted, 5, half), 3) for half in HALVES}
+                for name, items in runs.items()
+            },
+        }
+        args.write.write_text(
+            json.dumps({"weights": fitted, "provenance": provenance}, ensure_ascii=False, indent=2) + "\n",
+            encoding="utf-8",
+        )
+
+
+if __name__ == "__main__":
+    main()
