@@ -161,8 +161,9 @@ def ingest_consultations(
     on_batch: Callable[[int], None] = lambda _done: None,
 ) -> IngestReport:
     """Write new or changed consultations to the ``consultations`` collection (the question embedded, the
-    cited articles and the answer's reasoning as metadata) and the graph (vectors first, graph last: the graph hash marks one done). An id
-    another source already holds is refused before anything is written, naming both sources."""
+    cited articles and the answer's reasoning as metadata) and the graph (vectors first, graph last: the graph
+    hash marks one done). An id another source already holds is refused before anything is written, naming
+    both sources."""
     report = IngestReport(laws=sorted({c.source for c in consultations}), total=len(consultations))
     in_graph = repo.stored([c.id for c in consultations])
     clashes = [
