@@ -5,9 +5,10 @@
 Each RUN is a `jurisgraph eval --task retrieval` directory whose rows record every source LawSearch fuses (the
 gold articles come from the data file). The weights of weighted reciprocal-rank fusion are chosen by
 coordinate ascent over a grid, maximising the mean over the files of R@5 on their tuning halves (each file
-counts once, whatever its size; a change must gain MIN_GAIN); R@5 and R@10 of every source alone, of equal
-weights and of the fitted ones are printed for both halves. With ``--write`` the weights go to a JSON file with their provenance (the runs,
-the data files' sha256, the half, the commit), which is what `Context.source_weights` loads.
+counts once, whatever its size; a change must gain MIN_GAIN). R@5 and R@10 of every source alone, of equal
+weights and of the fitted ones are printed for both halves. With ``--write`` the weights go to a JSON file
+with their provenance (the runs, the data files' sha256, the half, the commit): what `Context.source_weights`
+loads.
 """
 
 from __future__ import annotations
