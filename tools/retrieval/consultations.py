@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tools.corpus.halves import half_of
 from tools.law.articles import law_of
-from tools.retrieval.hybrid import LexicalCollection
+from tools.retrieval.hybrid import LexicalCollection, rank_cited
 from tools.retrieval.vectors import CONSULTATIONS, ChromaVectors
 
 LEXICAL_SHARE = 0.8
@@ -85,20 +85,13 @@ class ConsultationSearch:
 
 def vote(neighbours: Iterable[Neighbour], depth: int) -> list[str]:
     """Articles ranked by the summed similarity of the neighbours citing them (at most ``depth``)."""
-    scores: Counter[str] = Counter()
-    for neighbour in neighbours:
-        for article_id in neighbour.articles:
-            scores[article_id] += neighbour.score
-    return [a for a, _ in scores.most_common(depth)]
+    return rank_cited((n.articles, n.score) for n in neighbours)[:depth]
 
 
 def cited_laws(neighbours: Iterable[Neighbour], n: int) -> list[str]:
-    """The ``n`` laws the neighbours' cited articles belong to, by summed similarity: the learned router."""
-    scores: Counter[str] = Counter()
-    for neighbour in neighbours:
-        for law in {law_of(a) for a in neighbour.articles}:
-            scores[law] += neighbour.score
-    return [law for law, _ in scores.most_common(n)]
+    """The ``n`` laws the neighbours' cited articles belong to, by summed similarity (a law once per
+    neighbour): the router learned from answered consultations."""
+    return rank_cited((dict.fromkeys(law_of(a) for a in nb.articles), nb.score) for nb in neighbours)[:n]
 
 
 def prior_ranking(counts: Counter[str], known: Iterable[str], depth: int) -> list[str]:
