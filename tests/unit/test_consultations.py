@@ -103,3 +103,11 @@ def test_the_prior_reorders_candidates_and_adds_none() -> None:
     counts = Counter({"民法典:1079": 30, "民法典:587": 5, "刑法:264": 1})
     candidates = ["刑法:264", "民法典:999", "民法典:587", "刑法:264"]
     assert prior_ranking(counts, candidates, 10) == ["民法典:587", "刑法:264"]
+
+
+def test_a_line_separator_inside_a_string_does_not_split_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "mine.jsonl"
+    row = {"id": "a", "question": "定金\u2028不退怎么办？", "answer": ANSWER}
+    path.write_text(json.dumps(row, ensure_ascii=False) + "\r\n", encoding="utf-8")
+    (found,), _ = load_consultations(path)
+    assert found.question == "定金\u2028不退怎么办？"

@@ -19,7 +19,9 @@ def read_jsonl(path: Path, required: tuple[str, ...], what: str) -> Iterator[tup
     except UnicodeDecodeError as exc:
         at = raw.count(b"\n", 0, exc.start) + 1
         raise CorpusError(f"{path}:{at}: not UTF-8 text (byte {exc.start}); save the file as UTF-8") from exc
-    for number, line in enumerate(text.splitlines(), 1):
+    # Lines end at "\n" only: str.splitlines also splits at U+2028 and other separators JSON strings may hold.
+    for number, raw_line in enumerate(text.split("\n"), 1):
+        line = raw_line.removesuffix("\r")
         if not line.strip():
             continue
         try:
