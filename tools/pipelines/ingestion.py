@@ -11,6 +11,7 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from tools.corpus.cail import Case
 from tools.corpus.charge_rules import ChargeRules
@@ -24,9 +25,10 @@ from tools.kb.charges import ChargeRepository
 from tools.kb.consultations import ConsultationRepository
 from tools.kb.interpretations import InterpretationRepository
 from tools.kb.ontology import FeatureExtractor, Features, OntologyRepository
+from tools.kb.port import GraphStore
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import CRIMINAL_LAW, Article
-from tools.retrieval.vectors import CASES, CONSULTATIONS, INTERPRETATIONS, STATUTES, ChromaVectors
+from tools.retrieval.vectors import CASES, CONSULTATIONS, INTERPRETATIONS, STATUTES, ChromaVectors, Metadata
 
 
 @dataclass
@@ -118,37 +120,76 @@ def ingest_cases(
     on_batch: Callable[[int], None] = lambda _done: None,
 ) -> IngestReport:
     """Write new or changed cases to the ``cases`` collection and the Fact graph (vectors first, graph last)."""
-    report = IngestReport(laws=sorted({c.source for c in cases}), total=len(cases))
     in_graph: dict[str, str] = {}
-    for source in report.laws:
+    for source in sorted({c.source for c in cases}):
         in_graph |= repo.hashes(source)
-    in_vectors = {i: str(m.get("hash", "")) for i, m in vectors.metadata(CASES, [c.id for c in cases]).items()}
-    todo = [c for c in cases if in_graph.get(c.id) != c.content_hash or in_vectors.get(c.id) != c.content_hash]
-    report.added = sum(1 for c in todo if c.id not in in_graph and c.id not in in_vectors)
+    return _write_changed(
+        CASES,
+        cases,
+        in_graph,
+        vectors,
+        lambda c: c.fact,
+        lambda c: {
+            "source": c.source,
+            "charges": ",".join(c.charges),
+            "articles": ",".join(c.articles),
+            "term_months": c.term_months,
+            "hash": c.content_hash,
+        },
+        repo.upsert,
+        repo.store,
+        batch_size,
+        on_plan,
+        on_batch,
+    )
+
+
+class _Document(Protocol):
+    """What :func:`_write_changed` reads of a case or consultation."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def content_hash(self) -> str: ...
+
+
+D = TypeVar("D", bound=_Document)
+
+
+def _write_changed(
+    collection: str,
+    items: Sequence[D],
+    in_graph: Mapping[str, str],
+    vectors: ChromaVectors,
+    text_of: Callable[[D], str],
+    metadata_of: Callable[[D], Metadata],
+    write_graph: Callable[[Sequence[D]], None],
+    store: GraphStore,
+    batch_size: int,
+    on_plan: Callable[[int], None],
+    on_batch: Callable[[int], None],
+) -> IngestReport:
+    """Write the items whose content hash either store lacks (``in_graph``: id -> hash in the graph), a batch
+    at a time, vectors first and graph last: the graph hash is what marks an item done, so a killed run
+    resumes."""
+    report = IngestReport(laws=sorted({d.source for d in items}), total=len(items))
+    in_vectors = {i: str(m.get("hash", "")) for i, m in vectors.metadata(collection, [d.id for d in items]).items()}
+    todo = [d for d in items if in_graph.get(d.id) != d.content_hash or in_vectors.get(d.id) != d.content_hash]
+    report.added = sum(1 for d in todo if d.id not in in_graph and d.id not in in_vectors)
     report.updated = len(todo) - report.added
-    report.unchanged = len(cases) - len(todo)
+    report.unchanged = len(items) - len(todo)
     on_plan(len(todo))
     for start in range(0, len(todo), batch_size):
         batch = todo[start : start + batch_size]
-        vectors.upsert(
-            CASES,
-            [c.id for c in batch],
-            [c.fact for c in batch],
-            [
-                {
-                    "source": c.source,
-                    "charges": ",".join(c.charges),
-                    "articles": ",".join(c.articles),
-                    "term_months": c.term_months,
-                    "hash": c.content_hash,
-                }
-                for c in batch
-            ],
-        )
-        repo.upsert(batch)
+        vectors.upsert(collection, [d.id for d in batch], [text_of(d) for d in batch], [metadata_of(d) for d in batch])
+        write_graph(batch)
         on_batch(len(batch))
     if todo:
-        repo.store.compact()
+        store.compact()
     return report
 
 
@@ -164,7 +205,6 @@ def ingest_consultations(
     cited articles and the answer's reasoning as metadata) and the graph (vectors first, graph last: the graph
     hash marks one done). An id another source already holds is refused before anything is written, naming
     both sources."""
-    report = IngestReport(laws=sorted({c.source for c in consultations}), total=len(consultations))
     in_graph = repo.stored([c.id for c in consultations])
     clashes = [
         (c.id, in_graph[c.id][1], c.source) for c in consultations if in_graph.get(c.id, ("", c.source))[1] != c.source
@@ -175,39 +215,25 @@ def ingest_consultations(
             f"{len(clashes)} consultation id(s) of {ours!r} already belong to source {theirs!r} (first: {first!r}); "
             f"give them other ids or `jurisgraph remove --source {theirs}` first"
         )
-    ids = [c.id for c in consultations]
-    in_vectors = {i: str(m.get("hash", "")) for i, m in vectors.metadata(CONSULTATIONS, ids).items()}
-    todo = [
-        c
-        for c in consultations
-        if in_graph.get(c.id, ("", ""))[0] != c.content_hash or in_vectors.get(c.id) != c.content_hash
-    ]
-    report.added = sum(1 for c in todo if c.id not in in_graph and c.id not in in_vectors)
-    report.updated = len(todo) - report.added
-    report.unchanged = len(consultations) - len(todo)
-    on_plan(len(todo))
-    for start in range(0, len(todo), batch_size):
-        batch = todo[start : start + batch_size]
-        vectors.upsert(
-            CONSULTATIONS,
-            [c.id for c in batch],
-            [c.question for c in batch],
-            [
-                {
-                    "source": c.source,
-                    "articles": ",".join(c.articles),
-                    "reasoning": c.reasoning,
-                    "half": half_of(c.id),
-                    "hash": c.content_hash,
-                }
-                for c in batch
-            ],
-        )
-        repo.upsert(batch)
-        on_batch(len(batch))
-    if todo:
-        repo.store.compact()
-    return report
+    return _write_changed(
+        CONSULTATIONS,
+        consultations,
+        {cid: stored_hash for cid, (stored_hash, _) in in_graph.items()},
+        vectors,
+        lambda c: c.question,
+        lambda c: {
+            "source": c.source,
+            "articles": ",".join(c.articles),
+            "reasoning": c.reasoning,
+            "half": half_of(c.id),
+            "hash": c.content_hash,
+        },
+        repo.upsert,
+        repo.store,
+        batch_size,
+        on_plan,
+        on_batch,
+    )
 
 
 REMEMBERED_SOURCE = "remembered"
