@@ -29,3 +29,13 @@ def test_limit_counts_within_the_half() -> None:
 def test_bad_half_or_limit_is_an_input_error(half: str | None, limit: int | None, message: str) -> None:
     with pytest.raises(InputError, match=message):
         select_items([{"id": "x"}], half, limit)
+
+
+def test_an_item_is_measured_with_its_own_halfs_consultations_hidden() -> None:
+    from agents.context import Context
+    from app.eval.systems import measured
+
+    for item_id in ("consult-0", "consult-1", "stard-5"):
+        context = measured(Context(model="fake"), {"id": item_id})
+        assert context.hidden_consultation_half == half_of(item_id)
+    assert Context(model="fake").hidden_consultation_half == ""  # the product reads every consultation
