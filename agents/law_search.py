@@ -95,9 +95,12 @@ def route_sources(
     return chosen, skipped, {"router": "rules"}, empty_usage()
 
 
-def source_rankings(query: str, collections: Sequence[str], services: Services, ctx: Context) -> dict[str, list[str]]:
+def source_rankings(
+    query: str, collections: Sequence[str], services: Services, ctx: Context, question: str = ""
+) -> dict[str, list[str]]:
     """Each source's ranked article ids: statute BM25, dense and exact; the articles cited by the hits of
-    each routed collection; and the KG traversal from the charges and statute entities the query names."""
+    each routed collection; the KG traversal from the charges and statute entities the query names; and what
+    answered consultations similar to ``question`` (default: the query) add."""
     rankings = services.retriever.rankings(query, ctx.candidates_per_retriever)
     hits_per_collection = {INTERPRETATIONS: ctx.interpretation_k, CASES: ctx.case_k, COMMUNITY_REPORTS: ctx.top_k}
     for collection in collections:
@@ -106,7 +109,7 @@ def source_rankings(query: str, collections: Sequence[str], services: Services, 
                 services.vectors, collection, query, hits_per_collection[collection], ctx.candidates_per_retriever
             )
     rankings["kg"] = kg_linked_articles(services.graph, query, ctx.candidates_per_retriever)
-    return rankings | consultation_rankings(query, rankings, services, ctx)
+    return rankings | consultation_rankings(question or query, query, rankings, services, ctx)
 
 
 CONSULTATION_SOURCES = ("consultations", "routed", "prior")
@@ -114,16 +117,18 @@ CONSULTATION_SOURCES = ("consultations", "routed", "prior")
 
 
 def consultation_rankings(
-    query: str, found: dict[str, list[str]], services: Services, ctx: Context
+    question: str, query: str, found: dict[str, list[str]], services: Services, ctx: Context
 ) -> dict[str, list[str]]:
-    """What answered consultations add: the articles similar ones cite (``consultations``), statute search
-    within the laws they cite (``routed``), and the candidates found so far reordered by how often
-    consultations cite them (``prior``). Nothing when the KB holds none or ``consultation_k`` is 0."""
+    """What answered consultations add: the articles those similar to ``question`` cite (``consultations``),
+    a search for ``query`` within the laws they cite (``routed``), and the candidates found so far reordered by
+    how often consultations cite them (``prior``). Nothing when the KB holds none or ``consultation_k`` is 0.
+    Questions are matched with the user's question alone, as answered questions were asked: the search query
+    adds the element graph's key facts and the draft, which read like no question."""
     search = services.consultations
     if ctx.consultation_k < 1 or not search.count():
         return {}
     depth = ctx.candidates_per_retriever
-    neighbours = search.neighbours(query, ctx.consultation_k, ctx.hidden_consultation_half)
+    neighbours = search.neighbours(question, ctx.consultation_k, ctx.hidden_consultation_half)
     voted = vote(neighbours, depth)
     routed = services.retriever.within_laws(query, cited_laws(neighbours, ctx.routed_laws), depth)
     candidates = [a for ranked in (*found.values(), voted, routed) for a in ranked]
@@ -139,7 +144,7 @@ def search_law(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]
     ctx = runtime.context
     query = build_query(state.question, state.element_graph, state.draft)
     collections, skipped, decision, usage = route_sources(query, services, ctx)
-    rankings = source_rankings(query, collections, services, ctx)
+    rankings = source_rankings(query, collections, services, ctx, state.question)
     fused = weighted_rrf(rankings, ctx.source_weights, ctx.top_k)
     evidence, missing = fetch_evidence(services.statutes, fused)
     return {

@@ -105,8 +105,11 @@ def test_law_search_votes_for_what_similar_consultations_cite_and_hides_a_half(
     ingest_consultations(load_consultations(_file(tmp_path, "answered", ROWS))[0], kb.vectors, repo, 8)
     question = "喝酒后开车被交警查到了，醉驾怎么判？"
     context = Context(model="fake", consultation_k=2, routed_laws=1)
-    found = consultation_rankings(question, {"bm25": ["刑法:264", "刑法:133-1"]}, kb, context)
+    found = consultation_rankings(question, question, {"bm25": ["刑法:264", "刑法:133-1"]}, kb, context)
     assert found["consultations"][:2] == ["刑法:133-1", "刑法:133"]
+    # The neighbours are matched with the question alone, not the search query's key facts and draft.
+    drafted = f"{question}\n偷了同事的手机，在超市偷东西，盗窃罪，数额较大"
+    assert consultation_rankings(question, drafted, {}, kb, context)["consultations"] == found["consultations"]
     assert all(a.startswith("刑法:") for a in found["routed"]) and found["routed"]
     # The prior holds only candidates some consultation cites: 263 and 232 were found by no source.
     assert set(found["prior"]) == {"刑法:264", "刑法:133-1", "刑法:133"} & set(
