@@ -144,20 +144,35 @@ def ingest_cases(
     )
 
 
-class _Document(Protocol):
-    """What :func:`_write_changed` reads of a case or consultation."""
+class _Hashed(Protocol):
+    """What :func:`pending` reads of an article, case or consultation."""
 
     @property
     def id(self) -> str: ...
 
     @property
-    def source(self) -> str: ...
-
-    @property
     def content_hash(self) -> str: ...
 
 
+class _Document(_Hashed, Protocol):
+    """What :func:`_write_changed` reads of a case or consultation."""
+
+    @property
+    def source(self) -> str: ...
+
+
+H = TypeVar("H", bound=_Hashed)
 D = TypeVar("D", bound=_Document)
+
+
+def pending(
+    collection: str, items: Sequence[H], in_graph: Mapping[str, str], vectors: ChromaVectors
+) -> tuple[list[H], int]:
+    """The items either store lacks with their current content hash (``in_graph``: id -> hash in the graph),
+    and how many of those neither store holds at all (the rest are updates or resumptions)."""
+    in_vectors = {i: str(m.get("hash", "")) for i, m in vectors.metadata(collection, [d.id for d in items]).items()}
+    todo = [d for d in items if in_graph.get(d.id) != d.content_hash or in_vectors.get(d.id) != d.content_hash]
+    return todo, sum(1 for d in todo if d.id not in in_graph and d.id not in in_vectors)
 
 
 def _write_changed(
@@ -177,9 +192,7 @@ def _write_changed(
     at a time, vectors first and graph last: the graph hash is what marks an item done, so a killed run
     resumes."""
     report = IngestReport(laws=sorted({d.source for d in items}), total=len(items))
-    in_vectors = {i: str(m.get("hash", "")) for i, m in vectors.metadata(collection, [d.id for d in items]).items()}
-    todo = [d for d in items if in_graph.get(d.id) != d.content_hash or in_vectors.get(d.id) != d.content_hash]
-    report.added = sum(1 for d in todo if d.id not in in_graph and d.id not in in_vectors)
+    todo, report.added = pending(collection, items, in_graph, vectors)
     report.updated = len(todo) - report.added
     report.unchanged = len(items) - len(todo)
     on_plan(len(todo))
@@ -325,17 +338,6 @@ def document_text(article: Article) -> str:
     return f"{article.heading} {article.chapter}\n{article.text}".strip()
 
 
-def plan(
-    articles: Sequence[Article], vectors: ChromaVectors, repo: StatuteRepository, law: str
-) -> tuple[list[Article], int]:
-    """Articles still to write, and how many of those are new (the rest are updates or resumptions)."""
-    in_graph = repo.article_hashes(law)
-    in_vectors = {i: str(m.get("hash", "")) for i, m in vectors.metadata(STATUTES, [a.id for a in articles]).items()}
-    todo = [a for a in articles if in_graph.get(a.id) != a.content_hash or in_vectors.get(a.id) != a.content_hash]
-    new = sum(1 for a in todo if a.id not in in_graph and a.id not in in_vectors)
-    return todo, new
-
-
 def ingest_laws(
     laws: Sequence[LawInfo],
     vectors: ChromaVectors,
@@ -352,7 +354,7 @@ def ingest_laws(
     work: list[tuple[LawInfo, list[Article]]] = []
     for law in laws:
         articles = loaded[law.short] if loaded is not None else load_articles(law, db_path)
-        todo, new = plan(articles, vectors, repo, law.short)
+        todo, new = pending(STATUTES, articles, repo.article_hashes(law.short), vectors)
         report.total += len(articles)
         report.added += new
         report.updated += len(todo) - new
