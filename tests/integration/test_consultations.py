@@ -142,3 +142,15 @@ def test_bm25_reads_the_answers_reasoning_as_well_as_the_question(
     # "数额较大" is in t2's answer ("数额较大的构成盗窃罪"), in no question.
     assert questions_only.index().search("数额较大", 5) == []
     assert [cid for cid, _ in with_reasoning.index().search("数额较大", 5)] == ["t2"]
+
+
+def test_citation_counts_follow_the_collection_and_the_hidden_half(
+    kb: Services, repo: ConsultationRepository, tmp_path: Path
+) -> None:
+    ingest_consultations(load_consultations(_file(tmp_path, "answered", ROWS[:3]))[0], kb.vectors, repo, 8)
+    assert kb.consultations.citation_counts()["刑法:264"] == 2
+    # d1 is the only consultation of its half among these: hiding that half leaves t1 and t2 (both 264).
+    hidden = kb.consultations.citation_counts(half_of("d1"))
+    assert hidden["刑法:133-1"] == 0 and hidden["刑法:264"] == 2
+    ingest_consultations(load_consultations(_file(tmp_path, "more", ROWS[3:]))[0], kb.vectors, repo, 8)
+    assert kb.consultations.citation_counts()["刑法:133-1"] == 2  # counted again once the collection changed

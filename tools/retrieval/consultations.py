@@ -2,8 +2,9 @@
 the nearest answered questions, dense and BM25, vote for the articles their answers cite; the laws they cite
 route statute search; how often consultations cite an article is its prior.
 
-A consultation of the dev files' measured half can be hidden (``hidden_half``), so that a measured question
-never finds its own answer or its half's: the figure is then retrieval, not lookup.
+A consultation of the dev files' measured half can be hidden (``hidden_half``, matched against the ``half``
+stored with each at ingestion), so that a measured question never finds its own answer or its half's: the
+figure is then retrieval, not lookup.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.corpus.halves import half_of
 from tools.law.articles import law_of
 from tools.retrieval.hybrid import LexicalCollection, rank_cited
+from tools.retrieval.lexical import LexicalIndex
 from tools.retrieval.vectors import CONSULTATIONS, ChromaVectors
 
 LEXICAL_SHARE = 0.8
@@ -47,6 +48,8 @@ class ConsultationSearch:
     def __init__(self, vectors: ChromaVectors, cache_dir: Path | None) -> None:
         self.vectors = vectors
         self._lexical = LexicalCollection(vectors, CONSULTATIONS, cache_dir, extra_field="reasoning")
+        self._counts: dict[str, tuple[LexicalIndex, Counter[str]]] = {}
+        """Citation counts per hidden half, with the index (collection state) they were counted on."""
 
     def count(self) -> int:
         return self.vectors.count(CONSULTATIONS)
@@ -63,7 +66,7 @@ class ConsultationSearch:
         }
         index = self._lexical.index()
         meta = self._lexical.metadata
-        lexical = index.search(query, k, keep=lambda i: not hidden_half or half_of(i) != hidden_half)
+        lexical = index.search(query, k, keep=lambda i: not hidden_half or meta.get(i, {}).get("half") != hidden_half)
         if lexical:
             best = lexical[0][1]
             for cid, score in lexical:
@@ -74,13 +77,17 @@ class ConsultationSearch:
         return sorted(found.values(), key=lambda n: -n.score)
 
     def citation_counts(self, hidden_half: str = "") -> Counter[str]:
-        """How many consultations cite each article (those of ``hidden_half`` left out)."""
-        self._lexical.index()
-        counts: Counter[str] = Counter()
-        for cid, meta in self._lexical.metadata.items():
-            if not hidden_half or half_of(cid) != hidden_half:
-                counts.update(_articles(meta))
-        return counts
+        """How many consultations cite each article (those of ``hidden_half`` left out); counted once per
+        state of the collection, not per search."""
+        index = self._lexical.index()
+        cached = self._counts.get(hidden_half)
+        if cached is None or cached[0] is not index:
+            counts: Counter[str] = Counter()
+            for meta in self._lexical.metadata.values():
+                if not hidden_half or meta.get("half") != hidden_half:
+                    counts.update(_articles(meta))
+            cached = self._counts[hidden_half] = (index, counts)
+        return cached[1]
 
 
 def vote(neighbours: Iterable[Neighbour], depth: int) -> list[str]:

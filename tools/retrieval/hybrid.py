@@ -109,18 +109,17 @@ class LexicalCollection:
         if self._index is None or state != self._state:
             # The texts indexed differ with the extra field, so its name keeps the caches apart.
             name = f"{self.collection}+{self.extra_field}" if self.extra_field else self.collection
-            self._index = LexicalIndex.build(ids, self._texts(ids), state, self.cache_dir, name)
+            self._index = LexicalIndex.build(ids, self._texts(ids, meta), state, self.cache_dir, name)
             self._state = state
             self.metadata = meta
         return self._index
 
-    def _texts(self, ids: list[str]) -> Callable[[], list[str]]:
+    def _texts(self, ids: list[str], meta: dict[str, dict[str, Any]]) -> Callable[[], list[str]]:
         def fetch() -> list[str]:
             found = dict(zip(*self.vectors.documents(self.collection), strict=True))
             if not self.extra_field:
                 return [found.get(i, "") for i in ids]
-            meta = self.vectors.metadata(self.collection, ids)
-            return [f"{found.get(i, '')}\n{meta.get(i, {}).get(self.extra_field, '')}" for i in ids]
+            return [f"{found.get(i, '')}\n{meta[i].get(self.extra_field, '')}" for i in ids]
 
         return fetch
 
