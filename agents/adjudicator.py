@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from agents.common.conviction import anchor_conviction, check_term, convict, precedent_sentence, supported_charges
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
-from agents.context import Context
+from agents.context import JudgeContext
 from agents.state.common import trace_event
 from agents.state.judge import CaseRef, JudgeEvidence, JudgeState, ScoredCharge, Term, TermCheck
 from prompts import label, render_prompt
@@ -29,7 +29,7 @@ from tools.law.articles import CRIMINAL_LAW, make_article_id
 from tools.law.charge_names import MAX_CHARGE_CHARS
 from tools.law.penalties import FIXED_TERM_MONTHS
 from tools.law.sentencing import align_reasoning, describe_term
-from tools.llm.chat import empty_usage, invoke_structured
+from tools.llm.chat import empty_usage, invoke_structured, with_max_items
 from tools.services import get_services
 
 MAX_TERM_MONTHS = 300
@@ -119,7 +119,7 @@ def describe_proposal(proposed: list[str], scored: list[ScoredCharge], language:
 def decide_judgment(
     fact: str,
     evidence: list[JudgeEvidence],
-    ctx: Context,
+    ctx: JudgeContext,
     template: Template | None = None,
     anchors: list[str] | None = None,
     proposed: list[str] | None = None,
@@ -144,7 +144,8 @@ def decide_judgment(
     prompt = template.substitute(values).strip() if template else render_prompt("adjudicate", ctx.language, **values)
     model = chat_model(ctx, "judge")
     messages = facts_first(ctx.language, "case", fact, prompt)
-    judgment, usage = invoke_structured(model, messages, Judgment, ctx.structured_retries)
+    schema = with_max_items(Judgment, "charges", ctx.max_charges)
+    judgment, usage = invoke_structured(model, messages, schema, ctx.structured_retries)
     evidence_articles = {e["id"] for e in evidence if e["kind"] == "article"}
     kept_articles, dropped_articles = resolve_articles(judgment.articles, evidence)
     repository = ChargeRepository(services.graph)
@@ -179,7 +180,7 @@ def decide_by_code(
     fact: str,
     evidence: list[JudgeEvidence],
     precedents: list[CaseSummary],
-    ctx: Context,
+    ctx: JudgeContext,
     anchors: list[str],
     proposed: list[str],
     scored: list[ScoredCharge],
@@ -228,7 +229,7 @@ def decide_by_code(
     }
 
 
-def adjudicate(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
+def adjudicate(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
     """Decide charges, articles and sentence from the numbered evidence."""
     started = time.perf_counter()
     ctx = runtime.context

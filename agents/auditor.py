@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field, create_model
 
 from agents.common.messages import FactsKind, facts_first
 from agents.common.models import chat_model
-from agents.context import Context
+from agents.context import AuditContext, ConsultContext, JudgeContext
 from agents.state.audit import ArticleTask, AuditInput, AuditOutput, AuditState, CheckResult, Verdict
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState
@@ -59,7 +59,7 @@ class ItemCheck(BaseModel):
 
 
 class ItemHolds(BaseModel):
-    """The model's answer to one checklist item, without a reason (see ``Context.audit_reasons``)."""
+    """The model's answer to one checklist item, without a reason (see ``AuditContext.audit_reasons``)."""
 
     holds: bool
 
@@ -87,7 +87,7 @@ def decide_by_rule(checks: list[CheckResult]) -> bool | None:
     return None if len(held) != 1 else held.pop()
 
 
-def _stated(check: CheckResult, facts: str, ctx: Context) -> CheckResult:
+def _stated(check: CheckResult, facts: str, ctx: AuditContext) -> CheckResult:
     """``check`` as the question supports it: an item the model says holds holds only when the question (or
     its key facts) states it, by :func:`bigram_share` of its wording (是否…的？ aside); the 1.5B model said
     是否追逐竞驶，情节恶劣 holds for a question about drunk driving."""
@@ -101,7 +101,7 @@ def _unverified(article_id: str, why: str) -> Verdict:
     return {"article_id": article_id, "applicable": True, "reason": why, "checks": [], "decided_by": "unverified"}
 
 
-def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: Context) -> tuple[Verdict, Usage]:
+def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: AuditContext) -> tuple[Verdict, Usage]:
     services = get_services()
     spec = ctx.model_for("audit")
     model = chat_model(ctx, "audit")
@@ -205,7 +205,7 @@ def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: Context) -
     return verdict, usage
 
 
-def verify_article(task: ArticleTask, runtime: Runtime[Context]) -> dict[str, Any]:
+def verify_article(task: ArticleTask, runtime: Runtime[AuditContext]) -> dict[str, Any]:
     """One ``Send`` branch of the audit: the verdict on ``task.article_id``."""
     started = time.perf_counter()
     article_id = task.article_id
@@ -256,7 +256,7 @@ def is_borderline(verdict: Verdict) -> bool:
     return bool(stated) and decide_by_rule(stated) is None
 
 
-def review_verdicts(state: AuditState, runtime: Runtime[Context]) -> dict[str, Any]:
+def review_verdicts(state: AuditState, runtime: Runtime[AuditContext]) -> dict[str, Any]:
     """Order the verdicts as the candidates were; with ``human_review``, interrupt once with every borderline
     verdict and apply the reviewer's answer: ``{}`` (or anything falsy) accepts them all, and
     ``{article_id: {"applicable": bool, "reason": str}}`` overrides the named ones."""
@@ -287,20 +287,20 @@ def review_verdicts(state: AuditState, runtime: Runtime[Context]) -> dict[str, A
     }
 
 
-AuditGraph = CompiledStateGraph[AuditState, Context, AuditInput, AuditOutput]
+AuditGraph = CompiledStateGraph[AuditState, AuditContext, AuditInput, AuditOutput]
 """The compiled audit subgraph; graphs/ wires it into the audit nodes, so no agent imports a graph."""
 
 
 class ConsultNode(Protocol):
-    def __call__(self, state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]: ...
+    def __call__(self, state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]: ...
 
 
 class JudgeNode(Protocol):
-    def __call__(self, state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]: ...
+    def __call__(self, state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]: ...
 
 
 def run_audit(
-    audit: AuditGraph, facts: str, ids: list[str], ctx: Context, facts_kind: Literal["case", "question"]
+    audit: AuditGraph, facts: str, ids: list[str], ctx: AuditContext, facts_kind: Literal["case", "question"]
 ) -> dict[str, Any]:
     """The audit subgraph over ``ids``; verdicts come back in the order of ``ids``. Its interrupt (human
     review) propagates to the caller's graph, which resumes it with ``Command(resume=...)``."""
@@ -311,7 +311,7 @@ def run_audit(
 def make_audit_answer(audit: AuditGraph) -> ConsultNode:
     """The consult graph's ``audit_answer`` node over the given audit subgraph."""
 
-    def audit_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+    def audit_answer(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
         """Run the audit subgraph over the draft's cited articles (or the best evidence when it cites none)."""
         started = time.perf_counter()
         ctx = runtime.context
@@ -371,7 +371,7 @@ def judge_candidates(fused: list[str], scored: list[ScoredCharge], proposed: lis
 def make_audit_research(audit: AuditGraph) -> JudgeNode:
     """The judge graph's ``audit_research`` node over the given audit subgraph."""
 
-    def audit_research(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
+    def audit_research(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
         """Audit the best of the Researcher's fused candidates (fused by ``score_charges``) and the proposed
         charges' articles, prune what rests on failed articles."""
         started = time.perf_counter()

@@ -21,7 +21,7 @@ from langgraph.runtime import Runtime
 
 from agents.common.answers import split_draft
 from agents.common.models import chat_model
-from agents.context import Context
+from agents.context import ConsultContext
 from agents.state.common import LegalBasisItem, trace_event
 from agents.state.consult import ConsultState
 from prompts import label, render_prompt
@@ -92,7 +92,7 @@ def _record(claim: Claim, verdict: str, article: str) -> ClaimCheck:
     return {"claim": claim.text, "kind": claim.kind, "verdict": verdict, "article": article}
 
 
-def _revise(state: ConsultState, ctx: Context, response: str, claims: list[Claim]) -> tuple[str, Usage]:
+def _revise(state: ConsultState, ctx: ConsultContext, response: str, claims: list[Claim]) -> tuple[str, Usage]:
     basis = "\n".join(f"{_heading(b)}：{b['text']}" for b in state.legal_basis)
     prompt = render_prompt(
         "revise_claims",
@@ -155,7 +155,7 @@ def _no_support(state: ConsultState, lang: str) -> str:
     return label("no_support", lang, articles=label("list_separator", lang).join(nearest) or label("none", lang))
 
 
-def _checked(state: ConsultState, ctx: Context, response: str) -> tuple[str, list[ClaimCheck], Usage, str]:
+def _checked(state: ConsultState, ctx: ConsultContext, response: str) -> tuple[str, list[ClaimCheck], Usage, str]:
     """The response with unsupported claims rewritten or removed, the checks, the rewrite's usage, and the
     note saying which article's words apply when sentences were removed (empty otherwise)."""
     charges = ChargeRepository(get_services().graph)
@@ -189,7 +189,7 @@ def _checked(state: ConsultState, ctx: Context, response: str) -> tuple[str, lis
     return _without_sentences(response, dropped), records, usage, note
 
 
-def verify_claims(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
     """Check the Response's claims against its Legal Basis and act on what fails (see the module doc)."""
     started = time.perf_counter()
     ctx = runtime.context

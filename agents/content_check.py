@@ -15,7 +15,7 @@ from langgraph.runtime import Runtime
 
 from agents.common.answers import legal_basis, split_draft, strip_citation
 from agents.common.models import chat_model
-from agents.context import Context
+from agents.context import ConsultContext
 from agents.state.common import LegalBasisItem, trace_event
 from agents.state.consult import ConsultState
 from prompts import label, render_prompt
@@ -33,7 +33,7 @@ def cited_basis(applicable: list[Article], cited: list[str]) -> list[LegalBasisI
     return legal_basis(used or applicable, cited)
 
 
-def _rewrite(state: ConsultState, ctx: Context, applicable: list[Article]) -> tuple[str, Any]:
+def _rewrite(state: ConsultState, ctx: ConsultContext, applicable: list[Article]) -> tuple[str, Any]:
     pruned = [v for v in state.verdicts if not v["applicable"]]
     prompt = render_prompt(
         "check_content",
@@ -51,7 +51,7 @@ def _rewrite(state: ConsultState, ctx: Context, applicable: list[Article]) -> tu
     return split_draft(text), usage
 
 
-def check_content(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+def check_content(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
     """Write the final Response and build the Legal Basis from the audited applicable articles."""
     started = time.perf_counter()
     ctx = runtime.context

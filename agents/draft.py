@@ -12,7 +12,7 @@ from langgraph.runtime import Runtime
 
 from agents.common.answers import format_evidence
 from agents.common.models import chat_model
-from agents.context import Context
+from agents.context import ConsultContext
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState, Turn
 from prompts import label, render_prompt
@@ -30,7 +30,7 @@ def format_history(history: list[Turn], lang: str = "zh") -> str:
     return "\n".join(label("history", lang, **t) for t in history) or label("none", lang)
 
 
-def draft_answer(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+def draft_answer(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
     """Write the first draft, or revise the current one with the suggestions and evidence gathered since."""
     started = time.perf_counter()
     ctx = runtime.context

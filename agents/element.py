@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from agents.common.models import chat_model
-from agents.context import Context
+from agents.context import ConsultContext
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState
 from prompts import render_prompt
@@ -77,7 +77,7 @@ def merge_elements(earlier: dict[str, Any], new: dict[str, Any]) -> dict[str, An
     return merged
 
 
-def extract_elements(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+def extract_elements(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
     """Build the element graph (extending the thread's earlier one); if the model never returns valid
     JSON, continue with empty lists and record the error."""
     started = time.perf_counter()

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from agents.common.answers import format_problems
 from agents.common.models import chat_model
-from agents.context import Context
+from agents.context import ConsultContext
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState
 from prompts import label, render_prompt
@@ -29,7 +29,7 @@ class FormatReview(BaseModel):
     suggestions: list[Annotated[str, Field(max_length=60)]] = Field(max_length=4)
 
 
-def check_format(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+def check_format(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
     """Suggestions the Draft agent applies in its next revision."""
     started = time.perf_counter()
     ctx = runtime.context

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from agents.common.answers import legal_basis, strip_citation
 from agents.common.models import chat_model
 from agents.common.question import validate_question
-from agents.context import Context
+from agents.context import GlobalSearchContext
 from agents.state.common import trace_event
 from agents.state.global_search import GlobalSearchState, ReportBatch, SearchPoint
 from prompts import render_prompt
@@ -47,7 +47,7 @@ class MapReply(BaseModel):
     points: list[MappedPoint] = Field(max_length=5)
 
 
-def _system(ctx: Context) -> SystemMessage:
+def _system(ctx: GlobalSearchContext) -> SystemMessage:
     return SystemMessage(content=render_prompt("system", ctx.language))
 
 
@@ -68,7 +68,7 @@ def route_mode(state: GlobalSearchState) -> str:
     return "build_local_context" if state.mode == "local" else "plan_map"
 
 
-def plan_map(state: GlobalSearchState, runtime: Runtime[Context]) -> dict[str, Any]:
+def plan_map(state: GlobalSearchState, runtime: Runtime[GlobalSearchContext]) -> dict[str, Any]:
     """Pack the reports of the configured level, most important first, into map-sized batches."""
     started = time.perf_counter()
     ctx = runtime.context
@@ -91,7 +91,7 @@ def route_batches(state: GlobalSearchState) -> list[Send]:
     return [Send("map_reports", ReportBatch(question=state.question, batch=b)) for b in state.batches]
 
 
-def map_reports(task: ReportBatch, runtime: Runtime[Context]) -> dict[str, Any]:
+def map_reports(task: ReportBatch, runtime: Runtime[GlobalSearchContext]) -> dict[str, Any]:
     """The points of one batch of reports that help answer the question, each rated 0-100."""
     started = time.perf_counter()
     ctx = runtime.context
@@ -112,7 +112,7 @@ def map_reports(task: ReportBatch, runtime: Runtime[Context]) -> dict[str, Any]:
     }
 
 
-def build_local_context(state: GlobalSearchState, runtime: Runtime[Context]) -> dict[str, Any]:
+def build_local_context(state: GlobalSearchState, runtime: Runtime[GlobalSearchContext]) -> dict[str, Any]:
     """Entities nearest the question, then within ``local_tokens``: their communities' reports, the articles
     that mention most of them (verbatim), the relations among them, and the entities themselves."""
     started = time.perf_counter()
@@ -164,7 +164,7 @@ def build_local_context(state: GlobalSearchState, runtime: Runtime[Context]) -> 
     }
 
 
-def write_answer(state: GlobalSearchState, runtime: Runtime[Context]) -> dict[str, Any]:
+def write_answer(state: GlobalSearchState, runtime: Runtime[GlobalSearchContext]) -> dict[str, Any]:
     """Local: answer from the packed context. Global: answer from the best-rated points (the reduce step)."""
     started = time.perf_counter()
     ctx = runtime.context

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from agents.common.answers import split_draft
 from agents.common.models import chat_model
-from agents.context import Context
+from agents.context import ConsultContext
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState, EvidenceItem
 from prompts import render_prompt
@@ -31,6 +31,7 @@ from tools.retrieval.hybrid import (
     select_collections,
     weighted_rrf,
 )
+from tools.retrieval.source_weights import fitted_source_weights
 from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES
 from tools.services import Services, get_services
 
@@ -75,7 +76,7 @@ def merge_evidence(new: list[EvidenceItem], earlier: list[EvidenceItem], limit: 
 
 
 def route_sources(
-    query: str, services: Services, ctx: Context
+    query: str, services: Services, ctx: ConsultContext
 ) -> tuple[list[str], dict[str, str], dict[str, Any], Usage]:
     """Domain routing (the hybrid-RAG router): the collections to search, why the others are skipped, and
     the decision for the trace. The model decides with ``router="llm"`` and ``profile="thorough"``; keywords
@@ -96,7 +97,7 @@ def route_sources(
 
 
 def source_rankings(
-    query: str, collections: Sequence[str], services: Services, ctx: Context, question: str = ""
+    query: str, collections: Sequence[str], services: Services, ctx: ConsultContext, question: str = ""
 ) -> dict[str, list[str]]:
     """Each source's ranked article ids: statute BM25, dense and exact; the articles cited by the hits of
     each routed collection; the KG traversal from the charges and statute entities the query names; and what
@@ -117,7 +118,7 @@ CONSULTATION_SOURCES = ("consultations", "routed", "prior")
 
 
 def consultation_rankings(
-    question: str, query: str, found: dict[str, list[str]], services: Services, ctx: Context
+    question: str, query: str, found: dict[str, list[str]], services: Services, ctx: ConsultContext
 ) -> dict[str, list[str]]:
     """What answered consultations add: the articles those similar to ``question`` cite (``consultations``),
     a search for ``query`` within the laws they cite (``routed``), and the candidates found so far reordered by
@@ -136,7 +137,7 @@ def consultation_rankings(
     return dict(zip(CONSULTATION_SOURCES, (voted, routed, prior), strict=True))
 
 
-def search_law(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+def search_law(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
     """Retrieve the top-k articles for the question (and the draft, in later rounds) and add them to the
     evidence; article text comes verbatim from the knowledge graph."""
     started = time.perf_counter()
@@ -145,7 +146,7 @@ def search_law(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]
     query = build_query(state.question, state.element_graph, state.draft)
     collections, skipped, decision, usage = route_sources(query, services, ctx)
     rankings = source_rankings(query, collections, services, ctx, state.question)
-    fused = weighted_rrf(rankings, ctx.source_weights, ctx.top_k)
+    fused = weighted_rrf(rankings, fitted_source_weights(), ctx.top_k)
     evidence, missing = fetch_evidence(services.statutes, fused)
     return {
         "evidence": merge_evidence(evidence, state.evidence, ctx.max_evidence),

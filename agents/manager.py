@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from agents.common.answers import format_evidence_headings, format_problems
 from agents.common.models import chat_model
-from agents.context import Context
+from agents.context import ConsultContext
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState, ManagerDecision
 from prompts import label, render_prompt
@@ -42,7 +42,7 @@ class ManagerReply(BaseModel):
     decision: Decision
 
 
-def review_draft(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+def review_draft(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
     """One Manager round. A reply that never validates counts as Pass: the auditor still checks the law."""
     started = time.perf_counter()
     ctx = runtime.context
@@ -67,7 +67,7 @@ def well_formed(state: ConsultState) -> bool:
     return not format_problems(state.draft, evidence) and bool(set(parse_citations(state.draft)) & evidence)
 
 
-def _model_review(state: ConsultState, ctx: Context, round_no: int) -> tuple[Decision, str, Usage]:
+def _model_review(state: ConsultState, ctx: ConsultContext, round_no: int) -> tuple[Decision, str, Usage]:
     model = chat_model(ctx, "manager")
     prompt = render_prompt(
         "manage_draft",

@@ -24,7 +24,7 @@ from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.common.question import validate_question
 from agents.common.research import offence_index
-from agents.context import Context
+from agents.context import JudgeContext
 from agents.state.common import trace_event
 from agents.state.judge import CaseRef, ChargeGuess, JudgeState
 from prompts import render_prompt
@@ -43,7 +43,7 @@ from tools.kb.ontology import (
 from tools.law.articles import CRIMINAL_LAW, make_article_id
 from tools.law.charge_names import MAX_CHARGE_CHARS
 from tools.law.facts import reduce_fact
-from tools.llm.chat import Usage, failed_usage, invoke_structured
+from tools.llm.chat import Usage, failed_usage, invoke_structured, with_max_items
 from tools.retrieval.hybrid import kg_linked_articles, rank_cited
 from tools.retrieval.vectors import CASES
 from tools.services import Services, get_services
@@ -64,7 +64,7 @@ class Prejudgment(BaseModel):
     articles: list[Annotated[int, Field(ge=1, le=500)]] = Field(max_length=5)
 
 
-def extract_features(fact: str, ctx: Context) -> tuple[Features, Usage | None]:
+def extract_features(fact: str, ctx: JudgeContext) -> tuple[Features, Usage | None]:
     """The fact's features with the Context's extractor (the same extractors ingestion uses)."""
     if ctx.feature_extractor == "lexical":
         extractor: FeatureExtractor = extract_lexical
@@ -116,7 +116,7 @@ def articles_of(refs: list[CaseRef]) -> list[str]:
 
 
 def search_semantic(
-    services: Services, fact: str, features: Features, ctx: Context
+    services: Services, fact: str, features: Features, ctx: JudgeContext
 ) -> tuple[dict[str, list[str]], list[CaseRef]]:
     """Statute text retrieval (BM25, dense, named articles, KG links: the charges the fact names -> DEFINES,
     and the offence descriptions the fact covers) plus precedents by embedding, by words (BM25, voting with
@@ -142,7 +142,7 @@ def search_semantic(
 
 
 def expand_community(
-    services: Services, features: Features, ctx: Context
+    services: Services, features: Features, ctx: JudgeContext
 ) -> tuple[dict[str, list[str]], list[CaseRef], str | None]:
     """The best community for the features, then its members most similar to them."""
     index = feature_index(services, ctx.community_level)
@@ -153,7 +153,7 @@ def expand_community(
     return {"community": articles_of(refs)}, refs, community
 
 
-def research_without_model(services: Services, fact: str, ctx: Context) -> dict[str, list[str]]:
+def research_without_model(services: Services, fact: str, ctx: JudgeContext) -> dict[str, list[str]]:
     """Every strategy's article ranking that needs no chat model (:func:`search_semantic` and
     :func:`expand_community` on the fact's features), as the graph's two research nodes make them; for the
     retrieval eval and the benchmarks, which run the Researcher outside the graph."""
@@ -174,33 +174,34 @@ def precedent_charges(services: Services, fact: str, k: int) -> list[tuple[str, 
     return counts.most_common()
 
 
-def prejudge(fact: str, ctx: Context, services: Services) -> tuple[Prejudgment, Usage]:
-    """The model's pre-judgment of charges and article numbers (one structured call); with
-    ``prejudge_hints`` it also sees the charges of similar precedents."""
+def prejudge(fact: str, ctx: JudgeContext, services: Services) -> tuple[Prejudgment, Usage]:
+    """The model's pre-judgment of at most ``max_charges`` charges and of article numbers (one structured
+    call); with ``prejudge='with_hints'`` it also sees the charges of similar precedents."""
     model = chat_model(ctx, "judge")
     block = ""
-    if ctx.prejudge_hints and (found := precedent_charges(services, fact, ctx.precedent_k)):
+    if ctx.prejudge == "with_hints" and (found := precedent_charges(services, fact, ctx.precedent_k)):
         block = render_prompt("prejudge_hints", ctx.language, hints="、".join(f"{name}({n})" for name, n in found))
         block = f"\n{block}\n"
     task = render_prompt("prejudge_case", ctx.language, hints_block=block)
     messages = facts_first(ctx.language, "case", fact, task)
-    return invoke_structured(model, messages, Prejudgment, ctx.structured_retries)
+    schema = with_max_items(Prejudgment, "charges", ctx.max_charges)
+    return invoke_structured(model, messages, schema, ctx.structured_retries)
 
 
 def anchor_prejudgment(
-    services: Services, judgment: Prejudgment, ctx: Context, charges: ChargeRepository | None = None
+    services: Services, judgment: Prejudgment, ctx: JudgeContext, charges: ChargeRepository | None = None
 ) -> tuple[dict[str, list[str]], list[ChargeGuess], list[CaseRef]]:
     """Charge-anchored and generative rankings from a pre-judgment, and precedents of the anchored charges.
 
     LegalGraphRAG's pre-judge rules: charges below the confidence threshold are ignored unless none
-    reaches it (then the most confident one stays), at most ``max_prejudged_charges``; names are resolved to
+    reaches it (then the most confident one stays), at most ``max_charges``; names are resolved to
     charges in force, unknown names are dropped.
     """
     charges = charges or ChargeRepository(services.graph)
     ranked = sorted(judgment.charges, key=lambda c: -c.confidence)
     kept = [c for c in ranked if c.confidence >= ctx.charge_confidence] or ranked[:1]
     guesses: list[ChargeGuess] = []
-    for guess in kept[: ctx.max_prejudged_charges]:
+    for guess in kept[: ctx.max_charges]:
         name = charges.resolve(guess.name)
         if name and name not in {g["name"] for g in guesses}:
             guesses.append({"name": name, "confidence": guess.confidence, "articles": []})
@@ -226,14 +227,14 @@ def _refs_by_id(refs: list[CaseRef]) -> dict[str, CaseRef]:
     return found
 
 
-def align_ontology(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """The fact (reduced to its fact section when longer than ``max_question_chars``) and its four-dimension
+def align_ontology(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
+    """The fact (reduced to its fact section when longer than ``reduced_fact_chars``) and its four-dimension
     features (same extractors as ingestion)."""
     started = time.perf_counter()
     ctx = runtime.context
-    limit = max(ctx.max_fact_chars, ctx.max_question_chars)
+    limit = max(ctx.max_fact_chars, ctx.reduced_fact_chars)
     given = validate_question(state.fact, limit, what="fact description", setting="--set max_fact_chars=N")
-    reduced = reduce_fact(given, ctx.max_question_chars)
+    reduced = reduce_fact(given, ctx.reduced_fact_chars)
     fact = reduced.text
     features, usage = extract_features(fact, ctx)
     update: dict[str, Any] = {
@@ -247,7 +248,7 @@ def align_ontology(state: JudgeState, runtime: Runtime[Context]) -> dict[str, An
     return update
 
 
-def research_semantic(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
+def research_semantic(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
     """Strategy (i): semantic match over statute text and case features."""
     started = time.perf_counter()
     rankings, refs = search_semantic(get_services(), state.fact, state.features, runtime.context)
@@ -258,7 +259,7 @@ def research_semantic(state: JudgeState, runtime: Runtime[Context]) -> dict[str,
     }
 
 
-def research_community(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
+def research_community(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
     """Strategy (ii): community expansion."""
     started = time.perf_counter()
     rankings, refs, community = expand_community(get_services(), state.features, runtime.context)
@@ -269,10 +270,10 @@ def research_community(state: JudgeState, runtime: Runtime[Context]) -> dict[str
     }
 
 
-def research_charges(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
+def research_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
     """Strategy (iii) and AALawyer's generative path: pre-judged charges and article numbers."""
     started = time.perf_counter()
-    if not runtime.context.prejudge:
+    if runtime.context.prejudge == "off":
         return {"trace": [trace_event("research_charges", started, skipped="prejudge off")]}
     services = get_services()
     try:

@@ -2,7 +2,7 @@
 convict, decided before the audit so that their defining articles are the ones audited.
 
 The signals (:mod:`tools.law.charge_scores`) come from retrieval, the precedents and the pre-judgment; the
-logistic weights (``Context.charge_weights``) are fitted on the tuning half of charge_dev
+logistic weights (``tools/law/charge_model.json``) are fitted on the tuning half of charge_dev
 (``benchmarks/fit_charge_model.py``). A fact with several acts is also scored act by act, so a second
 offence told in its own paragraph is not lost under the first; neighbouring charges (盗窃 / 职务侵占, 诈骗 /
 保险诈骗, …) are separated on their distinguishing element (:mod:`tools.law.charge_families`): by the fact's
@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.common.research import fuse_research, offence_index
-from agents.context import Context
+from agents.context import JudgeContext
 from agents.state.common import trace_event
 from agents.state.judge import FamilyRecord, JudgeState, ScoredCharge
 from prompts import render_prompt
@@ -29,7 +29,8 @@ from tools.kb.cases import get_cases
 from tools.kb.charges import ChargeRepository
 from tools.law.acts import split_acts, stated_charge_count
 from tools.law.charge_families import Ask, Member, check_families
-from tools.law.charge_scores import ChargeModel, assign_acts, charge_signals, choose_charges, rank_charges
+from tools.law.charge_model import fitted_charge_policy
+from tools.law.charge_scores import assign_acts, charge_signals, choose_charges, rank_charges
 from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured
 from tools.retrieval.offence import OffenceIndex
 from tools.retrieval.vectors import CASES
@@ -49,7 +50,7 @@ def candidate_signals(
     fact: str,
     fused: list[str],
     prejudged: dict[str, float],
-    ctx: Context,
+    ctx: JudgeContext,
 ) -> dict[str, dict[str, float]]:
     """Candidate charge -> signals for ``fact`` (a whole fact or one act): the charges of the fused articles
     and of the offence ranking, the convictions of the nearest precedents by words, and the pre-judged
@@ -73,7 +74,7 @@ def fact_signals(
     fact: str,
     fused: list[str],
     prejudged: dict[str, float],
-    ctx: Context,
+    ctx: JudgeContext,
 ) -> tuple[dict[str, dict[str, float]], list[str], list[dict[str, dict[str, float]]]]:
     """(signals, acts, act_signals): the whole fact's candidate signals and, for a fact telling several acts,
     the acts and each act's own signals (both empty for a single act)."""
@@ -85,12 +86,7 @@ def fact_signals(
     return signals, acts, [candidate_signals(services, index, repository, act, fused, prejudged, ctx) for act in acts]
 
 
-def charge_model(ctx: Context) -> ChargeModel:
-    """The Context's fitted charge model."""
-    return ChargeModel(weights=ctx.charge_weights, bias=ctx.charge_bias)
-
-
-def element_question(fact: str, ctx: Context) -> tuple[Ask, list[Usage]]:
+def element_question(fact: str, ctx: JudgeContext) -> tuple[Ask, list[Usage]]:
     """The targeted yes/no question of a family check, asked of the judge model; a reply that never
     validates is no answer (the proposal stands). The usages of the calls made are appended to the list."""
     model = chat_model(ctx, "judge")
@@ -111,7 +107,7 @@ def element_question(fact: str, ctx: Context) -> tuple[Ask, list[Usage]]:
     return ask, usages
 
 
-def score_charges(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any]:
+def score_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
     """Score every candidate charge from its signals (and each act's), choose the charges to convict, and
     check each against its neighbouring charges."""
     started = time.perf_counter()
@@ -119,15 +115,16 @@ def score_charges(state: JudgeState, runtime: Runtime[Context]) -> dict[str, Any
     services = get_services()
     # The one fusion of the judgment: the audit and the Adjudicator read it from the state.
     companions = services.statutes.penalty_companions()
-    fused = fuse_research(state.rankings, ctx, max(ctx.audit_k, ctx.charge_depth), companions)
+    policy = fitted_charge_policy()
+    fused = fuse_research(state.rankings, ctx, max(ctx.audit_k, policy.depth), companions)
     prejudged = {g["name"]: g["confidence"] for g in state.prejudged}
-    model = charge_model(ctx)
+    model = policy.model
     repository = ChargeRepository(services.graph)
     signals, acts, act_signals = fact_signals(services, repository, state.fact, fused, prejudged, ctx)
     ranked = rank_charges(signals, model)
     act_rankings = [rank_charges(act, model) for act in act_signals]
     least = stated_charge_count(state.fact) if ctx.stated_count else 0
-    chosen = choose_charges(ranked, ctx.charge_threshold, ctx.max_charges, act_rankings, ctx.act_threshold, least)
+    chosen = choose_charges(ranked, policy.threshold, ctx.max_charges, act_rankings, policy.act_threshold, least)
     ask, usages = element_question(state.fact, ctx) if ctx.family_questions and ctx.charge_scoring else (None, [])
     proposed, checks = check_families(chosen, [name for name, _ in ranked[: ctx.scored_charges]], state.fact, ask)
     if not ctx.charge_scoring:

@@ -9,12 +9,12 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agents.common.question import validate_question
-from agents.context import Context
+from agents.context import ConsultContext
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState
 
 
-def start_turn(state: ConsultState, runtime: Runtime[Context]) -> dict[str, Any]:
+def start_turn(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
     """Validate the question and clear the per-turn fields a previous turn of the thread left behind."""
     started = time.perf_counter()
     question = validate_question(state.question, runtime.context.max_question_chars)

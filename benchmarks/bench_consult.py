@@ -14,7 +14,7 @@ import statistics
 import time
 from pathlib import Path
 
-from agents.context import Context
+from agents.context import ConsultContext
 from agents.state.consult import ConsultInput
 from graphs.consult import graph
 from tools.law.articles import parse_citations
@@ -34,7 +34,7 @@ def main() -> None:
     rows = []
     for item in items[: args.limit]:
         started = time.perf_counter()
-        out = graph.invoke(ConsultInput(question=item["question"]), context=Context(model=args.model))
+        out = graph.invoke(ConsultInput(question=item["question"]), context=ConsultContext(model=args.model))
         seconds = time.perf_counter() - started
         kept = [b["article_id"] for b in out["legal_basis"]]
         gold = parse_citations(item["answer"].split("法律依据", 1)[-1])

@@ -21,13 +21,14 @@ from typing import Any
 from tqdm import tqdm
 
 from agents.common.research import fuse_research
-from agents.context import Context
+from agents.context import JudgeContext
 from agents.researcher import anchor_prejudgment, prejudge, research_without_model
 from agents.scorer import fact_signals
 from app.eval.metrics import canonical_charges
 from app.eval.tasks import half_of, load_items
 from tools.errors import StructuredOutputError
 from tools.kb.charges import ChargeRepository
+from tools.law.charge_model import fitted_charge_policy
 from tools.services import get_services
 
 
@@ -44,8 +45,9 @@ def main() -> None:
     services = get_services()
     repository = ChargeRepository(services.graph)
     companions = services.statutes.penalty_companions()
-    base = Context().with_overrides(args.settings)
-    ctx = replace(base, feature_extractor="lexical", model=args.model or base.model, judge_model="")
+    base = JudgeContext().with_overrides(args.settings)
+    own = {role: spec for role, spec in base.models.items() if role != "judge"}
+    ctx = replace(base, feature_extractor="lexical", model=args.model or base.model, models=own)
     done = set()
     if args.out.exists():
         done = {json.loads(line)["id"] for line in args.out.read_text(encoding="utf-8").splitlines() if line}
@@ -88,7 +90,7 @@ def main() -> None:
                     prejudged = {g["name"]: g["confidence"] for g in guesses}
                 except StructuredOutputError:
                     rankings |= {"charge": [], "generative": []}
-            fused = fuse_research(rankings, ctx, ctx.charge_depth, companions)
+            fused = fuse_research(rankings, ctx, fitted_charge_policy().depth, companions)
             sink.write(json.dumps(describe(item, fused, prejudged), ensure_ascii=False) + "\n")
             sink.flush()
 

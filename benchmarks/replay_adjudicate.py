@@ -35,7 +35,7 @@ from typing import Any
 
 from agents.adjudicator import decide_by_code, decide_judgment, number_evidence
 from agents.common.conviction import anchor_conviction, supported_charges
-from agents.context import Context
+from agents.context import JudgeContext
 from agents.researcher import case_refs
 from agents.state.judge import JudgeEvidence, ScoredCharge
 from app.eval.report import render_report, summarise, write_outputs
@@ -60,7 +60,7 @@ def recorded_evidence(item_id: str, line: dict[str, Any]) -> list[JudgeEvidence]
     return number_evidence([(a, found[a].heading, found[a].text) for a in line["evidence"]], cases)
 
 
-def replayer(recorded: dict[str, Any], context: Context, template: Template | None) -> System:
+def replayer(recorded: dict[str, Any], context: JudgeContext, template: Template | None) -> System:
     """A system for the eval runner: the Adjudicator on the evidence ``recorded[item id]`` names."""
 
     def run(item: dict[str, Any]) -> Prediction:
@@ -85,7 +85,7 @@ def replayer(recorded: dict[str, Any], context: Context, template: Template | No
     return run
 
 
-def coder(recorded: dict[str, Any], context: Context) -> System:
+def coder(recorded: dict[str, Any], context: JudgeContext) -> System:
     """A system for the eval runner: the judgment ``profile=fast`` sets by code on the recorded evidence,
     convicting of the recorded proposal (older lines, which have none: of the recorded charges)."""
 
@@ -116,7 +116,7 @@ def _anchors(line: dict[str, Any]) -> list[str]:
     return [name for name, _ in line.get("prejudged", [])]
 
 
-def regrounder(recorded: dict[str, Any], context: Context) -> System:
+def regrounder(recorded: dict[str, Any], context: JudgeContext) -> System:
     """A system for the eval runner: the recorded judgment of an item with its charges grounded again, and
     anchored on the pre-judgment when none is supported (as ``context.anchor_conviction`` says)."""
 
@@ -162,7 +162,7 @@ def main() -> None:
     recorded = [r for r in read_results(args.results) if r.get("ok")]
     full = {r["item_id"]: r for r in recorded if r["system"] == "full"}
     every_item = load_items(args.task, args.data)
-    context = Context(model=args.model).with_overrides(args.set)
+    context = JudgeContext(model=args.model).with_overrides(args.set)
     if args.reground:
         chosen = {item["id"]: item for item in every_item if item["id"] in full}
         systems = {"regrounded": regrounder(full, context)}

@@ -21,25 +21,28 @@ from pathlib import Path
 from typing import Any
 
 from agents.common.research import follow_companions, fuse_research
-from agents.context import Context
+from agents.context import JudgeContext
 from agents.researcher import research_without_model
-from agents.scorer import charge_model, fact_signals
+from agents.scorer import fact_signals
 from app.eval.tasks import HALVES, half_of
 from tools.kb.charges import ChargeRepository
+from tools.law.charge_model import fitted_charge_policy
 from tools.law.charge_scores import rank_charges
+from tools.retrieval.research_weights import fitted_research_weights
 from tools.services import get_services
 
 
-def collect(items: list[dict[str, Any]], ctx: Context) -> list[dict[str, Any]]:
+def collect(items: list[dict[str, Any]], ctx: JudgeContext) -> list[dict[str, Any]]:
     services = get_services()
     companions = services.statutes.penalty_companions()
     repository = ChargeRepository(services.graph)
     rows = []
     for number, item in enumerate(items, 1):
         research = research_without_model(services, item["fact"], ctx)
-        fused = fuse_research(research, ctx, max(ctx.audit_k, ctx.charge_depth), companions)
+        policy = fitted_charge_policy()
+        fused = fuse_research(research, ctx, max(ctx.audit_k, policy.depth), companions)
         signals, _, _ = fact_signals(services, repository, item["fact"], fused, {}, ctx)
-        best = [name for name, _ in rank_charges(signals, charge_model(ctx))[:10]]
+        best = [name for name, _ in rank_charges(signals, policy.model)[:10]]
         defined = repository.articles_for(best)
         scored = follow_companions([a for name in best for a in defined.get(name, [])], companions)
         gold = [f"刑法:{a}" for a in item["articles"]]
@@ -62,15 +65,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True, help="ljp task file (JSONL: id, fact, articles)")
     args = parser.parse_args()
-    ctx = replace(Context(), feature_extractor="lexical")
+    ctx = JudgeContext(feature_extractor="lexical")
     items = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip()]
     rows = collect(items, ctx)
     companions = get_services().statutes.penalty_companions()
 
     def fused(row: dict[str, Any], extra: int = 0, weight: float = 0.0) -> list[str]:
-        weights = {**ctx.strategy_weights, "scored": weight}
+        fitted = fitted_research_weights()
+        weights = replace(fitted, strategy={**fitted.strategy, "scored": weight})
         rankings = {**row["research"], "scored": row["scored"][:extra]}
-        return fuse_research(rankings, replace(ctx, strategy_weights=weights), 20, companions)
+        return fuse_research(rankings, ctx, 20, companions, weights)
 
     def scored_first(row: dict[str, Any], first: int) -> list[str]:
         return list(dict.fromkeys([*row["scored"][:first], *fused(row)]))

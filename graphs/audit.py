@@ -10,7 +10,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Send
 
 from agents.auditor import review_verdicts, verify_article
-from agents.context import Context
+from agents.context import AuditContext
 from agents.state.audit import ArticleTask, AuditInput, AuditOutput, AuditState
 
 
@@ -27,9 +27,9 @@ def route_articles(state: AuditState) -> list[Send] | str:
 
 def build_graph(
     checkpointer: Any = None, store: Any = None
-) -> CompiledStateGraph[AuditState, Context, AuditInput, AuditOutput]:
+) -> CompiledStateGraph[AuditState, AuditContext, AuditInput, AuditOutput]:
     """Compile the audit subgraph."""
-    builder = StateGraph(AuditState, context_schema=Context, input_schema=AuditInput, output_schema=AuditOutput)
+    builder = StateGraph(AuditState, context_schema=AuditContext, input_schema=AuditInput, output_schema=AuditOutput)
     # The branch input is the Send payload, not the graph state; StateGraph's overloads do not model that
     # (mypy reports it as call-overload or arg-type depending on its cache), hence the cast.
     builder.add_node("verify_article", cast(Any, verify_article), input_schema=ArticleTask)

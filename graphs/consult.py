@@ -16,7 +16,7 @@ from langgraph.runtime import Runtime
 from agents.auditor import make_audit_answer
 from agents.claim_check import verify_claims
 from agents.content_check import check_content
-from agents.context import Context
+from agents.context import ConsultContext
 from agents.draft import draft_answer
 from agents.element import extract_elements
 from agents.format_check import check_format
@@ -33,19 +33,21 @@ DRAFT_NODE = "draft_answer"
 """The node whose model tokens are the draft: the Response itself when profile=fast keeps the draft."""
 
 
-def route_after_elements(_state: ConsultState, runtime: Runtime[Context]) -> Literal["search_law", "draft_answer"]:
+def route_after_elements(
+    _state: ConsultState, runtime: Runtime[ConsultContext]
+) -> Literal["search_law", "draft_answer"]:
     """Search before the first draft unless JurisMA's element-graph-only first draft is asked for."""
     return "search_law" if runtime.context.initial_search else "draft_answer"
 
 
 def route_start(
-    state: ConsultState, runtime: Runtime[Context]
+    state: ConsultState, runtime: Runtime[ConsultContext]
 ) -> Literal["extract_elements", "search_law", "draft_answer"]:
     """Skip element extraction in the 'without element graph' ablation."""
     return "extract_elements" if runtime.context.use_elements else route_after_elements(state, runtime)
 
 
-def route_after_draft(state: ConsultState, runtime: Runtime[Context]) -> Literal["review_draft", "audit_answer"]:
+def route_after_draft(state: ConsultState, runtime: Runtime[ConsultContext]) -> Literal["review_draft", "audit_answer"]:
     """Another Manager round while rounds remain and the last revision changed something; otherwise the draft
     goes to the auditor as it is."""
     return "review_draft" if state.round < runtime.context.max_rounds and not state.stalled else "audit_answer"
@@ -63,9 +65,11 @@ def route_after_format(state: ConsultState) -> Literal["search_law", "draft_answ
 
 def build_graph(
     checkpointer: Any = None, store: Any = None
-) -> CompiledStateGraph[ConsultState, Context, ConsultInput, ConsultOutput]:
+) -> CompiledStateGraph[ConsultState, ConsultContext, ConsultInput, ConsultOutput]:
     """Compile the consult graph; pass a checkpointer for multi-turn threads when embedding it."""
-    builder = StateGraph(ConsultState, context_schema=Context, input_schema=ConsultInput, output_schema=ConsultOutput)
+    builder = StateGraph(
+        ConsultState, context_schema=ConsultContext, input_schema=ConsultInput, output_schema=ConsultOutput
+    )
     builder.add_node("start_turn", start_turn)
     builder.add_node("extract_elements", extract_elements)
     builder.add_node("search_law", search_law)

@@ -12,7 +12,7 @@ from typing import Any, cast
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from agents.context import Context
+from agents.context import GlobalSearchContext
 from agents.global_search import (
     build_local_context,
     map_reports,
@@ -27,10 +27,13 @@ from agents.state.global_search import GlobalSearchInput, GlobalSearchOutput, Gl
 
 def build_graph(
     checkpointer: Any = None, store: Any = None
-) -> CompiledStateGraph[GlobalSearchState, Context, GlobalSearchInput, GlobalSearchOutput]:
+) -> CompiledStateGraph[GlobalSearchState, GlobalSearchContext, GlobalSearchInput, GlobalSearchOutput]:
     """Compile the global_search graph."""
     builder = StateGraph(
-        GlobalSearchState, context_schema=Context, input_schema=GlobalSearchInput, output_schema=GlobalSearchOutput
+        GlobalSearchState,
+        context_schema=GlobalSearchContext,
+        input_schema=GlobalSearchInput,
+        output_schema=GlobalSearchOutput,
     )
     builder.add_node("build_local_context", build_local_context)
     builder.add_node("plan_map", plan_map)

@@ -14,7 +14,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from agents.adjudicator import adjudicate
 from agents.auditor import make_audit_research
-from agents.context import Context
+from agents.context import JudgeContext
 from agents.researcher import align_ontology, research_charges, research_community, research_semantic
 from agents.scorer import score_charges
 from agents.state.judge import JudgeInput, JudgeOutput, JudgeState
@@ -25,9 +25,9 @@ STRATEGIES = ("research_semantic", "research_community", "research_charges")
 
 def build_graph(
     checkpointer: Any = None, store: Any = None
-) -> CompiledStateGraph[JudgeState, Context, JudgeInput, JudgeOutput]:
+) -> CompiledStateGraph[JudgeState, JudgeContext, JudgeInput, JudgeOutput]:
     """Compile the judge graph."""
-    builder = StateGraph(JudgeState, context_schema=Context, input_schema=JudgeInput, output_schema=JudgeOutput)
+    builder = StateGraph(JudgeState, context_schema=JudgeContext, input_schema=JudgeInput, output_schema=JudgeOutput)
     builder.add_node("align_ontology", align_ontology)
     builder.add_node("research_semantic", research_semantic)
     builder.add_node("research_community", research_community)

@@ -2,7 +2,8 @@
 
 Everything comes from environment variables (prefix ``JURIS_``, plus the conventional ``NEO4J_*`` and
 ``CHROMA_*``); there are no other configuration sources, so a server, a CLI run and a test see the same
-values when they share an environment. Per-run knobs (model per role, top-k) live in :mod:`agents.context`.
+values when they share an environment. Per-run settings (model per role, top-k) live in
+:mod:`agents.context`; their defaults read the environment only through this module.
 """
 
 from __future__ import annotations
@@ -99,6 +100,12 @@ class Settings:
     llama_prefix_cache_mb: int = field(default_factory=lambda: _env_int("JURIS_PREFIX_CACHE_MB", 512))
     """Memory for the KV caches of recent prompts, so a prompt opening like a recent one skips that opening
     (about 27 KB a token for the 1.5B model: 512 MB holds some 19,000 tokens). 0 turns this off."""
+
+    model: str = field(default_factory=lambda: _env("JURIS_MODEL", "local"))
+    """Chat model a run uses unless it names another: ``local`` (the embedded GGUF), ``fake`` or ``provider:model``."""
+
+    max_question_chars: int = field(default_factory=lambda: _env_int("JURIS_MAX_QUESTION_CHARS", 4000))
+    """Longest question a consultation or search accepts (its default; ``--set max_question_chars=N`` per run)."""
 
     ingest_batch_size: int = field(default_factory=lambda: _env_int("JURIS_INGEST_BATCH", 32))
     """Articles written per batch; a killed ingestion loses at most one batch of work."""

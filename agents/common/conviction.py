@@ -6,12 +6,13 @@ fast profile's code-set judgment (:mod:`agents.adjudicator`).
 
 from __future__ import annotations
 
-from agents.context import Context
+from agents.context import JudgeContext
 from agents.state.judge import ScoredCharge, SetAside, Term, TermCheck
 from prompts import label
 from tools.kb.cases import CaseSummary, get_cases
 from tools.kb.cases import precedents as kb_precedents
 from tools.kb.charges import ChargeRepository
+from tools.law.charge_model import fitted_charge_policy
 from tools.law.charge_names import ground_charge, normalise_charge
 from tools.law.sentencing import clamp, judgment_allowed, mitigated, precedent_term
 from tools.services import get_services
@@ -66,17 +67,19 @@ def convict(
     proposed: list[str],
     scored: list[ScoredCharge],
     evidence_articles: set[str],
-    ctx: Context,
+    ctx: JudgeContext,
+    floor: float | None = None,
 ) -> tuple[list[str], list[str], list[SetAside]]:
     """(charges, refused, set_aside): the scorer's proposed charges that the audit left a defining article
     for stand, whatever the Adjudicator wrote (its checklist answers and the family checks were the model's
     verification); a supported charge the Adjudicator adds stands when the scorer gave it at least
-    ``ctx.charge_floor`` (else it is refused, named as ``charge:NAME``); a proposed charge whose every
-    defining article failed the audit is set aside with that reason. ``named`` are the Adjudicator's
+    ``floor`` (default: the fitted policy's; else it is refused, named as ``charge:NAME``); a proposed
+    charge whose every defining article failed the audit is set aside with that reason. ``named`` are the Adjudicator's
     charges already checked against the evidence (:func:`supported_charges`). Without a scorer's proposal
     the Adjudicator's charges stand as they are."""
     if not proposed:
         return named, [], []
+    floor = fitted_charge_policy().floor if floor is None else floor
     by_name = {s["name"]: s for s in scored}
     verified = [c for c in proposed if set(by_name[c]["articles"] if c in by_name else []) & evidence_articles]
     charges = list(verified)
@@ -84,7 +87,7 @@ def convict(
     for name in named:
         if name in charges:
             continue
-        if name in by_name and by_name[name]["probability"] >= ctx.charge_floor:
+        if name in by_name and by_name[name]["probability"] >= floor:
             charges.append(name)
         else:
             refused.append(f"charge:{name}")

@@ -6,11 +6,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 
-from agents.context import Context
+from agents.context import JudgeContext
 from tools.kb.charges import ChargeRepository
 from tools.retrieval.article_priors import bundled_priors
 from tools.retrieval.hybrid import weighted_rrf
 from tools.retrieval.offence import OffenceIndex
+from tools.retrieval.research_weights import ResearchWeights, fitted_research_weights
 from tools.services import Services
 
 _index_lock = threading.Lock()
@@ -27,21 +28,26 @@ def follow_companions(ranked: list[str], companions: Mapping[str, str]) -> list[
 
 
 def fuse_research(
-    rankings: dict[str, list[str]], ctx: Context, k: int, companions: Mapping[str, str] | None = None
+    rankings: dict[str, list[str]],
+    ctx: JudgeContext,
+    k: int,
+    companions: Mapping[str, str] | None = None,
+    weights: ResearchWeights | None = None,
 ) -> list[str]:
-    """The Researcher's fused candidate list: weighted RRF over every strategy's ranking; magnet articles
-    demoted unless the KG strategy links the fact to them (:mod:`tools.retrieval.article_priors`; none when
-    ``ctx.article_prior_strength`` is 0); penalty companions
+    """The Researcher's fused candidate list: RRF over every strategy's ranking with ``weights`` (default: the
+    fitted ones); magnet articles demoted unless the KG strategy links the fact to them
+    (:mod:`tools.retrieval.article_priors`; none when the prior strength is 0); penalty companions
     (:meth:`tools.kb.statutes.StatuteRepository.penalty_companions`) following their articles when
     ``ctx.penalty_companions`` is on."""
-    pool = weighted_rrf(rankings, ctx.strategy_weights, sum(len(ranked) for ranked in rankings.values()))
-    priors = bundled_priors() if ctx.article_prior_strength else None
+    weights = weights or fitted_research_weights()
+    pool = weighted_rrf(rankings, weights.strategy, sum(len(ranked) for ranked in rankings.values()))
+    priors = bundled_priors() if weights.prior_strength else None
     if priors is None:
         fused = [c.article_id for c in pool]
     else:
         scored = ((c.article_id, c.score) for c in pool)
         named = set(rankings.get("kg", []))
-        fused = priors.demote(scored, ctx.magnet_threshold, ctx.article_prior_strength, exempt=named)
+        fused = priors.demote(scored, weights.magnet_threshold, weights.prior_strength, exempt=named)
     if ctx.penalty_companions and companions:
         fused = follow_companions(fused, companions)
     return fused[:k]

@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated, cast
+from typing import Annotated, TypeVar, cast
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from agents.context import Context
+from agents.context import AuditContext, ConsultContext, JudgeContext
 from app.cli.console import console, err
 from tools.errors import InputError
 from tools.settings import load_settings
@@ -26,7 +26,10 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print the whole output
 ReviewOption = Annotated[bool, typer.Option(help="Ask me to accept or override borderline audit verdicts.")]
 
 
-def run_context(context: Context, settings: list[str] | None, model: str | None, review: bool) -> Context:
+ContextT = TypeVar("ContextT", bound=AuditContext)
+
+
+def run_context(context: ContextT, settings: list[str] | None, model: str | None, review: bool) -> ContextT:
     """The run's Context: defaults, then ``--set`` pairs, then ``--model`` and ``--review``."""
     context = context.with_overrides(settings or [])
     if model:
@@ -103,7 +106,7 @@ def ask(
     from graphs.consult import build_graph
     from tools.packs import pack_for_language
 
-    context = run_context(Context(top_k=top_k), settings, model, review)
+    context = run_context(ConsultContext(top_k=top_k), settings, model, review)
     if lang:
         # The knowledge base follows the language unless JURIS_PACK already names one.
         os.environ.setdefault("JURIS_PACK", pack_for_language(lang).name)
@@ -162,7 +165,7 @@ def judge_cmd(
         if not file.is_file():
             raise InputError(f"fact file not found: {file}")
         fact = file.read_text(encoding="utf-8")
-    context = run_context(Context(audit=audit), settings, model, review)
+    context = run_context(JudgeContext(audit=audit), settings, model, review)
     live = err.is_terminal and not as_json
     out = run_graph(build_graph, JudgeInput(fact=fact or ""), context, live, check=require_statutes)
     print_json(out) if as_json else print_judgment(out)

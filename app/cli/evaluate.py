@@ -6,14 +6,17 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
-from agents.context import Context
 from app.cli.console import console, progress_bars
 from tools.errors import InputError
+
+if TYPE_CHECKING:
+    from agents.context import ConsultContext
+    from app.eval.systems import EvalContexts
 
 
 def eval_cmd(
@@ -42,6 +45,7 @@ def eval_cmd(
     ] = None,
 ) -> None:
     """Measure systems on a task file: results.jsonl, summary.json (95% bootstrap CIs) and report.md."""
+    from app.eval.systems import EvalContexts
     from app.eval.tasks import load_items, select_items
 
     if compare:
@@ -49,15 +53,13 @@ def eval_cmd(
         return
     if not task or not data:
         raise InputError("eval needs --task and --data (or --compare A B)")
-    context = Context(top_k=top_k).with_overrides(settings or [])
-    if model:
-        context.model = model
+    contexts = EvalContexts.from_settings(top_k, settings or [], model)
     names = [name.strip() for name in systems.split(",") if name.strip()]
     every_item = load_items(task, data)
     items = select_items(every_item, half, limit)
     out_dir = out or Path("eval-runs") / time.strftime("%Y%m%d-%H%M%S")
-    run = EvalRun(task, data, limit, half, out_dir, context, judge_model)
-    results = run.measure(items, every_item, build_runners(task, names, context, depth, model))
+    run = EvalRun(task, data, limit, half, out_dir, contexts.consult, judge_model)
+    results = run.measure(items, every_item, build_runners(task, names, contexts, top_k, depth, model))
     run.report(results, judge_threshold, settings)
 
 
@@ -73,15 +75,17 @@ def print_comparison(a_path: Path, b_path: Path) -> None:
     console.print(table)
 
 
-def build_runners(task: str, names: list[str], context: Context, depth: int, model: str | None) -> dict[str, Any]:
+def build_runners(
+    task: str, names: list[str], contexts: EvalContexts, top_k: int, depth: int, model: str | None
+) -> dict[str, Any]:
     """The systems to run, by name: the retrieval probe, the consult systems, or the judgment systems."""
     from app.eval.systems import consult_system, judgment_system, retrieval_system
 
     if task == "retrieval":
-        return {"retrieval": retrieval_system(depth, context, model)}
+        return {"retrieval": retrieval_system(depth, contexts, model)}
     if task == "consult":
-        return {name: consult_system(name, context) for name in names}
-    return {name: judgment_system(task, name, context) for name in names}
+        return {name: consult_system(name, contexts.consult) for name in names}
+    return {name: judgment_system(task, name, contexts.judge, top_k) for name in names}
 
 
 @dataclass
@@ -93,7 +97,8 @@ class EvalRun:
     limit: int | None
     half: str | None
     out_dir: Path
-    context: Context
+    context: ConsultContext
+    """The consult graph's settings (the judge model's prompt language and retries)."""
     judge_model: str | None
 
     def measure(

@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from agents.context import Context
+from agents.context import GlobalSearchContext
 from app.cli.console import console, err, print_panel, print_usage, progress_bars
 from tools.errors import InputError
 
@@ -92,7 +92,7 @@ def index(
         _print_index_report(before.as_dict())
     if dry_run:
         return
-    chat = load_chat_model(model or Context().model, services.settings)
+    chat = load_chat_model(model or services.settings.model, services.settings)
     with progress_bars() as progress:
         tasks: dict[str, Any] = {}
 
@@ -124,7 +124,7 @@ def search(
 
     if mode not in ("global", "local"):
         raise InputError(f"--mode must be global or local, got {mode!r}")
-    context = Context().with_overrides(settings or [])
+    context = GlobalSearchContext().with_overrides(settings or [])
     if model:
         context.model = model
     live = not as_json and err.is_terminal

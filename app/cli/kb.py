@@ -10,7 +10,6 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from agents.context import Context
 from app.cli.console import console, err, progress_bars
 from tools.errors import InputError, listing
 from tools.settings import load_settings
@@ -44,7 +43,7 @@ def checklists(
     if import_file is not None:
         _import_checklists(services, import_file)
         return
-    spec = model or Context().model
+    spec = model or load_settings().model
     chat = load_chat_model(spec, services.settings)
     ids = articles_of_laws(services.statutes, [law.strip() for law in laws.split(",") if law.strip()])[:limit]
     if not ids:
@@ -161,7 +160,7 @@ def communities(
     rows = repo.communities(level)[:limit]
     if not rows:
         raise InputError("no communities yet: run `jurisgraph ingest --cases FILE --ontology lexical`")
-    spec = model or Context().model
+    spec = model or load_settings().model
     chat = load_chat_model(spec, services.settings) if summarise else None
     table = Table("community", "cases", "top features", "summary")
     with progress_bars() as progress:

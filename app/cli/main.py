@@ -8,7 +8,7 @@ import sys
 import typer
 from rich.markup import escape
 
-from app.cli import answer, evaluate, graphrag, ingest, kb, kg, model
+from app.cli import answer, evaluate, fit, graphrag, ingest, kb, kg, model
 from app.cli.console import err
 from tools.errors import JurisError
 from tools.stop import request_stop
@@ -18,6 +18,7 @@ cli = typer.Typer(
 )
 model_cli = typer.Typer(no_args_is_help=True, help="Manage the embedded local model.")
 kg_cli = typer.Typer(no_args_is_help=True, help="Inspect the knowledge graph.")
+fit_cli = typer.Typer(no_args_is_help=True, help="Refit a parameter the package ships as data (weights, priors).")
 
 cli.command()(ingest.ingest)
 cli.command()(ingest.remove)
@@ -38,6 +39,11 @@ cli.command("eval")(evaluate.eval_cmd)
 cli.add_typer(model_cli, name="model")
 model_cli.command("install")(model.model_install)
 model_cli.command("path")(model.model_path)
+cli.add_typer(fit_cli, name="fit")
+fit_cli.command("sources")(fit.fit_sources_cmd)
+fit_cli.command("charges")(fit.fit_charges_cmd)
+fit_cli.command("research")(fit.fit_research_cmd)
+fit_cli.command("priors")(fit.fit_priors_cmd)
 
 
 def _stop(_signum: int, _frame: object) -> None:

@@ -11,7 +11,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 from rich.markup import escape
 
-from agents.context import Context
+from agents.context import AuditContext, Context
 from app.cli.console import err
 from app.threads import open_checkpointer
 from graphs.consult import ANSWER_NODE, DRAFT_NODE
@@ -76,7 +76,7 @@ def review(verdicts: list[dict[str, Any]]) -> dict[str, Any]:
     return answers
 
 
-def run_reviewed(graph: Any, request: Any, context: Context, live: bool, config: dict[str, Any]) -> dict[str, Any]:
+def run_reviewed(graph: Any, request: Any, context: AuditContext, live: bool, config: dict[str, Any]) -> dict[str, Any]:
     """Run a graph with a checkpointer, answering its review interrupts at the terminal until it finishes."""
     out = run_with_status(graph, request, context, live, config)
     while pending := graph.get_state(config).interrupts:
@@ -88,7 +88,7 @@ def run_reviewed(graph: Any, request: Any, context: Context, live: bool, config:
 def run_graph(
     build: Callable[..., Any],
     request: Any,
-    context: Context,
+    context: AuditContext,
     live: bool,
     thread: str | None = None,
     check: Callable[[], None] = lambda: None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from typing import Annotated, Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from agents.common.answers import format_evidence
 from agents.common.research import fuse_research
-from agents.context import Context
+from agents.context import ConsultContext, Context, JudgeContext
 from agents.law_search import CONSULTATION_SOURCES, fetch_evidence, source_rankings
 from agents.researcher import anchor_prejudgment, prejudge, research_without_model
 from agents.state.common import TraceEvent
@@ -40,6 +40,7 @@ from tools.retrieval.hybrid import (
     route_collections,
     weighted_rrf,
 )
+from tools.retrieval.source_weights import fitted_source_weights
 from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES
 from tools.services import get_services
 from tools.settings import load_settings
@@ -54,11 +55,35 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "full-no-audit": {"audit": False},
     "full-thorough": {"profile": "thorough"},
 }
-"""The full graph with one Context setting changed: JurisMA's ablations, the auditor's, and the thorough
-profile (every model call the fast profile lets code replace)."""
+"""The full graph with one setting changed: JurisMA's ablations, the auditor's, and the thorough profile
+(every model call the fast profile lets code replace)."""
 JUDGE_VARIANTS = ("full-no-audit", "full-thorough")
 CONSULT_SYSTEMS = ("full", *ABLATIONS, "naive_rag", "no_rag")
 JUDGMENT_BASELINES = ("naive_rag", "no_rag")
+
+
+@dataclass(frozen=True)
+class EvalContexts:
+    """The settings a run measures every system with: the consult graph's and the judge graph's."""
+
+    consult: ConsultContext
+    judge: JudgeContext
+
+    @classmethod
+    def from_settings(cls, top_k: int, pairs: list[str], model: str | None) -> EvalContexts:
+        """Defaults, then each ``key=value`` applied to the graphs whose Context has that key, then ``model``."""
+        consult_keys = {f.name for f in fields(ConsultContext)}
+        judge_keys = {f.name for f in fields(JudgeContext)}
+        key_of = {pair: pair.partition("=")[0].strip() for pair in pairs}
+        for pair, key in key_of.items():
+            if key not in consult_keys | judge_keys:
+                every = ", ".join(sorted(consult_keys | judge_keys))
+                raise InputError(f"bad setting {pair!r}: use key=value with key one of {every}")
+        consult = ConsultContext(top_k=top_k).with_overrides([p for p in pairs if key_of[p] in consult_keys])
+        judge = JudgeContext().with_overrides([p for p in pairs if key_of[p] in judge_keys])
+        if model:
+            consult, judge = replace(consult, model=model), replace(judge, model=model)
+        return cls(consult, judge)
 
 
 class JudgmentPrediction(BaseModel):
@@ -77,7 +102,7 @@ class ChargePrediction(BaseModel):
     charges: list[Annotated[str, Field(max_length=MAX_CHARGE_CHARS)]] = Field(max_length=4)
 
 
-def _full_consult(question: str, context: Context) -> Prediction:
+def _full_consult(question: str, context: ConsultContext) -> Prediction:
     from graphs.consult import graph
 
     out = graph.invoke(ConsultInput(question=question), context=context)
@@ -137,13 +162,13 @@ def _dense_evidence(question: str, k: int) -> list[EvidenceItem]:
     return evidence
 
 
-def measured(context: Context, item: dict[str, Any]) -> Context:
+def measured(context: ConsultContext, item: dict[str, Any]) -> ConsultContext:
     """The context an item is measured with: answered consultations of its own dev-file half hidden, so that
     a question never finds its own answer and a half is never measured against itself."""
     return replace(context, hidden_consultation_half=half_of(str(item["id"])))
 
 
-def consult_system(name: str, context: Context) -> System:
+def consult_system(name: str, context: ConsultContext) -> System:
     """A runner for one consult system."""
     if name == "full":
         return lambda item: _full_consult(item["question"], measured(context, item))
@@ -209,7 +234,7 @@ def judgment_prediction(decided: dict[str, Any], evidence: list[JudgeEvidence]) 
     }
 
 
-def _full_judgment(fact: str, context: Context) -> Prediction:
+def _full_judgment(fact: str, context: JudgeContext) -> Prediction:
     from graphs.judge import graph
 
     out = graph.invoke(JudgeInput(fact=fact), context=context)
@@ -249,12 +274,12 @@ def mark_known_citations(prediction: Prediction, statutes: StatuteRepository) ->
         prediction["basis_verbatim"] = [a.id for a in found if basis.get(a.id) == a.text]
 
 
-def judgment_system(task: str, name: str, context: Context) -> System:
-    """A runner for the ljp or charge task: ``full`` is the judge graph."""
+def judgment_system(task: str, name: str, context: JudgeContext, top_k: int) -> System:
+    """A runner for the ljp or charge task: ``full`` is the judge graph; ``naive_rag`` reads ``top_k`` articles."""
     if name == "no_rag":
         return lambda item: _predict_judgment(task, item["fact"], context, None)
     if name == "naive_rag":
-        return lambda item: _predict_judgment(task, item["fact"], context, _dense_evidence(item["fact"], context.top_k))
+        return lambda item: _predict_judgment(task, item["fact"], context, _dense_evidence(item["fact"], top_k))
     if name == "full":
         return lambda item: _full_judgment(item["fact"], context)
     if name in JUDGE_VARIANTS:
@@ -286,13 +311,15 @@ def judge_answer(item: dict[str, Any], answer: str, model_spec: str, context: Co
     return {**values, "mean": sum(criteria) / len(criteria), "usage": usage}
 
 
-def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -> System:
+def retrieval_system(depth: int, contexts: EvalContexts, prejudge_model: str | None) -> System:
     """Every retriever's ranking for an item, in one call. For ljp items the judge's Researcher strategies
     run too; the only model call is its pre-judgment, made only when ``prejudge_model`` is given."""
     # One repository for the whole run: its alias index is read from the graph once, not per item.
     charges = ChargeRepository(get_services().graph)
     companions = get_services().statutes.penalty_companions()
-    research_ctx = replace(context, model=prejudge_model or context.model, judge_model="", feature_extractor="lexical")
+    context, judge = contexts.consult, contexts.judge
+    own_models = {role: spec for role, spec in judge.models.items() if role != "judge"}
+    research_ctx = replace(judge, model=prejudge_model or judge.model, models=own_models, feature_extractor="lexical")
     wide = replace(context, candidates_per_retriever=max(depth, context.candidates_per_retriever))
 
     def run(item: dict[str, Any]) -> Prediction:
@@ -314,7 +341,7 @@ def retrieval_system(depth: int, context: Context, prejudge_model: str | None) -
         out["fused"] = [c.article_id for c in fused]
         if services.vectors.count(CASES):
             out["cases"] = articles_cited_by(services.vectors, CASES, query, context.candidates_per_retriever, depth)
-        out["law_search"] = [c.article_id for c in weighted_rrf(sources, context.source_weights, depth)]
+        out["law_search"] = [c.article_id for c in weighted_rrf(sources, fitted_source_weights(), depth)]
         stages_ms = {"law_search": _ms_since(started)}
         usage = empty_usage()
         if item.get("fact"):

@@ -13,7 +13,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import Field
 
 from agents.claim_check import readable_citations
-from agents.context import Context
+from agents.context import ConsultContext
 from agents.element import ElementGraph
 from agents.state.consult import ConsultInput
 from graphs.consult import ANSWER_NODE, build_graph
@@ -61,9 +61,9 @@ def install(monkeypatch: pytest.MonkeyPatch) -> Callable[..., RuleFake]:
     return install
 
 
-def _run(context: Context | None = None, question: str = QUESTION) -> dict[str, Any]:
+def _run(context: ConsultContext | None = None, question: str = QUESTION) -> dict[str, Any]:
     return build_graph().invoke(
-        ConsultInput(question=question), context=context or Context(model="fake", profile="thorough")
+        ConsultInput(question=question), context=context or ConsultContext(model="fake", profile="thorough")
     )
 
 
@@ -118,7 +118,7 @@ def test_the_manager_is_asked_only_about_a_draft_code_cannot_pass(
     active_kb: Services, install: Any, draft: str, manager_called: bool
 ) -> None:
     model = install(by_schema={"ManagerReply": _manager("Pass"), "text": [draft]})
-    out = _run(Context(model="fake", profile="thorough", audit=False))
+    out = _run(ConsultContext(model="fake", profile="thorough", audit=False))
     manager_prompts = [c for c in model.calls if "主管" in str(c[-1].content)]
     assert len(manager_prompts) == int(manager_called)
     [decision] = out["decisions"]
@@ -151,7 +151,9 @@ def test_manager_routes(
     # A draft without the 回答/引用 lines, then its revision in the format (an unchanged one ends the loop).
     drafts = ["醉驾构成危险驾驶罪[刑法:133-1]。", "回答：醉驾构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"]
     model = install(by_schema={"ManagerReply": _manager(*decisions), "text": drafts})
-    out = _run(Context(model="fake", profile="thorough", max_rounds=max_rounds, audit=False, manager_review="always"))
+    out = _run(
+        ConsultContext(model="fake", profile="thorough", max_rounds=max_rounds, audit=False, manager_review="always")
+    )
     nodes = _nodes(out)
     assert nodes[: len(FIRST_DRAFT_NODES)] == FIRST_DRAFT_NODES
     assert nodes[len(FIRST_DRAFT_NODES) : -3] == loop
@@ -168,7 +170,7 @@ def test_manager_routes(
 
 def test_a_format_revision_that_changes_nothing_ends_the_loop(active_kb: Services, install: Any) -> None:
     install(by_schema={"ManagerReply": _manager("FormatCheck", "FormatCheck", "FormatCheck")})
-    out = _run(Context(model="fake", profile="thorough", max_rounds=5, audit=False))
+    out = _run(ConsultContext(model="fake", profile="thorough", max_rounds=5, audit=False))
     loop = _nodes(out)[len(FIRST_DRAFT_NODES) : -3]
     assert loop == ["review_draft", "check_format", "draft_answer"]  # not five identical rounds
     (revision,) = [e for e in out["trace"] if e["node"] == "draft_answer" and e["detail"]["revision"]]
@@ -182,7 +184,7 @@ def test_law_search_in_the_loop_uses_the_draft(active_kb: Services, install: Any
             "text": ["回答：这属于盗窃公私财物的行为。\n引用：无"],
         }
     )
-    out = _run(Context(model="fake", profile="thorough", audit=False, initial_search=False))
+    out = _run(ConsultContext(model="fake", profile="thorough", audit=False, initial_search=False))
     assert _nodes(out)[:5] == ["start_turn", "extract_elements", "draft_answer", "review_draft", "search_law"]
     # Only the draft names theft, so only a search that reads it finds the theft article.
     assert "刑法:264" in [e["article_id"] for e in out["evidence"]]
@@ -204,7 +206,7 @@ def test_auditor_prunes_inapplicable_articles_and_their_citations(active_kb: Ser
         refuted={"刑法:264"},
         mixed={"刑法:266"},
     )
-    out = _run(Context(model="fake", profile="thorough", audit_mixed="model"))
+    out = _run(ConsultContext(model="fake", profile="thorough", audit_mixed="model"))
     verdicts = {v["article_id"]: v for v in out["verdicts"]}
     assert list(verdicts) == ["刑法:133-1", "刑法:264", "刑法:266"]
     assert verdicts["刑法:133-1"]["applicable"] and verdicts["刑法:133-1"]["decided_by"] == "rule"
@@ -273,7 +275,7 @@ def test_invented_and_unaudited_citations_are_dropped_and_reported(active_kb: Se
 def test_ablations(active_kb: Services, install: Any, flags: dict[str, Any], absent: str | None) -> None:
     draft = "回答：构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"
     model = install(by_schema={"text": [draft]})
-    out = _run(Context(model="fake", profile="thorough", **flags))
+    out = _run(ConsultContext(model="fake", profile="thorough", **flags))
     nodes = _nodes(out)
     if absent:
         assert absent not in nodes
@@ -294,18 +296,18 @@ def test_follow_up_reuses_elements_and_evidence(active_kb: Services, install: An
     graph = build_graph(checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "t1"}}
     one = graph.invoke(
-        ConsultInput(question=QUESTION), config, context=Context(model="fake", profile="thorough", audit=False)
+        ConsultInput(question=QUESTION), config, context=ConsultContext(model="fake", profile="thorough", audit=False)
     )
     two = graph.invoke(
         ConsultInput(question="如果还撞伤了人呢？"),
         config,
-        context=Context(model="fake", profile="thorough", audit=False),
+        context=ConsultContext(model="fake", profile="thorough", audit=False),
     )
     assert two["element_graph"]["key_facts"] == ["造成他人重伤", "醉酒驾驶机动车"]
     first_ids = [e["article_id"] for e in one["evidence"]]
     second_ids = [e["article_id"] for e in two["evidence"]]
     assert set(first_ids) & set(second_ids)  # earlier evidence is kept beside the new hits
-    assert len(second_ids) <= Context().max_evidence
+    assert len(second_ids) <= ConsultContext().max_evidence
     assert two["decisions"] == [{"round": 1, "decision": "Pass", "reason": ""}]  # the loop restarted
     state = graph.get_state(config).values
     assert [t["question"] for t in state["history"]] == [QUESTION, "如果还撞伤了人呢？"]
@@ -319,7 +321,7 @@ def test_follow_up_reuses_elements_and_evidence(active_kb: Services, install: An
 
 def test_garbage_element_json_is_recorded_not_fatal(active_kb: Services, install: Any) -> None:
     install(by_schema={"ElementGraph": ["{not json", "[1, 2]", "still not"]})
-    out = _run(Context(model="fake", profile="thorough", structured_retries=2, audit=False))
+    out = _run(ConsultContext(model="fake", profile="thorough", structured_retries=2, audit=False))
     graph = out["element_graph"]
     assert graph["entities"] == [] and graph["key_facts"] == []
     assert "after 3 attempts" in graph["errors"][0]
@@ -329,7 +331,7 @@ def test_garbage_element_json_is_recorded_not_fatal(active_kb: Services, install
 
 def test_garbage_manager_json_passes_to_the_auditor(active_kb: Services, install: Any) -> None:
     install(by_schema={"ManagerReply": ["nope", "{}", '{"decision": "Maybe"}']})
-    out = _run(Context(model="fake", profile="thorough", audit=False))
+    out = _run(ConsultContext(model="fake", profile="thorough", audit=False))
     (decision,) = out["decisions"]
     assert decision["decision"] == "Pass" and "manager reply invalid" in decision["reason"]
 
@@ -345,7 +347,7 @@ def test_progress_events_stream_while_the_graph_runs(active_kb: Services, instal
     install(by_schema={"ManagerReply": _manager("LawSearch", "Pass")})
     stream = build_graph().stream(
         ConsultInput(question=QUESTION),
-        context=Context(model="fake", profile="thorough"),
+        context=ConsultContext(model="fake", profile="thorough"),
         stream_mode="custom",
         subgraphs=True,
     )
@@ -366,7 +368,7 @@ def test_final_answer_streams_token_by_token(active_kb: Services, install: Any) 
     answer_tokens: list[str] = []
     for mode, chunk in build_graph().stream(
         ConsultInput(question=QUESTION),
-        context=Context(model="fake", profile="thorough"),
+        context=ConsultContext(model="fake", profile="thorough"),
         stream_mode=["messages", "values"],
     ):
         if mode == "values":
@@ -395,7 +397,7 @@ def test_human_review_interrupts_on_borderline_verdicts_and_resumes(active_kb: S
     model = install(by_schema={"text": [draft]}, mixed={"刑法:266"})
     graph = build_graph(checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "review"}}
-    context = Context(model="fake", profile="thorough", human_review=True)
+    context = ConsultContext(model="fake", profile="thorough", human_review=True)
     paused = graph.invoke(ConsultInput(question=QUESTION), config, context=context)
     (pending,) = paused["__interrupt__"]
     assert pending.value["kind"] == "review_verdicts"
@@ -427,7 +429,7 @@ def test_without_human_review_borderline_verdicts_stand(active_kb: Services, ins
     by_model = graph.invoke(
         ConsultInput(question=QUESTION),
         {"configurable": {"thread_id": "model"}},
-        context=Context(model="fake", profile="thorough", audit_mixed="model"),
+        context=ConsultContext(model="fake", profile="thorough", audit_mixed="model"),
     )
     assert "__interrupt__" not in by_model and by_model["legal_basis"] == []
     (verdict,) = by_model["verdicts"]
@@ -436,7 +438,7 @@ def test_without_human_review_borderline_verdicts_stand(active_kb: Services, ins
     kept = graph.invoke(
         ConsultInput(question=QUESTION),
         {"configurable": {"thread_id": "keep"}},
-        context=Context(model="fake", profile="thorough"),
+        context=ConsultContext(model="fake", profile="thorough"),
     )
     (verdict,) = kept["verdicts"]
     assert verdict["applicable"] and verdict["decided_by"] == "rule"
@@ -465,7 +467,7 @@ def test_cli_review_loop_overrides_at_the_terminal(
     out = runner.run_reviewed(
         build_graph(checkpointer=InMemorySaver()),
         ConsultInput(question=QUESTION),
-        Context(model="fake", profile="thorough", human_review=True, audit_mixed="model"),
+        ConsultContext(model="fake", profile="thorough", human_review=True, audit_mixed="model"),
         live=False,
         config={"configurable": {"thread_id": "cli-review"}},
     )
@@ -559,7 +561,7 @@ def test_unsupported_penalty_is_rewritten_then_removed(active_kb: Services, monk
 
 def test_claims_removed_by_rule_without_a_rewrite(active_kb: Services, monkeypatch: pytest.MonkeyPatch) -> None:
     model = _answer_fake(monkeypatch, "回答：醉驾会被罚款两万元[刑法:133-1]，并处死刑。构成危险驾驶罪。")
-    out = _run(Context(model="fake", profile="thorough", claim_rewrite=False))
+    out = _run(ConsultContext(model="fake", profile="thorough", claim_rewrite=False))
     assert not [c for c in model.calls if str(c[-1].content).startswith("下面答复中的一些说法")]
     assert out["response"] == (
         "构成危险驾驶罪。依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。"
@@ -571,7 +573,7 @@ def test_claims_removed_by_rule_without_a_rewrite(active_kb: Services, monkeypat
 def test_an_answer_nothing_supports_names_the_closest_articles(active_kb: Services, install: Any) -> None:
     refuted = {"刑法:133-1", "刑法:133"}
     install(refuted=refuted, by_schema={"text": ["回答：醉驾罚款五千元。\n引用：[刑法:133-1]、[刑法:133]"] * 3})
-    out = _run(Context(model="fake", profile="thorough"))
+    out = _run(ConsultContext(model="fake", profile="thorough"))
     assert {v["article_id"] for v in out["verdicts"] if not v["applicable"]} == refuted
     assert out["legal_basis"] == []
     # A fine nothing states is removed by rule, and the answer says nothing supports one.
@@ -609,7 +611,7 @@ def test_the_fast_profile_routes_by_keywords_and_keeps_a_draft_whose_citations_s
     _run()  # stores the checklists, so that both runs below read them
     thorough = _run()
     model.calls.clear()
-    out = _run(Context(model="fake"))
+    out = _run(ConsultContext(model="fake"))
     prompts = [str(c[-1].content) for c in model.calls]
     assert not any("法律检索路由器" in p for p in prompts)  # no router call
     assert not any("改写成给咨询者的最终答复" in p for p in prompts)  # no ContentCheck call
@@ -628,7 +630,7 @@ def test_the_fast_profile_rewrites_a_draft_that_cited_a_pruned_article(active_kb
     model = install(
         refuted={"刑法:133"}, by_schema={"text": ["回答：醉驾处拘役。\n引用：[刑法:133-1]、[刑法:133]"] * 3}
     )
-    out = _run(Context(model="fake"))
+    out = _run(ConsultContext(model="fake"))
     assert {v["article_id"] for v in out["verdicts"] if not v["applicable"]} == {"刑法:133"}
     assert any("改写成给咨询者的最终答复" in str(c[-1].content) for c in model.calls)
     assert next(e for e in out["trace"] if e["node"] == "check_content")["detail"]["rewritten"] is True

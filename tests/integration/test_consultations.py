@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.context import Context
+from agents.context import ConsultContext
 from agents.law_search import consultation_rankings
 from agents.state.ingest import IngestInput
 from graphs.ingest import build_graph
@@ -95,7 +95,7 @@ def test_a_file_with_a_bad_line_writes_nothing(
     path = _file(tmp_path, "bad", [*ROWS[:2], {"id": "x", "question": "问题\u0000", "answer": ROWS[0]["answer"]}])
     state = IngestInput(laws=["刑法"], consultations=[str(path)])
     with pytest.raises(CorpusError, match=r"bad\.jsonl:3: field question holds a NUL character"):
-        build_graph().invoke(state, context=Context(model="fake"))
+        build_graph().invoke(state, context=ConsultContext(model="fake"))
     assert active_kb.vectors.count(CONSULTATIONS) == 0 and repo.sources() == {}
 
 
@@ -104,7 +104,7 @@ def test_law_search_votes_for_what_similar_consultations_cite_and_hides_a_half(
 ) -> None:
     ingest_consultations(load_consultations(_file(tmp_path, "answered", ROWS))[0], kb.vectors, repo, 8)
     question = "喝酒后开车被交警查到了，醉驾怎么判？"
-    context = Context(model="fake", consultation_k=2, routed_laws=1)
+    context = ConsultContext(model="fake", consultation_k=2, routed_laws=1)
     found = consultation_rankings(question, question, {"bm25": ["刑法:264", "刑法:133-1"]}, kb, context)
     assert found["consultations"][:2] == ["刑法:133-1", "刑法:133"]
     # The neighbours are matched with the question alone, not the search query's key facts and draft.

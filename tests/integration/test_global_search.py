@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import BaseMessage
 
-from agents.context import Context
+from agents.context import ConsultContext, GlobalSearchContext
 from agents.state.global_search import GlobalSearchInput
 from graphs.global_search import build_graph
 from tests.conftest import run_cli
@@ -195,7 +195,7 @@ def test_global_search_cites_articles_from_both_laws_verbatim(
     data_kb: Services, fake: GraphFake, tmp_path: Path, extractor: str
 ) -> None:
     _index(data_kb, fake, tmp_path, extractor=extractor)
-    context = Context(model="fake", map_tokens=120)
+    context = GlobalSearchContext(model="fake", map_tokens=120)
     out = build_graph().invoke(GlobalSearchInput(question="数据出境需要满足哪些条件？"), context=context)
     nodes = [e["node"] for e in out["trace"]]
     assert nodes[0] == "plan_map" and nodes[-2:] == ["write_answer", "quote_basis"]
@@ -212,7 +212,7 @@ def test_global_search_cites_articles_from_both_laws_verbatim(
 def test_citations_the_model_was_not_shown_are_dropped(data_kb: Services, fake: GraphFake, tmp_path: Path) -> None:
     _index(data_kb, fake, tmp_path, LAWS[:1])
     fake.by_schema["text"] = ["出境前应当评估[数据安全法:31]，另见[刑法:264]与[数据安全法:999]。"]
-    context = Context(model="fake", search_level=0)
+    context = GlobalSearchContext(model="fake", search_level=0)
     out = build_graph().invoke(GlobalSearchInput(question="重要数据出境有什么要求？"), context=context)
     assert set(out["dropped_citations"]) >= {"刑法:264", "数据安全法:999"}
     assert "刑法:264" not in out["answer"] and "数据安全法:999" not in out["answer"]
@@ -222,7 +222,9 @@ def test_citations_the_model_was_not_shown_are_dropped(data_kb: Services, fake: 
 def test_bare_ids_count_only_when_the_model_was_shown_them(data_kb: Services, fake: GraphFake, tmp_path: Path) -> None:
     _index(data_kb, fake, tmp_path, LAWS[:1])
     fake.by_schema["text"] = ["出境前应当评估，见数据安全法:31、数据安全法:998；另见刑法:264。"]
-    out = build_graph().invoke(GlobalSearchInput(question="重要数据出境有什么要求？"), context=Context(model="fake"))
+    out = build_graph().invoke(
+        GlobalSearchInput(question="重要数据出境有什么要求？"), context=GlobalSearchContext(model="fake")
+    )
     (mapped,) = [p for p in fake.calls if "社区报告：" in str(p[-1].content)][:1]
     assert "[数据安全法:31]" in str(mapped[-1].content)  # the map step saw it
     assert [b["article_id"] for b in out["legal_basis"]] == ["数据安全法:31"]  # 刑法:264 was never shown
@@ -232,7 +234,7 @@ def test_bare_ids_count_only_when_the_model_was_shown_them(data_kb: Services, fa
 
 def test_local_search_packs_entities_reports_and_articles(data_kb: Services, fake: GraphFake, tmp_path: Path) -> None:
     _index(data_kb, fake, tmp_path)
-    context = Context(model="fake", local_tokens=1200)
+    context = GlobalSearchContext(model="fake", local_tokens=1200)
     question = GlobalSearchInput(question="处理敏感个人信息需要什么同意？", mode="local")
     out = build_graph().invoke(question, context=context)
     (built,) = [e for e in out["trace"] if e["node"] == "build_local_context"]
@@ -248,7 +250,9 @@ def test_local_search_packs_entities_reports_and_articles(data_kb: Services, fak
 def test_search_without_an_index_names_the_fix(data_kb: Services, fake: GraphFake) -> None:
     for mode in ("global", "local"):
         with pytest.raises(InputError, match="jurisgraph index"):
-            build_graph().invoke(GlobalSearchInput(question="数据出境需要满足哪些条件？", mode=mode), context=Context())  # type: ignore[arg-type]
+            build_graph().invoke(
+                GlobalSearchInput(question="数据出境需要满足哪些条件？", mode=mode), context=GlobalSearchContext()
+            )  # type: ignore[arg-type]
 
 
 def test_cli_dry_run_estimates_and_an_empty_index_is_a_clear_error(tmp_path: Path) -> None:
@@ -278,7 +282,7 @@ def _search_law_trace(question: str) -> dict[str, Any]:
     from graphs.consult import build_graph as build_consult
 
     # Thorough: the model routes (fast routes by keywords).
-    context = Context(
+    context = ConsultContext(
         model="fake", max_rounds=0, audit=False, content_check=False, use_elements=False, profile="thorough"
     )
     out = build_consult().invoke(ConsultInput(question=question), context=context)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import BaseMessage
 
-from agents.context import Context
+from agents.context import ConsultContext, Context
 from agents.state.consult import ConsultInput
 from agents.state.ingest import IngestInput
 from graphs.consult import build_graph
@@ -83,7 +83,7 @@ def test_english_runs_use_english_prompts_end_to_end(
     set_services(services)
     try:
         ingest_graph.invoke(IngestInput(), context=Context())  # the pack's statutes are already there: a no-op
-        out = build_graph().invoke(ConsultInput(question=THEFT), context=Context(model="fake", language="en"))
+        out = build_graph().invoke(ConsultInput(question=THEFT), context=ConsultContext(model="fake", language="en"))
     finally:
         set_services(None)
         services.close()

@@ -13,7 +13,7 @@ from langchain_core.messages import BaseMessage
 from pydantic import Field
 
 from agents.common.conviction import anchor_conviction, supported_charges
-from agents.context import Context
+from agents.context import JudgeContext
 from agents.researcher import Prejudgment, anchor_prejudgment, precedent_charges
 from agents.state.judge import JudgeInput
 from graphs.judge import build_graph
@@ -107,7 +107,7 @@ def _judgment(charges: list[str], articles: list[int], months: int = 8) -> str:
 def test_judgment_is_traceable_to_audited_evidence(active_judge_kb: Services, install: Any) -> None:
     judgment = _judgment(["盗窃公私财物", "重婚"], [264, 67, 180])
     model = install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [judgment]})
-    thorough = Context(model="fake", prejudge_hints=True, profile="thorough")
+    thorough = JudgeContext(model="fake", prejudge="with_hints", profile="thorough")
     out = build_graph().invoke(JudgeInput(fact=FACT), context=thorough)
     prejudge_prompt = next(str(c[-1].content) for c in model.calls if "作出预判" in str(c[-1].content))
     assert "类似判例的罪名" in prejudge_prompt and "盗窃(" in prejudge_prompt  # precedents' charges as hints
@@ -151,7 +151,7 @@ def test_judgment_is_traceable_to_audited_evidence(active_judge_kb: Services, in
 def test_the_fast_profile_sets_the_judgment_by_code(active_judge_kb: Services, install: Any) -> None:
     # The Adjudicator's reply would convict of 重婚 for ten years: fast never asks it, so neither can appear.
     model = install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["重婚"], [264], months=120)]})
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake"))
     assert not any("拟定罪名" in str(c[-1].content) for c in model.calls)  # no Adjudicator call
     assert out["charges"] == out["proposed"] == ["盗窃"] and out["dropped"] == [] and out["anchored"] == []
     assert out["articles"] == ["刑法:264"]  # the charge's defining audited article; 67 (自首) is no conviction's
@@ -172,7 +172,7 @@ def test_pruned_article_takes_its_charge_and_cases_with_it(active_judge_kb: Serv
     model = install(
         by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted={"刑法:264"}
     )
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", audit_keep_best=False))
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake", audit_keep_best=False))
     verdict = next(v for v in out["verdicts"] if v["article_id"] == "刑法:264")
     assert not verdict["applicable"] and verdict["reason"] == "全部要件均不满足"
     assert "刑法:264" not in {e["id"] for e in out["evidence"]}
@@ -189,21 +189,23 @@ def test_an_audit_without_reasons_prunes_as_one_with_them(active_judge_kb: Servi
         by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted={"刑法:264"}
     )
     # The default for case facts ("questions": reasons for consultations only).
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", audit_keep_best=False))
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake", audit_keep_best=False))
     verdict = next(v for v in out["verdicts"] if v["article_id"] == "刑法:264")
     assert not verdict["applicable"] and verdict["checks"] and all(c["reason"] == "" for c in verdict["checks"])
     assert "刑法:264" in out["dropped"]
     audit_prompts = [str(c[-1].content) for c in model.calls if "诊断清单" in str(c[-1].content)]
     assert audit_prompts and all("每项只给 holds" in p and "reason" not in p for p in audit_prompts)
     model.calls.clear()
-    reasoned = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", audit_reasons="always"))
+    reasoned = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake", audit_reasons="always"))
     assert any(c["reason"] for v in reasoned["verdicts"] for c in v["checks"])
     assert any("先用一句话写 reason" in str(c[-1].content) for c in model.calls)
 
 
 def test_without_a_prejudgment_the_evidence_alone_decides(active_judge_kb: Services, install: Any) -> None:
     model = install(by_schema={"Judgment": [_judgment(["盗窃"], [1])]})
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", prejudge=False, profile="thorough"))
+    out = build_graph().invoke(
+        JudgeInput(fact=FACT), context=JudgeContext(model="fake", prejudge="off", profile="thorough")
+    )
     assert not any("作出预判" in str(c[-1].content) for c in model.calls)  # no pre-judgment call
     assert out["prejudged"] == [] and not out["rankings"].get("charge")
     # The model-free strategies still bring the theft article to the audit and the judgment.
@@ -219,7 +221,7 @@ def test_when_every_convicting_candidate_fails_the_best_stays(active_judge_kb: S
     # left, the judgment could only convict of nothing. The best candidate stays, marked as such.
     refuted = {f"刑法:{n}" for n in range(1, 500)}
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted=refuted)
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", audit_k=3))
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake", audit_k=3))
     best, *rest = out["verdicts"]
     assert best["article_id"] == out["rankings"]["researcher"][0] == "刑法:264"
     assert (best["applicable"], best["decided_by"]) == (True, "retained")
@@ -227,7 +229,7 @@ def test_when_every_convicting_candidate_fails_the_best_stays(active_judge_kb: S
     assert len(rest) == 2 and not any(v["applicable"] for v in rest)
     assert out["articles"] == ["刑法:264"] and out["charges"] == ["盗窃"]
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted=refuted)
-    strict_context = Context(model="fake", audit_k=3, audit_keep_best=False)
+    strict_context = JudgeContext(model="fake", audit_k=3, audit_keep_best=False)
     strict = build_graph().invoke(JudgeInput(fact=FACT), context=strict_context)
     assert not any(v["applicable"] for v in strict["verdicts"]) and strict["articles"] == []
 
@@ -238,7 +240,7 @@ def test_a_judgment_with_no_supported_charge_is_anchored_on_the_prejudgment(
     # charge_dev: the Adjudicator named only charges no audited article defines (非法狩猎 for a theft), and
     # 7 of 50 judgments convicted of nothing. The pre-judged 盗窃, whose article survived the audit, stands in
     # (with the charge scorer off: on, its audited proposal is the conviction).
-    scorer_off = Context(model="fake", charge_scoring=False)
+    scorer_off = JudgeContext(model="fake", charge_scoring=False)
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["非法狩猎罪"], [264])]})
     out = build_graph().invoke(JudgeInput(fact=FACT), context=scorer_off)
     assert out["charges"] == out["anchored"] == ["盗窃"]
@@ -261,7 +263,7 @@ def test_an_anchor_needs_an_audited_article_too(judge_kb: Services) -> None:
 
 
 def test_charge_prejudgment_rules(judge_kb: Services) -> None:
-    ctx = Context(model="fake", charge_confidence=0.5, max_prejudged_charges=2)
+    ctx = JudgeContext(model="fake", charge_confidence=0.5, max_charges=2)
     low = Prejudgment.model_validate(
         {"charges": [{"name": "诈骗", "confidence": 0.3}, {"name": "盗窃", "confidence": 0.4}], "articles": []}
     )
@@ -286,7 +288,7 @@ def test_charge_prejudgment_rules(judge_kb: Services) -> None:
 
 def test_without_audit_the_fused_candidates_are_the_evidence(active_judge_kb: Services, install: Any) -> None:
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]})
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", audit=False))
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake", audit=False))
     assert out["verdicts"] == [] and "verify_article" not in [e["node"] for e in out["trace"]]
     assert [e["id"] for e in out["evidence"] if e["kind"] == "article"] == out["rankings"]["researcher"][:5]
 
@@ -294,7 +296,7 @@ def test_without_audit_the_fused_candidates_are_the_evidence(active_judge_kb: Se
 def test_empty_fact_is_refused(active_judge_kb: Services, install: Any) -> None:
     install()
     with pytest.raises(InputError, match="empty"):
-        build_graph().invoke(JudgeInput(fact="  "), context=Context(model="fake"))
+        build_graph().invoke(JudgeInput(fact="  "), context=JudgeContext(model="fake"))
 
 
 def test_prejudgment_hints_come_from_precedents_found_by_words(
@@ -361,10 +363,10 @@ def test_eval_compares_charges_as_the_charge_table_names_them(judge_kb: Services
 def test_retrieval_eval_keeps_the_other_strategies_when_the_prejudgment_fails(
     active_judge_kb: Services, install: Any
 ) -> None:
-    from app.eval.systems import retrieval_system
+    from app.eval.systems import EvalContexts, retrieval_system
 
     install(by_schema={"Prejudgment": ["{not json", "[]", "still not"]})
-    run = retrieval_system(5, Context(model="fake", structured_retries=2), prejudge_model="fake")
+    run = retrieval_system(5, EvalContexts.from_settings(5, ["structured_retries=2"], "fake"), prejudge_model="fake")
     out = run({"id": "x", "fact": FACT, "articles": [264], "charges": ["盗窃"]})
     rankings = out["rankings"]
     assert rankings["charge"] == [] and rankings["generative"] == []
@@ -376,7 +378,7 @@ def test_a_long_judgment_is_reduced_to_its_facts_and_says_so(active_judge_kb: Se
     # ljp-108 (5,468 characters: facts, then the evidence list and the court's answers) used to be refused.
     long = next(i for i in _dev_items() if i["id"] == "ljp-108")["fact"]
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["诈骗"], [266])]})
-    out = build_graph().invoke(JudgeInput(fact=long), context=Context(model="fake", profile="thorough"))
+    out = build_graph().invoke(JudgeInput(fact=long), context=JudgeContext(model="fake", profile="thorough"))
     assert out["fact_reduction"].startswith("事实原文 5468 字，超过 4000 字：只取事实部分")
     # Judged, not refused. The fake's 诈骗 rests on 266, which the audited top 5 of this small KB no longer hold
     # since the offence descriptions joined the fusion: it is dropped, and the scorer's 盗窃 (264, audited) stands.
@@ -384,8 +386,8 @@ def test_a_long_judgment_is_reduced_to_its_facts_and_says_so(active_judge_kb: Se
     assert "charge:诈骗" in out["dropped"]
     assert {"刑法:266", "charge:诈骗"} <= set(out["dropped"])
     with pytest.raises(InputError, match=r"more than the limit of 20000 \(--set max_fact_chars=N\)"):
-        build_graph().invoke(JudgeInput(fact="被告人" * 7000), context=Context(model="fake"))
-    short = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake"))
+        build_graph().invoke(JudgeInput(fact="被告人" * 7000), context=JudgeContext(model="fake"))
+    short = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake"))
     assert short["fact_reduction"] == ""
 
 
@@ -415,7 +417,7 @@ def test_a_death_sentence_the_articles_do_not_allow_is_clamped_and_recorded(
         "death_penalty": True,
     }
     install(by_schema={"Judgment": [json.dumps(verdict, ensure_ascii=False)]})
-    decided = decide_judgment(FIRE, evidence, Context(model="fake"))
+    decided = decide_judgment(FIRE, evidence, JudgeContext(model="fake"))
     assert decided["charges"] == ["失火"] and decided["articles"] == ["刑法:115"]
     # 115 para. 2 (过失犯前款罪): three to seven years, or up to three in a lighter case; never death.
     assert decided["term"] == {"months": 84, "life": False, "death": False}
@@ -425,7 +427,7 @@ def test_a_death_sentence_the_articles_do_not_allow_is_clamped_and_recorded(
     assert decided["reasoning"] == "被告人过失引起火灾，烧毁他人房屋，构成失火罪[1]，应判处有期徒刑7年。"
     # The guard off: the model's sentence stands as written.
     install(by_schema={"Judgment": [json.dumps(verdict, ensure_ascii=False)]})
-    unguarded = decide_judgment(FIRE, evidence, Context(model="fake", sentencing_guard=False))
+    unguarded = decide_judgment(FIRE, evidence, JudgeContext(model="fake", sentencing_guard=False))
     assert unguarded["term"]["death"] and unguarded["term_check"] is None
 
 
@@ -437,7 +439,7 @@ def test_reasoning_and_term_agree(active_judge_kb: Services, install: Any) -> No
     verdict = json.loads(_judgment(["盗窃"], [1], months=3))
     verdict["reasoning"] = "被告人盗窃他人电动车，构成盗窃罪[1]，判处有期徒刑三年。"
     install(by_schema={"Judgment": [json.dumps(verdict, ensure_ascii=False)]})
-    decided = decide_judgment(FACT, evidence, Context(model="fake"))
+    decided = decide_judgment(FACT, evidence, JudgeContext(model="fake"))
     assert decided["term"]["months"] == 3 and not decided["term_check"]["corrected"]
     assert decided["reasoning"] == "被告人盗窃他人电动车，构成盗窃罪[1]，判处拘役3个月。"
 
@@ -489,7 +491,7 @@ def test_a_fact_with_two_acts_yields_two_charges_tied_to_their_acts(active_judge
     # The Adjudicator names only the theft (a second charge dropped: the commonest miss on unseen items); the
     # scorer's proposal, scored act by act and audited, convicts of both.
     install(by_schema={"Prejudgment": [TWO_CHARGES], "Judgment": [_judgment(["盗窃"], [264])]})
-    out = build_graph().invoke(JudgeInput(fact=TWO_ACTS), context=Context(model="fake"))
+    out = build_graph().invoke(JudgeInput(fact=TWO_ACTS), context=JudgeContext(model="fake"))
     assert len(out["acts"]) == 2 and "电动自行车" in out["acts"][0] and "轻伤" in out["acts"][1]
     acts = {s["name"]: s["act"] for s in out["scored_charges"]}
     assert acts["盗窃"] == 0 and acts["故意伤害"] == 1
@@ -501,7 +503,7 @@ def test_a_fact_with_two_acts_yields_two_charges_tied_to_their_acts(active_judge
 
 def test_a_proposed_charge_whose_articles_fail_the_audit_is_set_aside(active_judge_kb: Services, install: Any) -> None:
     install(by_schema={"Prejudgment": [TWO_CHARGES], "Judgment": [_judgment(["盗窃"], [264])]}, refuted={"刑法:234"})
-    out = build_graph().invoke(JudgeInput(fact=TWO_ACTS), context=Context(model="fake"))
+    out = build_graph().invoke(JudgeInput(fact=TWO_ACTS), context=JudgeContext(model="fake"))
     assert "故意伤害" in out["proposed"] and out["charges"] == ["盗窃"]
     assert [(s["name"], s["reason"]) for s in out["set_aside"]] == [("故意伤害", "定罪法条均未通过构成要件核查")]
 
@@ -509,7 +511,7 @@ def test_a_proposed_charge_whose_articles_fail_the_audit_is_set_aside(active_jud
 def test_a_charge_no_evidence_supports_is_never_convicted(active_judge_kb: Services, install: Any) -> None:
     # 重婚 is defined by no audited article and no candidate: neither the Adjudicator nor the scorer convicts.
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃", "重婚"], [264])]})
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=Context(model="fake", profile="thorough"))
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake", profile="thorough"))
     assert out["charges"] == ["盗窃"] and "charge:重婚" in out["dropped"]
     assert "重婚" not in {s["name"] for s in out["scored_charges"]}
 
@@ -520,7 +522,7 @@ def test_the_family_question_is_one_yes_no_call_and_garbage_is_no_answer(install
 
     member = FAMILIES[0].members[1]  # 职务侵占: a staff member using the post
     model = install(by_schema={"ElementHolds": ['{"holds": false}', "不知道", "不知道", "不知道"]})
-    ask, usages = element_question(FACT, Context(model="fake", structured_retries=2))
+    ask, usages = element_question(FACT, JudgeContext(model="fake", structured_retries=2))
     assert ask(member) is False and len(usages) == 1 and usages[0]["llm_calls"] == 1
     asked = str(model.calls[0][-1].content)
     assert "职务侵占" in asked and member.element in asked

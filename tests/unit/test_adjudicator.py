@@ -17,10 +17,11 @@ from agents.adjudicator import (
 from agents.auditor import judge_candidates, surviving_cases
 from agents.common.conviction import convict
 from agents.common.research import fuse_research
-from agents.context import Context
+from agents.context import JudgeContext
 from agents.researcher import articles_of
 from agents.state.judge import CaseRef, ScoredCharge
 from tools.law.charge_names import MAX_CHARGE_CHARS, ground_charge
+from tools.retrieval.research_weights import ResearchWeights, fitted_research_weights
 
 
 def _case(case_id: str, articles: list[str], score: float = 1.0) -> CaseRef:
@@ -56,9 +57,11 @@ def test_articles_of_cases_are_ranked_by_summed_score() -> None:
 def test_fusion_weights_follow_the_context() -> None:
     rankings = {"charge": ["刑法:264"], "bm25": ["刑法:263", "刑法:264"]}
     # Priors off: this is about the strategies' weights alone.
-    assert fuse_research(rankings, Context(model="fake", article_prior_strength=0.0), 2) == ["刑法:264", "刑法:263"]
-    bm25_heavy = Context(model="fake", strategy_weights={"charge": 0.0, "bm25": 5.0}, article_prior_strength=0.0)
-    assert fuse_research(rankings, bm25_heavy, 2) == ["刑法:263", "刑法:264"]
+    ctx = JudgeContext(model="fake")
+    fitted = ResearchWeights(fitted_research_weights().strategy)
+    assert fuse_research(rankings, ctx, 2, weights=fitted) == ["刑法:264", "刑法:263"]
+    bm25_heavy = ResearchWeights({"charge": 0.0, "bm25": 5.0})
+    assert fuse_research(rankings, ctx, 2, weights=bm25_heavy) == ["刑法:263", "刑法:264"]
 
 
 def test_adjudicator_numbers_map_to_evidence_articles() -> None:
@@ -143,10 +146,11 @@ def test_penalty_companions_follow_their_articles_in_the_fusion() -> None:
     companions = {"刑法:382": "刑法:383", "刑法:385": "刑法:386"}
     assert follow_companions(["刑法:382", "刑法:264", "刑法:383"], companions) == ["刑法:382", "刑法:383", "刑法:264"]
     rankings = {"bm25": ["刑法:385", "刑法:264", "刑法:67"]}
-    plain = Context(model="fake", article_prior_strength=0.0)
-    assert fuse_research(rankings, plain, 2, companions) == ["刑法:385", "刑法:386"]
-    off = Context(model="fake", penalty_companions=False, article_prior_strength=0.0)
-    assert fuse_research(rankings, off, 2, companions) == ["刑法:385", "刑法:264"]
+    no_priors = ResearchWeights(fitted_research_weights().strategy)
+    plain = JudgeContext(model="fake")
+    assert fuse_research(rankings, plain, 2, companions, no_priors) == ["刑法:385", "刑法:386"]
+    off = JudgeContext(model="fake", penalty_companions=False)
+    assert fuse_research(rankings, off, 2, companions, no_priors) == ["刑法:385", "刑法:264"]
 
 
 def _scored(name: str, p: float, articles: list[str], act: int | None = None) -> ScoredCharge:
@@ -159,13 +163,13 @@ def test_the_audited_proposal_stands_and_additions_need_the_scorers_support() ->
         _scored("故意伤害", 0.4, ["刑法:234"], 1),
         _scored("诈骗", 0.1, ["刑法:266"]),
     ]
-    ctx = Context(charge_floor=0.2)
+    ctx = JudgeContext(model="fake")
     evidence = {"刑法:264", "刑法:266", "刑法:67"}
     # The Adjudicator left out 盗窃 and added 诈骗 (supported, but scored 0.1); 故意伤害 lost its article.
-    charges, refused, set_aside = convict(["诈骗"], ["盗窃", "故意伤害"], scored, evidence, ctx)
+    charges, refused, set_aside = convict(["诈骗"], ["盗窃", "故意伤害"], scored, evidence, ctx, floor=0.2)
     assert charges == ["盗窃"] and refused == ["charge:诈骗"]
     assert set_aside == [{"name": "故意伤害", "probability": 0.4, "reason": "定罪法条均未通过构成要件核查"}]
-    assert convict(["诈骗"], ["盗窃"], scored, evidence, Context(charge_floor=0.05))[0] == ["盗窃", "诈骗"]
+    assert convict(["诈骗"], ["盗窃"], scored, evidence, ctx, floor=0.05)[0] == ["盗窃", "诈骗"]
     # Without a proposal (the scorer off) the Adjudicator's supported charges are the conviction.
     assert convict(["诈骗"], [], scored, evidence, ctx) == (["诈骗"], [], [])
     shown = describe_proposal(["盗窃", "故意伤害"], scored, "zh")

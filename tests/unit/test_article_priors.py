@@ -1,13 +1,15 @@
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from agents.common import research
 from agents.common.research import fuse_research
-from agents.context import Context
+from agents.context import JudgeContext
 from tools.errors import InputError
 from tools.retrieval.article_priors import ArticlePriors, bundled_priors, count_priors, read_priors
+from tools.retrieval.research_weights import ResearchWeights, fitted_research_weights
 
 # 100 cases: 刑法:247 (刑讯逼供) in every top ten and never cited, 刑法:264 in half of them and cited by all
 # of those, 刑法:348 ranked twice and never cited.
@@ -50,16 +52,21 @@ def test_the_fusion_demotes_magnets_by_the_context_strength(monkeypatch: pytest.
     magnets = count_priors([(["刑法:247"], [])] * 9 + [([], [])], 3, {})  # rate 0.9
     monkeypatch.setattr(research, "bundled_priors", lambda: magnets)
     rankings = {"bm25": ["刑法:247", "刑法:264"], "dense": ["刑法:247", "刑法:263"]}
-    assert fuse_research(rankings, Context(model="fake", article_prior_strength=0.0), 3)[0] == "刑法:247"
-    assert fuse_research(rankings, Context(model="fake", article_prior_strength=1.0), 3) == [
+    ctx = JudgeContext(model="fake")
+    plain = ResearchWeights(fitted_research_weights().strategy, 0.2, 0.0)
+    assert fuse_research(rankings, ctx, 3, weights=plain)[0] == "刑法:247"
+    assert fuse_research(rankings, ctx, 3, weights=replace(plain, prior_strength=1.0)) == [
         "刑法:264",
         "刑法:263",
         "刑法:247",
     ]
-    assert fuse_research(rankings, Context(model="fake", magnet_threshold=0.95), 3)[0] == "刑法:247"
+    assert (
+        fuse_research(rankings, ctx, 3, weights=replace(plain, magnet_threshold=0.95, prior_strength=1.0))[0]
+        == "刑法:247"
+    )
     # A fact that names the magnet's charge (the KG strategy links it) keeps it where it was.
     named = {**rankings, "kg": ["刑法:247"]}
-    assert fuse_research(named, Context(model="fake", article_prior_strength=1.0), 3)[0] == "刑法:247"
+    assert fuse_research(named, ctx, 3, weights=replace(plain, prior_strength=1.0))[0] == "刑法:247"
 
 
 def test_priors_round_trip_and_a_bad_file_is_named(tmp_path: Path) -> None:
@@ -75,9 +82,9 @@ def test_priors_round_trip_and_a_bad_file_is_named(tmp_path: Path) -> None:
 def test_the_shipped_priors_demote_the_procedural_magnets_only() -> None:
     priors = bundled_priors()
     assert isinstance(priors, ArticlePriors)
-    ctx = Context()
+    fitted = fitted_research_weights()
     for magnet in ("刑法:247", "刑法:316"):  # 刑讯逼供, 脱逃: words of every court fact
-        assert priors.factor(magnet, ctx.magnet_threshold, ctx.article_prior_strength) < 0.5
+        assert priors.factor(magnet, fitted.magnet_threshold, fitted.prior_strength) < 0.5
     # 盗窃, 故意伤害, 毒品 (often cited), 受贿 and its penalty (the sample holds no bribery case at all).
     for offence in ("刑法:264", "刑法:234", "刑法:347", "刑法:385", "刑法:386"):
-        assert priors.factor(offence, ctx.magnet_threshold, ctx.article_prior_strength) == 1.0
+        assert priors.factor(offence, fitted.magnet_threshold, fitted.prior_strength) == 1.0

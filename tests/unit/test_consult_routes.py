@@ -7,7 +7,7 @@ from langgraph.runtime import Runtime
 
 from agents.auditor import answers_schema, audit_candidates, consult_facts, decide_by_rule, retain_best
 from agents.common.answers import format_problems
-from agents.context import Context
+from agents.context import ConsultContext
 from agents.element import MAX_KEPT, merge_elements
 from agents.law_search import build_query, merge_evidence
 from agents.manager import PLANS
@@ -24,8 +24,8 @@ def _state(**values: object) -> ConsultState:
     return ConsultState(question="醉驾怎么处罚？", **values)  # type: ignore[arg-type]
 
 
-def _runtime(**values: object) -> Runtime[Context]:
-    return Runtime(context=Context(model="fake", **values))  # type: ignore[arg-type]
+def _runtime(**values: object) -> Runtime[ConsultContext]:
+    return Runtime(context=ConsultContext(model="fake", **values))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -170,9 +170,11 @@ def test_fake_model_picks_the_first_enum_value_and_answers_yes() -> None:
 
 
 def test_context_overrides_are_typed() -> None:
-    ctx = Context(model="fake").with_overrides(["audit=false", "audit_k=3", "charge_confidence=1", "draft_model=x:y"])
-    assert (ctx.audit, ctx.audit_k, ctx.charge_confidence, ctx.draft_model) == (False, 3, 1.0, "x:y")
-    assert ctx.with_overrides(['strategy_weights={"charge": 2}']).strategy_weights == {"charge": 2}
+    ctx = ConsultContext(model="fake").with_overrides(
+        ["audit=false", "audit_k=3", "stated_item_share=1", "router=rules"]
+    )
+    assert (ctx.audit, ctx.audit_k, ctx.stated_item_share, ctx.router) == (False, 3, 1.0, "rules")
+    assert ctx.with_overrides(['models={"draft": "x:y"}']).model_for("draft") == "x:y"
     with pytest.raises(InputError, match="audit_k needs a int"):
         ctx.with_overrides(["audit_k=many"])
     with pytest.raises(InputError, match="key one of"):
@@ -180,6 +182,29 @@ def test_context_overrides_are_typed() -> None:
     assert ctx.with_overrides(["audit_mixed=model"]).audit_mixed == "model"
     with pytest.raises(InputError, match="audit_mixed is one of keep, model"):
         ctx.with_overrides(["audit_mixed=prune"])
+
+
+def test_settings_out_of_range_are_refused_however_they_are_set() -> None:
+    from dataclasses import fields
+
+    from agents.context import GlobalSearchContext, JudgeContext
+
+    with pytest.raises(InputError, match=r"top_k=-5: must lie in 1 to inf"):
+        ConsultContext(top_k=-5)
+    with pytest.raises(InputError, match=r"max_rounds=-3"):
+        ConsultContext(model="fake").with_overrides(["max_rounds=-3"])
+    with pytest.raises(InputError, match=r"structured_retries=-1"):
+        JudgeContext(model="fake").with_overrides(["structured_retries=-1"])
+    with pytest.raises(InputError, match=r"charge_confidence=nan"):
+        JudgeContext(model="fake").with_overrides(["charge_confidence=NaN"])
+    with pytest.raises(InputError, match=r"prejudge='maybe': choose one of on, off, with_hints"):
+        JudgeContext(model="fake", prejudge="maybe")  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=r"unknown role 'drafter'"):
+        ConsultContext(model="fake", models={"drafter": "fake"})
+    # One small Context per graph; every field says what it does.
+    for cls in (ConsultContext, JudgeContext, GlobalSearchContext):
+        assert len(fields(cls)) <= 30
+        assert all(f.metadata["description"] for f in fields(cls))
 
 
 def _verdict(article_id: str, applicable: bool, decided_by: str = "rule") -> Verdict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.context import Context
+from agents.context import ConsultContext
 from app.eval.systems import measured
 from app.eval.tasks import half_of, select_items
 from tools.errors import InputError
@@ -35,6 +35,6 @@ def test_bad_half_or_limit_is_an_input_error(half: str | None, limit: int | None
 
 def test_an_item_is_measured_with_its_own_halfs_consultations_hidden() -> None:
     for item_id in ("consult-0", "consult-1", "stard-5"):
-        context = measured(Context(model="fake"), {"id": item_id})
+        context = measured(ConsultContext(model="fake"), {"id": item_id})
         assert context.hidden_consultation_half == half_of(item_id)
-    assert Context(model="fake").hidden_consultation_half == ""  # the product reads every consultation
+    assert ConsultContext(model="fake").hidden_consultation_half == ""  # the product reads every consultation

@@ -14,12 +14,14 @@ import json
 import re
 import threading
 from collections.abc import Sequence
+from copy import copy
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NotRequired, TypeVar
+from typing import TYPE_CHECKING, Any, NotRequired, TypeVar, cast
 
+from annotated_types import MaxLen
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ValidationError, create_model
 from typing_extensions import TypedDict
 
 from prompts import render_prompt
@@ -204,3 +206,18 @@ def invoke_structured(
         f"the model did not return valid {schema.__name__} JSON after {retries + 1} attempts: {'; '.join(errors)}",
         usage,
     )
+
+
+@lru_cache(maxsize=64)
+def with_max_items(schema: type[SchemaT], field: str, most: int) -> type[SchemaT]:
+    """``schema`` whose list ``field`` holds at most ``most`` items, so that an answer format follows the run's
+    limit (the same title: the grammar and a scripted fake model see the same schema). ``schema`` itself when
+    it already says so."""
+    info = schema.model_fields[field]
+    if any(getattr(rule, "max_length", None) == most for rule in info.metadata):
+        return schema
+    capped = copy(info)
+    capped.metadata = [rule for rule in info.metadata if not isinstance(rule, MaxLen)] + [MaxLen(most)]
+    fields = cast(dict[str, Any], {field: (info.annotation, capped)})
+    model = create_model(schema.__name__, __base__=schema, __doc__=schema.__doc__, **fields)
+    return cast(type[SchemaT], model)

@@ -1,19 +1,20 @@
 """LawSearch's fusion weights as data: fitted on the dev files' tuning halves by
-``benchmarks/fit_source_weights.py`` and shipped with the package (``source_weights.json``, with the runs,
+``jurisgraph fit sources`` and shipped with the package (``source_weights.json``, with the runs,
 data hashes, half and commit they came from)."""
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
+
+from tools.fitted import read_fitted
 
 BUNDLED_WEIGHTS = Path(__file__).with_name("source_weights.json")
 
 
 @lru_cache(maxsize=1)
 def _fitted() -> tuple[tuple[str, float], ...]:
-    data = json.loads(BUNDLED_WEIGHTS.read_text(encoding="utf-8"))
+    data = read_fitted(BUNDLED_WEIGHTS)
     return tuple((str(source), float(weight)) for source, weight in data["weights"].items())
 
 

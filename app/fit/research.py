@@ -1,22 +1,22 @@
-"""Fit the Researcher's strategy weights on the tuning half of a retrieval run (a benchmark, not a test).
+"""Fit the Researcher's strategy weights on the tuning half of a retrieval run.
 
-    JURIS_DATA_DIR=KB python benchmarks/tune_research_weights.py benchmarks/runs/RUN/results.jsonl \
-        --data DATA.jsonl [--offset 60] [--strategies bm25,dense,...] [--c 1.0]
+    JURIS_DATA_DIR=KB jurisgraph fit research RUN/results.jsonl --data DATA.jsonl [--offset 60] \
+        [--strategies bm25,dense,...] [--c 1.0] [--write]
 
 Reads a `jurisgraph eval --task retrieval` results file (every strategy's ranking is recorded per item; the
 gold articles come from the data file the run was made on, since results files hold no gold). Each candidate
-article of an item (the union of the strategies' rankings) is one example whose features are
-1 / (offset + rank) in each strategy's ranking (0 when absent) and whose label says whether it is gold; an
-L2-regularised logistic regression is fitted on the items of the tuning half (`app.eval.tasks.half_of`).
-Its coefficients are the weights of weighted reciprocal-rank fusion with that offset (the intercept does not
-change an order): with ``--offset 60`` (the Researcher's) they can go straight into ``strategy_weights``.
-Recall@5 and @10 on both halves are printed beside the current defaults', with penalty companions followed
-as the Researcher follows them (read from the KB the run was made on, hence ``JURIS_DATA_DIR``).
+article of an item (the union of the strategies' rankings) is one example whose features are 1 / (offset +
+rank) in each strategy's ranking (0 when absent) and whose label says whether it is gold; an L2-regularised
+logistic regression is fitted on the items of the tuning half (`app.eval.tasks.half_of`). Its coefficients are
+the weights of weighted reciprocal-rank fusion with that offset (the intercept does not change an order): with
+``--offset 60`` (the Researcher's) ``--write`` makes them the shipped weights
+(``tools/retrieval/research_weights.json``). Recall@5 and @10 on both halves are printed beside the shipped
+ones, with penalty companions followed as the Researcher follows them (read from the KB the run was made on,
+hence ``JURIS_DATA_DIR``).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 from collections.abc import Mapping, Sequence
@@ -27,10 +27,12 @@ import numpy as np
 from scipy.optimize import minimize
 
 from agents.common.research import follow_companions
-from agents.context import Context
 from app.eval.runner import gold_of, read_results
 from app.eval.tasks import HALVES, half_of, load_items
+from tools.errors import InputError
+from tools.fitted import provenance, write_fitted
 from tools.retrieval.hybrid import RRF_K, weighted_rrf
+from tools.retrieval.research_weights import BUNDLED_RESEARCH_WEIGHTS, fitted_research_weights
 from tools.services import get_services
 
 STRATEGIES = ("bm25", "dense", "kg", "offence", "cases", "case_bm25", "features", "community", "charge", "generative")
@@ -90,33 +92,35 @@ def recall(
     return statistics.mean(scores) if scores else 0.0
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("results", type=Path)
-    parser.add_argument("--data", type=Path, required=True, help="the task file the run was made on")
-    parser.add_argument("--offset", type=int, default=RRF_K, help="rank offset of the fitted fusion")
-    parser.add_argument("--strategies", default=",".join(STRATEGIES), help="comma-separated strategies to weigh")
-    parser.add_argument("--c", type=float, default=1.0, help="inverse L2 penalty")
-    args = parser.parse_args()
-    gold = {item["id"]: gold_of(item) for item in load_items("retrieval", args.data)}
-    items = [{**r, "gold": gold[r["item_id"]]} for r in read_results(args.results) if r.get("ok")]
+def fit_research(results: Path, data: Path, offset: int, strategies: Sequence[str], c: float, write: bool) -> None:
+    """Fit on the tuning half, print both halves beside the shipped weights; with ``write`` (and the
+    Researcher's offset) the fitted weights replace the shipped ones."""
+    gold = {item["id"]: gold_of(item) for item in load_items("retrieval", data)}
+    items = [{**r, "gold": gold[r["item_id"]]} for r in read_results(results) if r.get("ok")]
     halves = {h: [i for i in items if half_of(i["item_id"]) == h] for h in HALVES}
     recorded = {n for i in items for n, ranked in rankings_of(i).items() if ranked}
-    strategies = [s for s in args.strategies.split(",") if s in recorded]
-    default = Context(model="fake").strategy_weights
-    weights = fit(halves["tune"], strategies, args.offset, args.c)
+    chosen = [s for s in strategies if s in recorded]
+    shipped = fitted_research_weights()
+    weights = fit(halves["tune"], chosen, offset, c)
     companions = get_services().statutes.penalty_companions()
 
-    def scores(w: Mapping[str, float], offset: int) -> dict[str, float]:
-        return {f"{h} R@{k}": round(recall(halves[h], w, offset, k, companions), 3) for h in HALVES for k in (5, 10)}
+    def scores(w: Mapping[str, float], at: int) -> dict[str, float]:
+        return {f"{h} R@{k}": round(recall(halves[h], w, at, k, companions), 3) for h in HALVES for k in (5, 10)}
 
     report = {
         "items": {h: len(v) for h, v in halves.items()},
-        "default": {"weights": default, "offset": RRF_K} | scores(default, RRF_K),
-        "fitted": {"weights": weights, "offset": args.offset} | scores(weights, args.offset),
+        "shipped": {"weights": dict(shipped.strategy), "offset": RRF_K} | scores(shipped.strategy, RRF_K),
+        "fitted": {"weights": weights, "offset": offset} | scores(weights, offset),
     }
     print(json.dumps(report, ensure_ascii=False, indent=2))
-
-
-if __name__ == "__main__":
-    main()
+    if write:
+        if offset != RRF_K:
+            raise InputError(f"only weights fitted at the Researcher's offset {RRF_K} can be written")
+        values = {
+            "strategy_weights": weights,
+            "magnet_threshold": shipped.magnet_threshold,
+            "article_prior_strength": shipped.prior_strength,
+        }
+        command = f"jurisgraph fit research {results} --data {data} --c {c} --strategies {','.join(chosen)}"
+        source = provenance([data], "tune", command, runs=[str(results.parent)], recall=report["fitted"])
+        write_fitted(BUNDLED_RESEARCH_WEIGHTS, values, source)

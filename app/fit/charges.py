@@ -1,19 +1,18 @@
-"""Fit the charge scorer's logistic weights on the tuning half of recorded charge signals (a benchmark).
+"""Fit the charge scorer's policy on the tuning half of recorded charge signals.
 
-    python benchmarks/fit_charge_model.py RUN/signals.jsonl [MORE.jsonl ...] --data DEV.jsonl [--c 1.0]
+    jurisgraph fit charges RUN/signals.jsonl [MORE.jsonl ...] --data DEV.jsonl [--c 1.0] [--write]
 
 Reads files written by ``benchmarks/charge_signals.py`` (``--data``: the dev files they were made from).
 Every candidate charge of a tuning-half item is one
 example (its signals; label: a gold charge); an L2-regularised logistic regression gives the weights and the
-intercept for ``Context.charge_weights`` / ``charge_bias``, and the threshold for further charges
-(``charge_threshold``) is the one that maximises exact-set accuracy on the tuning half. Printed for both
+intercept, and the thresholds for further charges and for acts are those that maximise exact-set accuracy on
+the tuning half; ``--write`` replaces the shipped ``tools/law/charge_model.json``. Printed for both
 halves, beside the defaults: exact-set accuracy and micro-F1 of the chosen charges, how often the best
 candidate is gold, and the ceiling (items whose gold charges are all among the candidates).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -23,11 +22,12 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
-from agents.context import Context
 from app.eval.metrics import match_charges, micro_prf
 from app.eval.tasks import HALVES, load_items
+from tools.fitted import provenance, write_fitted
 from tools.law.acts import stated_charge_count
 from tools.law.charge_families import check_families
+from tools.law.charge_model import BUNDLED_CHARGE_MODEL, ChargePolicy, fitted_charge_policy
 from tools.law.charge_scores import SIGNALS, ChargeModel, choose_charges, rank_charges
 
 
@@ -108,29 +108,48 @@ def report(halves: Mapping[str, Sequence[dict[str, Any]]], model: ChargeModel, c
         print(f"  {half:6} {measure(rows, model, choice)}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("files", type=Path, nargs="+")
-    parser.add_argument("--c", type=float, default=1.0)
-    parser.add_argument("--most", type=int, default=3)
-    parser.add_argument("--data", type=Path, nargs="+", required=True, help="the dev files (for the facts)")
-    args = parser.parse_args()
-    rows = [json.loads(line) for path in args.files for line in path.read_text(encoding="utf-8").splitlines()]
-    halves = {half: [r for r in rows if r["half"] == half] for half in HALVES}
-    facts = {str(item["id"]): item["fact"] for path in args.data for item in load_items("charge", path)}
+def fit_charges(files: Sequence[Path], data: Sequence[Path], c: float, most: int, write: bool) -> ChargePolicy:
+    """Fit the weights on the tuning half, then the thresholds step by step (acts, family checks, stated
+    counts), printing both halves at each step; with ``write`` the last step replaces the shipped policy."""
+    rows = [json.loads(line) for path in files for line in path.read_text(encoding="utf-8").splitlines() if line]
+    halves: dict[str, list[dict[str, Any]]] = {half: [r for r in rows if r["half"] == half] for half in HALVES}
+    facts = {str(item["id"]): item["fact"] for path in data for item in load_items("charge", path)}
     for row in rows:
         row["fact"] = facts[str(row["id"])]
-    ctx = Context()
-    default = ChargeModel(ctx.charge_weights, ctx.charge_bias)
-    print(f"defaults {dict(default.weights)} bias {default.bias}")
-    report(halves, default, Choice(ctx.charge_threshold, ctx.act_threshold, args.most, True, ctx.stated_count))
-    fitted = fit(halves["tune"], args.c)
+    shipped = fitted_charge_policy()
+    print(f"shipped {dict(shipped.model.weights)} bias {shipped.model.bias}")
+    report(halves, shipped.model, Choice(shipped.threshold, shipped.act_threshold, most, True, True))
+    fitted = fit(halves["tune"], c)
     print(f"fitted on tune: {dict(fitted.weights)} bias {fitted.bias}")
     report(halves, fitted, Choice(1.01, 1.01, 1, False))
-    steps = ((False, False, False), (True, False, False), (True, True, False), (True, True, True))
-    for acts, families, stated in steps:
-        report(halves, fitted, best_choice(halves["tune"], fitted, args.most, acts, families, stated))
-
-
-if __name__ == "__main__":
-    main()
+    choice = Choice(1.0, 1.0, most, False)
+    for acts, families, stated in (
+        (False, False, False),
+        (True, False, False),
+        (True, True, False),
+        (True, True, True),
+    ):
+        choice = best_choice(halves["tune"], fitted, most, acts, families, stated)
+        report(halves, fitted, choice)
+    depths = {len(r["fused"]) for r in rows}
+    policy = ChargePolicy(fitted, max(depths), choice.threshold, choice.acts, shipped.floor)
+    if write:
+        values = {
+            "weights": dict(fitted.weights),
+            "bias": fitted.bias,
+            "depth": policy.depth,
+            "threshold": policy.threshold,
+            "act_threshold": policy.act_threshold,
+            "floor": policy.floor,
+        }
+        command = f"jurisgraph fit charges {' '.join(map(str, files))} --data {' '.join(map(str, data))} --c {c}"
+        source = provenance(
+            list(data),
+            "tune",
+            command,
+            runs=sorted({str(p.parent) for p in files}),
+            measured={half: measure(halves[half], fitted, choice) for half in HALVES},
+            floor="kept from the shipped policy (not fitted)",
+        )
+        write_fitted(BUNDLED_CHARGE_MODEL, values, source)
+    return policy

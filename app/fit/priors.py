@@ -1,7 +1,7 @@
-"""Fit the article priors on real cases (``make article-priors``; a benchmark, not a test).
+"""Fit the article priors on real cases (``make article-priors``).
 
-    JURIS_DATA_DIR=KB python benchmarks/fit_article_priors.py --cases CAIL.jsonl [MORE.jsonl ...] \
-        --exclude DEV.jsonl [...] --rankings RUN/rankings.jsonl [--limit 1000] [--out PRIORS.json]
+    JURIS_DATA_DIR=KB jurisgraph fit priors --cases CAIL.jsonl [--cases MORE.jsonl] \
+        --exclude DEV.jsonl [...] --rankings RANKINGS.jsonl [--limit 1000] [--out PRIORS.json]
 
 Runs the model-free Researcher (every strategy but the pre-judgment) on ``--limit`` cases of the ``--cases``
 files, chosen by a hash of their ids and never one whose fact a dev file (``--exclude``) holds, fuses each
@@ -13,21 +13,23 @@ the package's file) with the cases' hash and the code's version.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from tqdm import tqdm
 
 from agents.common.research import fuse_research
-from agents.context import Context
+from agents.context import JudgeContext
 from agents.researcher import research_without_model
 from app.eval.runner import code_version
+from tools.atomic import write_text_atomic
 from tools.corpus.cail import Case, load_cases
 from tools.corpus.jsonl import read_jsonl
-from tools.retrieval.article_priors import BUNDLED_PRIORS, count_priors
+from tools.retrieval.article_priors import count_priors
+from tools.retrieval.research_weights import fitted_research_weights
 from tools.services import get_services
 
 PRIOR_DEPTH = 10
@@ -42,40 +44,33 @@ def chosen_cases(paths: list[Path], exclude: list[Path], limit: int) -> list[Cas
     return cases[:limit]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--cases", type=Path, nargs="+", required=True)
-    parser.add_argument("--exclude", type=Path, nargs="*", default=[])
-    parser.add_argument("--rankings", type=Path, required=True)
-    parser.add_argument("--limit", type=int, default=1000)
-    parser.add_argument("--out", type=Path, default=BUNDLED_PRIORS)
-    args = parser.parse_args()
+def fit_priors(case_files: Sequence[Path], exclude: Sequence[Path], rankings: Path, limit: int, out: Path) -> None:
+    """Rank ``limit`` cases with the model-free Researcher (resuming from ``rankings``), count the priors and
+    write them to ``out``."""
     services = get_services()
     companions = services.statutes.penalty_companions()
-    ctx = replace(Context(), feature_extractor="lexical", judge_model="", article_prior_strength=0.0)
-    cases = chosen_cases(args.cases, args.exclude, args.limit)
+    ctx = JudgeContext(feature_extractor="lexical")
+    no_priors = replace(fitted_research_weights(), prior_strength=0.0)
+    cases = chosen_cases(list(case_files), list(exclude), limit)
     done: dict[str, list[str]] = {}
-    if args.rankings.exists():
-        for line in args.rankings.read_text(encoding="utf-8").splitlines():
+    if rankings.exists():
+        for line in rankings.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             done[row["id"]] = row["fused"]
-    args.rankings.parent.mkdir(parents=True, exist_ok=True)
-    with args.rankings.open("a", encoding="utf-8") as sink:
+    rankings.parent.mkdir(parents=True, exist_ok=True)
+    with rankings.open("a", encoding="utf-8") as sink:
         for case in tqdm([c for c in cases if c.id not in done], desc="article priors"):
-            fused = fuse_research(research_without_model(services, case.fact, ctx), ctx, PRIOR_DEPTH, companions)
+            research = research_without_model(services, case.fact, ctx)
+            fused = fuse_research(research, ctx, PRIOR_DEPTH, companions, no_priors)
             done[case.id] = fused
             sink.write(json.dumps({"id": case.id, "fused": fused}, ensure_ascii=False) + "\n")
             sink.flush()
     digest = hashlib.sha256("\n".join(f"{c.id}:{c.content_hash}" for c in cases).encode("utf-8")).hexdigest()
     provenance = {"cases_sha256": digest[:16], "code": code_version()}
     priors = count_priors(((done[c.id], c.articles) for c in cases), PRIOR_DEPTH, provenance)
-    args.out.write_text(json.dumps(priors.to_json(), ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    write_text_atomic(out, json.dumps(priors.to_json(), ensure_ascii=False, indent=0) + "\n")
     magnets = sorted(priors.ranked, key=priors.magnet_rate, reverse=True)
     print(f"{priors.cases} cases; highest magnet rates (in the top {PRIOR_DEPTH}, not cited):")
     for article_id in magnets[:10]:
         print(f"  {article_id}: {priors.magnet_rate(article_id):.3f}")
-    print(f"written to {args.out}")
-
-
-if __name__ == "__main__":
-    main()
+    print(f"written to {out}")

@@ -1,31 +1,29 @@
-"""Fit LawSearch's source weights on the tuning halves of retrieval runs (a benchmark, not a test).
+"""Fit LawSearch's source weights on the tuning halves of retrieval runs.
 
-    python benchmarks/fit_source_weights.py RUN_A:DATA_A.jsonl RUN_B:DATA_B.jsonl [--write FILE]
+    jurisgraph fit sources RUN_A:DATA_A.jsonl RUN_B:DATA_B.jsonl [--write]
 
 Each RUN is a `jurisgraph eval --task retrieval` directory whose rows record every source LawSearch fuses (the
 gold articles come from the data file). The weights of weighted reciprocal-rank fusion are chosen by
 coordinate ascent over a grid, maximising the mean over the files of R@5 on their tuning halves (each file
 counts once, whatever its size; a change must gain MIN_GAIN). R@5 and R@10 of every source alone, of equal
-weights and of the fitted ones are printed for both halves. With ``--write`` the weights go to a JSON file
-with their provenance (the runs, the data files' sha256, the half, the commit): what `Context.source_weights`
-loads.
+weights and of the fitted ones are printed for both halves. With ``--write`` the weights replace the shipped
+``tools/retrieval/source_weights.json`` with their provenance (the runs, the data files' sha256, the half, the
+commit), which LawSearch loads.
 """
 
 from __future__ import annotations
 
-import argparse
-import hashlib
 import json
 import statistics
-import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from app.eval.metrics import recall_at_k
 from app.eval.runner import read_results
 from app.eval.tasks import HALVES, gold_articles, half_of, load_items
+from tools.fitted import provenance, write_fitted
 from tools.retrieval.hybrid import weighted_rrf
+from tools.retrieval.source_weights import BUNDLED_WEIGHTS
 
 SOURCES = ("bm25", "dense", "exact", "kg", "interpretations", "community_reports", "cases")
 CONSULTATION_SOURCES = ("consultations", "routed", "prior")
@@ -33,7 +31,7 @@ GRID = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 MIN_GAIN = 0.005
 """Least gain in the objective a weight change must bring: smaller ones are noise on halves of 104 items."""
 DEPTH = 20
-"""Candidates per source, as LawSearch fuses them (Context.candidates_per_retriever)."""
+"""Candidates per source, as LawSearch fuses them (ConsultContext.candidates_per_retriever)."""
 ROWS = {"cases": "routed_cases"}
 """Sources recorded under another row name: the ``cases`` row is every question's, the routed one is LawSearch's."""
 
@@ -94,12 +92,9 @@ def table(runs: Mapping[str, Sequence[Item]], rows: Mapping[str, Mapping[str, fl
     return "\n".join(lines)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("runs", nargs="+", help="RUN_DIR:DATA.jsonl")
-    parser.add_argument("--write", type=Path, help="Write the fitted weights with their provenance here.")
-    args = parser.parse_args()
-    runs = dict(load_run(spec) for spec in args.runs)
+def fit_sources(specs: Sequence[str], write: bool) -> dict[str, float]:
+    """Fit, print the table, and with ``write`` replace the shipped weights (with their provenance)."""
+    runs = dict(load_run(spec) for spec in specs)
     every = (*SOURCES, *CONSULTATION_SOURCES)
     equal = dict.fromkeys(every, 1.0)
     before = dict.fromkeys(SOURCES, 1.0)
@@ -107,27 +102,17 @@ def main() -> None:
     alone = {f"{s} alone": {s: 1.0} for s in every}
     print(table(runs, {**alone, "before (no consultations)": before, "equal weights": equal, "fitted": fitted}))
     print(json.dumps(fitted, ensure_ascii=False))
-    if args.write:
-        provenance: dict[str, Any] = {
-            "fitted_on": "tune",
-            "objective": "mean over the files of R@5 on their tuning halves",
-            "runs": [spec.partition(":")[0] for spec in args.runs],
-            "data_sha256": {
-                Path(d).name: hashlib.sha256(Path(d).read_bytes()).hexdigest()
-                for d in (spec.partition(":")[2] for spec in args.runs)
-            },
-            "commit": subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip(),
-            "command": "python benchmarks/fit_source_weights.py " + " ".join(args.runs),
-            "recall": {
+    if write:
+        source = provenance(
+            [Path(spec.partition(":")[2]) for spec in specs],
+            "tune",
+            "jurisgraph fit sources " + " ".join(specs),
+            objective="mean over the files of R@5 on their tuning halves",
+            runs=[spec.partition(":")[0] for spec in specs],
+            recall={
                 name: {half: round(recall(items, fitted, 5, half), 3) for half in HALVES}
                 for name, items in runs.items()
             },
-        }
-        args.write.write_text(
-            json.dumps({"weights": fitted, "provenance": provenance}, ensure_ascii=False, indent=2) + "\n",
-            encoding="utf-8",
         )
-
-
-if __name__ == "__main__":
-    main()
+        write_fitted(BUNDLED_WEIGHTS, {"weights": fitted}, source)
+    return fitted

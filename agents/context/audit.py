@@ -1,0 +1,37 @@
+"""Settings of the audit subgraph, shared by the graphs that embed it (consult and judge)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from agents.context.base import Context, setting
+
+
+@dataclass(kw_only=True)
+class AuditContext(Context):
+    """How candidate articles are verified against their checklists."""
+
+    audit: bool = setting(True, "Verify cited articles against their checklists and prune inapplicable ones.")
+    audit_k: int = setting(5, "Most articles the auditor verifies per answer.", low=1)
+    audit_mixed: Literal["keep", "model"] = setting(
+        "keep",
+        "An article whose checklist items disagree: 'keep' it, flagged for review (only a checklist failing every "
+        "item prunes), or let the model's checklist-final call decide (LegalGraphRAG).",
+    )
+    audit_reasons: Literal["always", "questions", "never"] = setting(
+        "questions",
+        "Whether the auditor's model writes a one-sentence reason before each checklist answer: 'always', "
+        "'never', or for consultation 'questions' only.",
+    )
+    stated_item_share: float = setting(
+        0.5,
+        "Questions: a checklist item holds only when this share of its wording's character pairs occurs in the "
+        "question (or its key facts), whatever the model answers.",
+        high=1,
+    )
+    human_review: bool = setting(
+        False,
+        "Interrupt for a person to accept or override borderline verdicts (mixed checklist items); needs a "
+        "checkpointer.",
+    )

@@ -1,0 +1,105 @@
+"""What every graph's Context shares: the model, the prompt language and how settings are set and checked."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal, Self, get_args, get_origin, get_type_hints
+
+from tools.errors import InputError
+from tools.settings import load_settings
+
+Role = Literal["draft", "manager", "audit", "judge"]
+ROLES: tuple[str, ...] = get_args(Role)
+
+
+def setting(
+    default: Any = None, description: str = "", *, low: float | None = 0, high: float | None = None, **kw: Any
+) -> Any:
+    """A Context field: its one-line ``description`` (Studio's form, ``--set``'s error) and, for numbers, the
+    range a value must lie in (``low``/``high`` inclusive; ``None``: unbounded)."""
+    metadata = {"description": description, "low": low, "high": high}
+    if "default_factory" in kw:
+        return field(default_factory=kw["default_factory"], metadata=metadata)
+    return field(default=default, metadata=metadata)
+
+
+def question_limit() -> Any:
+    """The ``max_question_chars`` field of the graphs that take a question."""
+    return setting(
+        description="Longest question accepted; longer ones are refused, never truncated (JURIS_MAX_QUESTION_CHARS).",
+        default_factory=lambda: load_settings().max_question_chars,
+        low=1,
+    )
+
+
+@dataclass(kw_only=True)
+class Context:
+    """Settings a caller may choose per run (infrastructure, stores and paths are :mod:`tools.settings`)."""
+
+    model: str = setting(
+        description="Chat model: 'local' (embedded GGUF), 'fake', or a provider:model spec; default JURIS_MODEL.",
+        default_factory=lambda: load_settings().model,
+    )
+    models: dict[str, str] = setting(
+        description="Model of an agent role (draft, manager, audit, judge) where it is not `model`.",
+        default_factory=dict,
+    )
+    structured_retries: int = setting(2, "Extra attempts when the model's JSON does not validate.", high=10)
+    language: str = setting("zh", "Prompt language (prompts/<language>/).")
+
+    def __post_init__(self) -> None:
+        self.check()
+
+    def check(self) -> None:
+        """Refuse a value of the wrong type or outside its range (every way of setting one comes here)."""
+        hints = get_type_hints(type(self))
+        for f in fields(self):
+            value, expected = getattr(self, f.name), hints[f.name]
+            if get_origin(expected) is Literal:
+                if value not in get_args(expected):
+                    raise InputError(
+                        f"setting {f.name}={value!r}: choose one of {', '.join(map(str, get_args(expected)))}"
+                    )
+            elif expected in (int, float) and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise InputError(f"setting {f.name}={value!r}: needs a number")
+            elif expected in (int, float):
+                low, high = f.metadata.get("low"), f.metadata.get("high")
+                if expected is int and not isinstance(value, int):
+                    raise InputError(f"setting {f.name}={value!r}: needs a whole number")
+                if math.isnan(value) or (low is not None and value < low) or (high is not None and value > high):
+                    bounds = f"{low if low is not None else '-inf'} to {high if high is not None else 'inf'}"
+                    raise InputError(f"setting {f.name}={value!r}: must lie in {bounds}")
+        unknown = set(self.models) - set(ROLES)
+        if unknown:
+            raise InputError(f"setting models: unknown role {sorted(unknown)[0]!r}; roles are {', '.join(ROLES)}")
+
+    def model_for(self, role: Role) -> str:
+        """The model spec of an agent role: its own entry in ``models``, else ``model``."""
+        return self.models.get(role, "").strip() or self.model
+
+    def with_overrides(self, pairs: list[str]) -> Self:
+        """A copy with ``key=value`` settings applied (values parsed as JSON where they are JSON, so
+        ``audit=false``, ``audit_k=3`` and ``models={"audit": "fake"}`` all work)."""
+        known = {f.name for f in fields(self)}
+        hints = get_type_hints(type(self))
+        changes: dict[str, Any] = {}
+        for pair in pairs:
+            key, sep, raw = pair.partition("=")
+            key = key.strip()
+            if not sep or key not in known:
+                raise InputError(f"bad setting {pair!r}: use key=value with key one of {', '.join(sorted(known))}")
+            try:
+                value: object = json.loads(raw)
+            except json.JSONDecodeError:
+                value = raw
+            expected = type(getattr(self, key))
+            if expected is float and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)
+            if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+                raise InputError(f"bad setting {pair!r}: {key} needs a {expected.__name__}")
+            if get_origin(hints[key]) is Literal and value not in (allowed := get_args(hints[key])):
+                raise InputError(f"bad setting {pair!r}: {key} is one of {', '.join(map(str, allowed))}")
+            changes[key] = value
+        return replace(self, **changes)

@@ -1,0 +1,67 @@
+"""Settings of the consult graph (JurisMA's loop: LawSearch, Draft, Manager, audit, ContentCheck)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from agents.context.audit import AuditContext
+from agents.context.base import question_limit, setting
+
+
+@dataclass(kw_only=True)
+class ConsultContext(AuditContext):
+    """What a consultation reads, how often its draft is reviewed and how its answer is written."""
+
+    max_question_chars: int = question_limit()
+    profile: Literal["fast", "thorough"] = setting(
+        "fast",
+        "Which model calls code may replace: 'fast' routes LawSearch by keywords and lets ContentCheck rewrite "
+        "only a draft citing a pruned article; 'thorough' lets the model route and rewrite every draft.",
+    )
+    router: Literal["llm", "rules"] = setting(
+        "llm",
+        "LawSearch's domain router with profile='thorough': the model ('llm', the rules on an unreadable reply) "
+        "or keywords ('rules', as profile='fast' always does).",
+    )
+    top_k: int = setting(5, "Statute articles each law search adds to the evidence.", low=1)
+    candidates_per_retriever: int = setting(
+        20, "Candidates each retriever (BM25, dense, collections) contributes before fusion.", low=1
+    )
+    interpretation_k: int = setting(
+        5, "Interpretation chunks a law search reads (their cited articles join the fusion)."
+    )
+    case_k: int = setting(5, "Similar cases a law search reads (their cited articles join the fusion).")
+    consultation_k: int = setting(
+        10,
+        "Answered consultations a law search reads by embedding and by BM25 each; the articles their answers cite "
+        "are voted on and their laws route statute search (0: none).",
+    )
+    routed_laws: int = setting(3, "Laws the similar consultations cite that statute search is also run within.")
+    hidden_consultation_half: Literal["", "tune", "report"] = setting(
+        "",
+        "Answered consultations of this dev-file half are not read, so that a measured question never finds its "
+        "own answer (`eval --half` sets it).",
+    )
+    max_evidence: int = setting(10, "Most articles kept as evidence across rounds and turns (newest first).", low=1)
+    max_rounds: int = setting(5, "Manager rounds at most; 0 skips the Manager.", high=20)
+    manager_review: Literal["always", "when_needed"] = setting(
+        "when_needed",
+        "When the Manager's model reviews a draft: 'when_needed' passes a draft code finds well-formed (回答 and "
+        "引用, every citation in the evidence) without a call; 'always' reviews every draft (JurisMA).",
+    )
+    initial_search: bool = setting(
+        True, "Search statutes before the first draft (JurisMA drafts from the element graph alone)."
+    )
+    use_elements: bool = setting(True, "Extract the legal element graph before drafting.")
+    content_check: bool = setting(True, "Let ContentCheck rewrite the final answer (off: the draft is the answer).")
+    claim_rewrite: bool = setting(
+        True,
+        "One model call rewrites the claims the Legal Basis does not state (penalties, amounts, charges) before "
+        "code removes the sentences still making them; off: removed by code alone.",
+    )
+    quote_provisions: bool = setting(
+        True,
+        "The Response quotes, from each Legal Basis article, the sentences closest to the question after the "
+        "model's conclusion.",
+    )

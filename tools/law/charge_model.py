@@ -1,0 +1,39 @@
+"""The charge scorer's fitted policy as data (``charge_model.json``, written by ``jurisgraph fit charges``):
+the logistic model over a candidate's signals, the ranking depth it was fitted at and the probabilities
+further charges need."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from tools.fitted import read_fitted
+from tools.law.charge_scores import ChargeModel
+
+BUNDLED_CHARGE_MODEL = Path(__file__).with_name("charge_model.json")
+
+
+@dataclass(frozen=True)
+class ChargePolicy:
+    """How the scorer turns signals into the charges it proposes."""
+
+    model: ChargeModel
+    depth: int
+    """Depth of the Researcher's fused ranking whose charges are candidates (their rank a signal)."""
+    threshold: float
+    """Probability a whole-fact candidate besides the best needs to be convicted too."""
+    act_threshold: float
+    """Probability the best charge of one act (of a fact telling several) needs to be convicted too."""
+    floor: float
+    """Probability a charge the Adjudicator adds to the proposal needs to stand."""
+
+
+@lru_cache(maxsize=1)
+def fitted_charge_policy() -> ChargePolicy:
+    """The shipped policy."""
+    values = read_fitted(BUNDLED_CHARGE_MODEL)
+    model = ChargeModel({k: float(v) for k, v in values["weights"].items()}, float(values["bias"]))
+    return ChargePolicy(
+        model, int(values["depth"]), float(values["threshold"]), float(values["act_threshold"]), float(values["floor"])
+    )
