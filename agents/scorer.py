@@ -3,7 +3,7 @@ convict, decided before the audit so that their defining articles are the ones a
 
 The signals (:mod:`tools.law.charge_scores`) come from retrieval, the precedents and the pre-judgment; the
 logistic weights (``tools/law/charge_model.json``) are fitted on the tuning half of charge_dev
-(``benchmarks/fit_charge_model.py``). A fact with several acts is also scored act by act, so a second
+(``jurisgraph fit charges``). A fact with several acts is also scored act by act, so a second
 offence told in its own paragraph is not lost under the first; neighbouring charges (盗窃 / 职务侵占, 诈骗 /
 保险诈骗, …) are separated on their distinguishing element (:mod:`tools.law.charge_families`): by the fact's
 words, else by one targeted yes/no question to the model.

@@ -6,7 +6,7 @@
 One line per item: its half, gold charges (as the KB names them) and, per candidate charge, the signals of
 :mod:`tools.law.charge_scores` as the judge graph computes them before its audit (lexical features, the
 model-free Researcher strategies and, with ``--model``, the model's pre-judgment, the one model call).
-Items already in ``--out`` are skipped, so an interrupted run resumes. ``benchmarks/fit_charge_model.py``
+Items already in ``--out`` are skipped, so an interrupted run resumes. ``jurisgraph fit charges``
 fits the charge model on the tuning half of these files.
 """
 

@@ -33,8 +33,24 @@ def _env_int(name: str, default: int) -> int:
         raise InputError(f"environment variable {name} must be an integer, got {raw!r}") from exc
 
 
+_chosen_pack: str = ""
+"""The pack a command chose for this process (``--pack``, ``--lang``); it overrides ``JURIS_PACK``."""
+
+
+def use_pack(name: str, *, unless_set: bool = False) -> None:
+    """Select the jurisdiction pack for this process, before any store is opened (stores are per pack); with
+    ``unless_set``, only when ``JURIS_PACK`` names none."""
+    global _chosen_pack
+    if not (unless_set and _env("JURIS_PACK", "")):
+        _chosen_pack = get_pack(name).name
+
+
+def _pack_name() -> str:
+    return _chosen_pack or _env("JURIS_PACK", DEFAULT_PACK)
+
+
 def _pack() -> Pack:
-    return get_pack(_env("JURIS_PACK", DEFAULT_PACK))
+    return get_pack(_pack_name())
 
 
 @dataclass(frozen=True)
@@ -44,7 +60,7 @@ class Settings:
     data_dir: Path = field(default_factory=lambda: Path(_env("JURIS_DATA_DIR", user_data_dir("jurisgraph"))))
     """Root of all persistent state: Chroma, embedded FalkorDB, the assembled model, BM25 caches."""
 
-    pack: str = field(default_factory=lambda: _env("JURIS_PACK", DEFAULT_PACK))
+    pack: str = field(default_factory=_pack_name)
     """Jurisdiction pack (tools/packs.py): ``china`` (default) or ``india``; each has its own stores."""
 
     graph_name: str = field(

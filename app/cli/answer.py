@@ -7,7 +7,6 @@ which commands that never run one (``laws``, ``model path``) should not pay.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Annotated, TypeVar, cast
 
@@ -18,7 +17,7 @@ from rich.table import Table
 from agents.context import AuditContext, ConsultContext, JudgeContext
 from app.cli.console import console, err
 from tools.errors import InputError
-from tools.settings import load_settings
+from tools.settings import load_settings, use_pack
 
 SettingsOption = Annotated[list[str] | None, typer.Option("--set", help="Context setting key=value (repeatable).")]
 ModelOption = Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")]
@@ -109,7 +108,7 @@ def ask(
     context = run_context(ConsultContext(top_k=top_k), settings, model, review)
     if lang:
         # The knowledge base follows the language unless JURIS_PACK already names one.
-        os.environ.setdefault("JURIS_PACK", pack_for_language(lang).name)
+        use_pack(pack_for_language(lang).name, unless_set=True)
         context.language = lang
     question = validate_question(question, context.max_question_chars)
     live = err.is_terminal and not as_json

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +12,7 @@ import typer
 from agents.context import Context
 from app.cli.console import console, progress_bars
 from tools.errors import InputError
+from tools.settings import use_pack
 
 
 def ingest(
@@ -50,7 +50,7 @@ def ingest(
     if charges_only and not interpretations:
         raise InputError("--charges-only needs --interpretations DIR (the charge-name rules are read from there)")
     if pack:
-        _use_pack(pack)
+        use_pack(pack)
     from agents.state.ingest import IngestInput
     from graphs.ingest import graph
 
@@ -96,13 +96,6 @@ def ingest(
     _print_ingest_reports(out.get("reports", {}), stage_s.get("load_statutes", elapsed))
     timed = ", ".join(f"{node} {seconds:.1f} s" for node, seconds in stage_s.items())
     console.print(f"Done in {elapsed:.1f} s ({timed}).")
-
-
-def _use_pack(name: str) -> None:
-    """Select a jurisdiction pack for this process before any store is opened (stores are per pack)."""
-    from tools.packs import get_pack
-
-    os.environ["JURIS_PACK"] = get_pack(name).name
 
 
 def _print_ingest_reports(reports: dict[str, Any], elapsed: float) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from langgraph.graph import END, START, StateGraph
 
-from agents.context import JudgeContext
+from agents.context import ConsultContext, JudgeContext
 from agents.state.judge import JudgeInput
 from graphs.consult import build_graph as build_consult
 from graphs.judge import build_graph as build_judge
@@ -42,7 +42,8 @@ def write_memo(state: Intake) -> dict[str, Any]:
 
 
 def _parent() -> Any:
-    builder = StateGraph(Intake, context_schema=JudgeContext)
+    # The consult subgraph, added directly, runs with the parent's context: the parent takes its settings.
+    builder = StateGraph(Intake, context_schema=ConsultContext)
     builder.add_node("consult", build_consult())  # added directly: shares question/response/legal_basis
     builder.add_node("assess_case", assess_case)
     builder.add_node("write_memo", write_memo)
@@ -57,7 +58,9 @@ def test_parent_agent_runs_consult_and_judge_as_subgraphs(active_kb: Services) -
     notes = "被告人张某秘密窃取被害人李某的电动自行车一辆，价值人民币2300元。"
     request = Intake(question="醉酒驾驶机动车会受到什么处罚？", case_notes=notes)
     chunks = list(
-        _parent().stream(request, context=JudgeContext(model="fake"), stream_mode=["updates", "custom"], subgraphs=True)
+        _parent().stream(
+            request, context=ConsultContext(model="fake"), stream_mode=["updates", "custom"], subgraphs=True
+        )
     )
     namespaces = {ns[0].split(":")[0] for ns, _, _ in chunks if ns}
     assert {"consult", "assess_case"} <= namespaces  # both subgraphs' events reach the parent's stream
@@ -65,7 +68,7 @@ def test_parent_agent_runs_consult_and_judge_as_subgraphs(active_kb: Services) -
     assert {"extract_elements", "review_draft", "check_content"} <= consult_nodes
     judge_done = {e["stage"] for ns, mode, e in chunks if ns and ns[0].startswith("assess_case") and mode == "custom"}
     assert {"align_ontology", "audit_research", "adjudicate"} <= judge_done
-    final = _parent().invoke(request, context=JudgeContext(model="fake"))
+    final = _parent().invoke(request, context=ConsultContext(model="fake"))
     basis = {b["article_id"]: b["text"] for b in final["legal_basis"]}
     assert basis["刑法:133-1"] == laws_db_text("中华人民共和国刑法", "第一百三十三条之一")
     assert final["response"] and final["likely_charges"]

@@ -13,7 +13,7 @@ Only a rate over all cases is used, not the share of an article's appearances th
 sample holds no bribery case, so that share would have demoted 受贿 (385) and its penalty article for every
 fact, while its rate, ranked for 2% of cases, leaves it alone.
 
-The counts are fitted by ``benchmarks/fit_article_priors.py`` (``make article-priors``) and shipped with the
+The counts are fitted by ``jurisgraph fit priors`` (``make article-priors``) and shipped with the
 package (``article_priors.json``, a few kilobytes).
 """
 
