@@ -7,7 +7,7 @@ retrieval` runs them), then the charge scorer on that fusion with no pre-judgmen
 the defining articles of its ten best charges, best first, penalty companions following. Prints R@5 / R@10
 per half for the fused ranking, `scored` alone, `scored` fused in as one more strategy (depth x weight) and
 `scored`'s first articles put in front of the fused ranking. Session 24: no variant beat the fused ranking
-on the tuning half (benchmarks/runs/README.md).
+on the tuning half (session 24, in the git history of benchmarks/runs/README.md).
 """
 
 from __future__ import annotations
