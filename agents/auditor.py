@@ -32,7 +32,8 @@ from agents.state.judge import CaseRef, JudgeState, ScoredCharge
 from prompts import label, render_prompt
 from tools.errors import InputError, StructuredOutputError
 from tools.kb.charges import ChargeRepository
-from tools.kb.checklists import ChecklistRepository, ensure_checklist
+from tools.kb.checklist_generation import ensure_checklist
+from tools.kb.checklists import ChecklistRepository
 from tools.kb.interpretations import InterpretationRepository
 from tools.law.articles import Article, parse_citations
 from tools.law.wording import bigram_share

@@ -1,13 +1,14 @@
 """Researcher agent (LegalGraphRAG + AALawyer): candidate articles and precedents for a criminal fact.
 
-Strategies, run in parallel by the judge graph and one by one by the retrieval eval:
+Strategies, run in parallel by the research pipeline (graphs/research.py, the judge graph's first steps):
 - semantic: statute text (BM25, dense, named articles), cases by embedding (AALawyer's CCs-RAG) and
   cases by four-dimension features;
 - community: the Leiden community of the fact's nearest cases, then its most similar members;
 - pre-judgment: the model names charges with confidences (anchored through (:Article)-[:DEFINES]->
   (:Charge) and (:Case)-[:CONVICTED_OF]->(:Charge)) and article numbers (AALawyer's AC-RAG: the text is
   fetched by id, never written by the model).
-The union is fused by weighted reciprocal-rank fusion.
+The union is fused by weighted reciprocal-rank fusion (``fuse_candidates``), magnets demoted and penalty
+companions following their articles: the candidates the charge scorer, the audit and the Adjudicator read.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from langgraph.runtime import Runtime
@@ -22,8 +24,8 @@ from pydantic import BaseModel, Field
 
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
+from agents.common.offences import offence_index
 from agents.common.question import validate_question
-from agents.common.research import offence_index
 from agents.context import JudgeContext
 from agents.state.common import trace_event
 from agents.state.judge import CaseRef, ChargeGuess, JudgeState
@@ -41,10 +43,13 @@ from tools.kb.ontology import (
     llm_extractor,
 )
 from tools.law.articles import CRIMINAL_LAW, make_article_id
+from tools.law.charge_model import fitted_charge_policy
 from tools.law.charge_names import MAX_CHARGE_CHARS
 from tools.law.facts import reduce_fact
 from tools.llm.chat import Usage, failed_usage, invoke_structured, with_max_items
-from tools.retrieval.hybrid import kg_linked_articles, rank_cited
+from tools.retrieval.article_priors import bundled_priors
+from tools.retrieval.hybrid import kg_linked_articles, rank_cited, weighted_rrf
+from tools.retrieval.research_weights import ResearchWeights, fitted_research_weights
 from tools.retrieval.vectors import CASES
 from tools.services import Services, get_services
 
@@ -151,15 +156,6 @@ def expand_community(
         return {}, [], None
     refs = case_refs(services, index.similar(features, ctx.strategy_k, within=community), "community")
     return {"community": articles_of(refs)}, refs, community
-
-
-def research_without_model(services: Services, fact: str, ctx: JudgeContext) -> dict[str, list[str]]:
-    """Every strategy's article ranking that needs no chat model (:func:`search_semantic` and
-    :func:`expand_community` on the fact's features), as the graph's two research nodes make them; for the
-    retrieval eval and the benchmarks, which run the Researcher outside the graph."""
-    features, _ = extract_features(fact, ctx)
-    rankings, _ = search_semantic(services, fact, features, ctx)
-    return rankings | expand_community(services, features, ctx)[0]
 
 
 def precedent_charges(services: Services, fact: str, k: int) -> list[tuple[str, int]]:
@@ -298,4 +294,53 @@ def research_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[
                 named_articles=list(judgment.articles),
             )
         ],
+    }
+
+
+def follow_companions(ranked: list[str], companions: Mapping[str, str]) -> list[str]:
+    """``ranked`` with each defining article's penalty companion right after it (moved up when ranked lower)."""
+    out: list[str] = []
+    for article_id in ranked:
+        for item in (article_id, companions.get(article_id)):
+            if item and item not in out:
+                out.append(item)
+    return out
+
+
+def fuse_strategies(
+    rankings: dict[str, list[str]],
+    ctx: JudgeContext,
+    k: int,
+    companions: Mapping[str, str] | None = None,
+    weights: ResearchWeights | None = None,
+) -> list[str]:
+    """The Researcher's fused candidate list: RRF over every strategy's ranking with ``weights`` (default: the
+    fitted ones); magnet articles demoted unless the KG strategy links the fact to them
+    (:mod:`tools.retrieval.article_priors`; none when the prior strength is 0); penalty companions
+    (:meth:`tools.kb.statutes.StatuteRepository.penalty_companions`) following their articles when
+    ``ctx.penalty_companions`` is on."""
+    weights = weights or fitted_research_weights()
+    pool = weighted_rrf(rankings, weights.strategy, sum(len(ranked) for ranked in rankings.values()))
+    priors = bundled_priors() if weights.prior_strength else None
+    if priors is None:
+        fused = [c.article_id for c in pool]
+    else:
+        scored = ((c.article_id, c.score) for c in pool)
+        named = set(rankings.get("kg", []))
+        fused = priors.demote(scored, weights.magnet_threshold, weights.prior_strength, exempt=named)
+    if ctx.penalty_companions and companions:
+        fused = follow_companions(fused, companions)
+    return fused[:k]
+
+
+def fuse_candidates(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
+    """The one fusion of a judgment (``rankings["researcher"]``), as deep as the charge scorer reads it
+    (the depth its policy was fitted at) and the audit draws from."""
+    started = time.perf_counter()
+    ctx = runtime.context
+    companions = get_services().statutes.penalty_companions()
+    fused = fuse_strategies(state.rankings, ctx, max(ctx.audit_k, fitted_charge_policy().depth), companions)
+    return {
+        "rankings": {"researcher": fused},
+        "trace": [trace_event("fuse_candidates", started, candidates=len(fused))],
     }

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
-from agents.common.research import fuse_research, offence_index
+from agents.common.offences import offence_index
 from agents.context import JudgeContext
 from agents.state.common import trace_event
 from agents.state.judge import FamilyRecord, JudgeState, ScoredCharge
@@ -55,7 +55,7 @@ def candidate_signals(
     """Candidate charge -> signals for ``fact`` (a whole fact or one act): the charges of the fused articles
     and of the offence ranking, the convictions of the nearest precedents by words, and the pre-judged
     charges. Precedents' charge names are resolved to the charges in force, so a 2018 label and today's
-    name count as one. ``index`` (:func:`agents.common.research.offence_index`) and ``repository`` (whose
+    name count as one. ``index`` (:func:`agents.common.offences.offence_index`) and ``repository`` (whose
     alias index is read on first use) are made once per judgment, not per act."""
     offence = index.search(fact, ctx.candidates_per_retriever)
     precedents: list[tuple[list[str], float]] = []
@@ -113,10 +113,8 @@ def score_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str
     started = time.perf_counter()
     ctx = runtime.context
     services = get_services()
-    # The one fusion of the judgment: the audit and the Adjudicator read it from the state.
-    companions = services.statutes.penalty_companions()
     policy = fitted_charge_policy()
-    fused = fuse_research(state.rankings, ctx, max(ctx.audit_k, policy.depth), companions)
+    fused = state.rankings.get("researcher", [])
     prejudged = {g["name"]: g["confidence"] for g in state.prejudged}
     model = policy.model
     repository = ChargeRepository(services.graph)
@@ -150,7 +148,6 @@ def score_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str
     for used in usages:
         usage = add_usage(usage, used)
     return {
-        "rankings": {"researcher": fused},
         "acts": acts,
         "scored_charges": scored,
         "proposed": proposed,

@@ -20,13 +20,12 @@ from typing import Any
 
 from tqdm import tqdm
 
-from agents.common.research import fuse_research
 from agents.context import JudgeContext
-from agents.researcher import anchor_prejudgment, prejudge, research_without_model
 from agents.scorer import fact_signals
+from agents.state.judge import JudgeInput
 from app.eval.metrics import canonical_charges
 from app.eval.tasks import half_of, load_items
-from tools.errors import StructuredOutputError
+from graphs.research import graph as research
 from tools.kb.charges import ChargeRepository
 from tools.law.charge_model import fitted_charge_policy
 from tools.services import get_services
@@ -44,10 +43,10 @@ def main() -> None:
     args = parser.parse_args()
     services = get_services()
     repository = ChargeRepository(services.graph)
-    companions = services.statutes.penalty_companions()
     base = JudgeContext().with_overrides(args.settings)
     own = {role: spec for role, spec in base.models.items() if role != "judge"}
-    ctx = replace(base, feature_extractor="lexical", model=args.model or base.model, models=own)
+    prejudge = base.prejudge if args.model else "off"
+    ctx = replace(base, feature_extractor="lexical", model=args.model or base.model, models=own, prejudge=prejudge)
     done = set()
     if args.out.exists():
         done = {json.loads(line)["id"] for line in args.out.read_text(encoding="utf-8").splitlines() if line}
@@ -80,17 +79,10 @@ def main() -> None:
                 fused, prejudged = recorded[str(item["id"])]
                 sink.write(json.dumps(describe(item, fused, prejudged), ensure_ascii=False) + "\n")
                 continue
-            rankings = research_without_model(services, fact, ctx)
-            prejudged = {}
-            if args.model:
-                try:
-                    judgment, _ = prejudge(fact, ctx, services)
-                    more, guesses, _ = anchor_prejudgment(services, judgment, ctx, repository)
-                    rankings |= more
-                    prejudged = {g["name"]: g["confidence"] for g in guesses}
-                except StructuredOutputError:
-                    rankings |= {"charge": [], "generative": []}
-            fused = fuse_research(rankings, ctx, fitted_charge_policy().depth, companions)
+            # The judge's research pipeline, with the pre-judgment only when a model is given.
+            researched = research.invoke(JudgeInput(fact=fact), context=ctx)
+            prejudged = {g["name"]: g["confidence"] for g in researched["prejudged"]}
+            fused = researched["rankings"]["researcher"][: fitted_charge_policy().depth]
             sink.write(json.dumps(describe(item, fused, prejudged), ensure_ascii=False) + "\n")
             sink.flush()
 

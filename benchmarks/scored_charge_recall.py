@@ -20,11 +20,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from agents.common.research import follow_companions, fuse_research
 from agents.context import JudgeContext
-from agents.researcher import research_without_model
+from agents.researcher import follow_companions, fuse_strategies
 from agents.scorer import fact_signals
+from agents.state.judge import JudgeInput
 from app.eval.tasks import HALVES, half_of
+from graphs.research import graph as research_graph
 from tools.kb.charges import ChargeRepository
 from tools.law.charge_model import fitted_charge_policy
 from tools.law.charge_scores import rank_charges
@@ -38,9 +39,10 @@ def collect(items: list[dict[str, Any]], ctx: JudgeContext) -> list[dict[str, An
     repository = ChargeRepository(services.graph)
     rows = []
     for number, item in enumerate(items, 1):
-        research = research_without_model(services, item["fact"], ctx)
+        researched = dict(research_graph.invoke(JudgeInput(fact=item["fact"]), context=ctx)["rankings"])
+        fused = researched.pop("researcher")
+        research = researched
         policy = fitted_charge_policy()
-        fused = fuse_research(research, ctx, max(ctx.audit_k, policy.depth), companions)
         signals, _, _ = fact_signals(services, repository, item["fact"], fused, {}, ctx)
         best = [name for name, _ in rank_charges(signals, policy.model)[:10]]
         defined = repository.articles_for(best)
@@ -65,7 +67,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True, help="ljp task file (JSONL: id, fact, articles)")
     args = parser.parse_args()
-    ctx = JudgeContext(feature_extractor="lexical")
+    ctx = JudgeContext(feature_extractor="lexical", prejudge="off")
     items = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip()]
     rows = collect(items, ctx)
     companions = get_services().statutes.penalty_companions()
@@ -74,7 +76,7 @@ def main() -> None:
         fitted = fitted_research_weights()
         weights = replace(fitted, strategy={**fitted.strategy, "scored": weight})
         rankings = {**row["research"], "scored": row["scored"][:extra]}
-        return fuse_research(rankings, ctx, 20, companions, weights)
+        return fuse_strategies(rankings, ctx, 20, companions, weights)
 
     def scored_first(row: dict[str, Any], first: int) -> list[str]:
         return list(dict.fromkeys([*row["scored"][:first], *fused(row)]))

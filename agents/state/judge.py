@@ -137,7 +137,7 @@ class JudgeOutput(RunRecord):
     """Numbered evidence: audited articles with verbatim KB text, then precedent cases with their outcome."""
 
     fact_reduction: str = ""
-    """How a fact description longer than ``max_question_chars`` was reduced before judging (empty: it was
+    """How a fact description longer than ``reduced_fact_chars`` was reduced before judging (empty: it was
     judged as given)."""
 
     features: dict[str, list[str]] = field(default_factory=dict)
@@ -178,6 +178,26 @@ class JudgeOutput(RunRecord):
     anchored: list[str] = field(default_factory=list)
     """Charges taken from the pre-judgment because the Adjudicator named none the evidence supports (empty
     when its own charges stand); each is defined by an audited evidence article."""
+
+
+@dataclass(kw_only=True)
+class ResearchOutput(RunRecord):
+    """What the research pipeline returns on its own: the candidates a judgment would be decided from."""
+
+    fact: str = ""
+    """The fact as researched (reduced when it was too long)."""
+
+    fact_reduction: str = ""
+    """How the fact was reduced (empty: researched as given)."""
+
+    features: dict[str, list[str]] = field(default_factory=dict)
+    """The fact's four-dimension features."""
+
+    prejudged: list[ChargeGuess] = field(default_factory=list)
+    """Charges the model pre-judged above the confidence threshold."""
+
+    rankings: Annotated[dict[str, list[str]], merge_reports] = field(default_factory=dict)
+    """Article ids each strategy found, best first; ``researcher`` is their fusion."""
 
 
 @dataclass(kw_only=True)

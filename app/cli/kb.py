@@ -30,7 +30,8 @@ def checklists(
     """Generate the diagnostic checklist of every article of the given laws (stored, reused, resumable);
     with --export or --import, move checklists between knowledge bases instead (no model calls)."""
     from tools.errors import StructuredOutputError
-    from tools.kb.checklists import DERIVED_MODEL, ChecklistRepository, articles_of_laws, ensure_checklist
+    from tools.kb.checklist_generation import DERIVED_MODEL, ensure_checklist
+    from tools.kb.checklists import ChecklistRepository, articles_of_laws
     from tools.llm.chat import load_chat_model
     from tools.services import get_services
 

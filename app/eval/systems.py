@@ -16,22 +16,20 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from agents.common.answers import format_evidence
-from agents.common.research import fuse_research
 from agents.context import ConsultContext, Context, JudgeContext
 from agents.law_search import CONSULTATION_SOURCES, fetch_evidence, source_rankings
-from agents.researcher import anchor_prejudgment, prejudge, research_without_model
 from agents.state.common import TraceEvent
 from agents.state.consult import ConsultInput, EvidenceItem
 from agents.state.judge import JudgeEvidence, JudgeInput
 from app.eval.tasks import query_of
 from prompts import render_prompt
 from tools.corpus.halves import half_of
-from tools.errors import InputError, StructuredOutputError
+from tools.errors import InputError
 from tools.kb.charges import ChargeRepository
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import CRIMINAL_LAW, make_article_id, parse_citations
 from tools.law.charge_names import MAX_CHARGE_CHARS
-from tools.llm.chat import empty_usage, failed_usage, invoke_structured, invoke_text, load_chat_model
+from tools.llm.chat import empty_usage, invoke_structured, invoke_text, load_chat_model
 from tools.retrieval.hybrid import (
     OPTIONAL_SOURCES,
     STATUTE_RETRIEVERS,
@@ -314,12 +312,19 @@ def judge_answer(item: dict[str, Any], answer: str, model_spec: str, context: Co
 def retrieval_system(depth: int, contexts: EvalContexts, prejudge_model: str | None) -> System:
     """Every retriever's ranking for an item, in one call. For ljp items the judge's Researcher strategies
     run too; the only model call is its pre-judgment, made only when ``prejudge_model`` is given."""
+    from graphs.research import graph as research
+
     # One repository for the whole run: its alias index is read from the graph once, not per item.
     charges = ChargeRepository(get_services().graph)
-    companions = get_services().statutes.penalty_companions()
     context, judge = contexts.consult, contexts.judge
     own_models = {role: spec for role, spec in judge.models.items() if role != "judge"}
-    research_ctx = replace(judge, model=prejudge_model or judge.model, models=own_models, feature_extractor="lexical")
+    research_ctx = replace(
+        judge,
+        model=prejudge_model or judge.model,
+        models=own_models,
+        feature_extractor="lexical",
+        prejudge=judge.prejudge if prejudge_model else "off",
+    )
     wide = replace(context, candidates_per_retriever=max(depth, context.candidates_per_retriever))
 
     def run(item: dict[str, Any]) -> Prediction:
@@ -345,25 +350,16 @@ def retrieval_system(depth: int, contexts: EvalContexts, prejudge_model: str | N
         stages_ms = {"law_search": _ms_since(started)}
         usage = empty_usage()
         if item.get("fact"):
-            started = time.perf_counter()
-            research = research_without_model(services, item["fact"], research_ctx)
-            model_free_ms = _ms_since(started)
-            if prejudge_model:
-                # As in the judge graph: a pre-judgment that never validates leaves the other strategies.
-                try:
-                    judgment, usage = prejudge(item["fact"], research_ctx, services)
-                    research |= anchor_prejudgment(services, judgment, research_ctx, charges)[0]
-                except StructuredOutputError as exc:
-                    usage = failed_usage(exc)
-                    research |= {"charge": [], "generative": []}
+            # The judge's research pipeline itself; a pre-judgment that never validates leaves the others.
+            researched = research.invoke(JudgeInput(fact=item["fact"]), context=research_ctx)
+            usage = researched["usage"]
             # Every strategy's own ranking; those named like a LawSearch source (bm25, dense, exact, kg, cases)
             # as research_<name>, so that the fusion can be recomputed offline from the rows.
-            for name, ranked in research.items():
+            for name, ranked in researched["rankings"].items():
                 out[f"research_{name}" if name in out else name] = ranked[:depth]
-            started = time.perf_counter()
-            out["researcher"] = fuse_research(research, research_ctx, depth, companions)
             # The pre-judgment's model call is left out: this is the time every strategy without a model takes.
-            stages_ms["researcher"] = round(model_free_ms + _ms_since(started), 1)
+            model_free = [e["ms"] for e in researched["trace"] if e["node"] != "research_charges"]
+            stages_ms["researcher"] = round(sum(model_free), 1)
         if item.get("charges") and charges.has_charges():
             # The ceiling of charge-anchored retrieval: the gold charges mapped through DEFINES edges.
             by_charge = charges.articles_for(item["charges"])

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from agents.common.research import fuse_research
 from agents.context import JudgeContext
-from agents.researcher import research_without_model
+from agents.researcher import fuse_strategies
+from agents.state.judge import JudgeInput
 from app.eval.runner import code_version
 from tools.atomic import write_text_atomic
 from tools.corpus.cail import Case, load_cases
@@ -49,7 +49,9 @@ def fit_priors(case_files: Sequence[Path], exclude: Sequence[Path], rankings: Pa
     write them to ``out``."""
     services = get_services()
     companions = services.statutes.penalty_companions()
-    ctx = JudgeContext(feature_extractor="lexical")
+    from graphs.research import graph as research
+
+    ctx = JudgeContext(feature_extractor="lexical", prejudge="off")
     no_priors = replace(fitted_research_weights(), prior_strength=0.0)
     cases = chosen_cases(list(case_files), list(exclude), limit)
     done: dict[str, list[str]] = {}
@@ -60,8 +62,10 @@ def fit_priors(case_files: Sequence[Path], exclude: Sequence[Path], rankings: Pa
     rankings.parent.mkdir(parents=True, exist_ok=True)
     with rankings.open("a", encoding="utf-8") as sink:
         for case in tqdm([c for c in cases if c.id not in done], desc="article priors"):
-            research = research_without_model(services, case.fact, ctx)
-            fused = fuse_research(research, ctx, PRIOR_DEPTH, companions, no_priors)
+            # The judge's research pipeline without a model, its strategies fused without the priors being fitted.
+            strategies = dict(research.invoke(JudgeInput(fact=case.fact), context=ctx)["rankings"])
+            strategies.pop("researcher", None)
+            fused = fuse_strategies(strategies, ctx, PRIOR_DEPTH, companions, no_priors)
             done[case.id] = fused
             sink.write(json.dumps({"id": case.id, "fused": fused}, ensure_ascii=False) + "\n")
             sink.flush()

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
-from agents.common.research import follow_companions
+from agents.researcher import follow_companions
 from app.eval.runner import gold_of, read_results
 from app.eval.tasks import HALVES, half_of, load_items
 from tools.errors import InputError

@@ -7,14 +7,8 @@ import pytest
 
 from tools.errors import CorpusError, StructuredOutputError
 from tools.kb.checklist_files import export_checklists, import_checklists, read_checklist_file
-from tools.kb.checklists import (
-    DERIVED_MODEL,
-    Checklist,
-    ChecklistRepository,
-    ensure_checklist,
-    failure_key,
-    prompt_version,
-)
+from tools.kb.checklist_generation import DERIVED_MODEL, ensure_checklist, failure_key, prompt_version
+from tools.kb.checklists import Checklist, ChecklistRepository
 from tools.law.articles import Article
 from tools.llm.fake import FakeChatModel
 from tools.services import Services

@@ -20,7 +20,8 @@ from graphs.consult import ANSWER_NODE, build_graph
 from prompts import label
 from tests.conftest import laws_db_text
 from tools.errors import InputError
-from tools.kb.checklists import Checklist, ChecklistRepository, prompt_version
+from tools.kb.checklist_generation import prompt_version
+from tools.kb.checklists import Checklist, ChecklistRepository
 from tools.llm.fake import FakeChatModel
 from tools.services import Services
 

@@ -16,9 +16,8 @@ from agents.adjudicator import (
 )
 from agents.auditor import judge_candidates, surviving_cases
 from agents.common.conviction import convict
-from agents.common.research import fuse_research
 from agents.context import JudgeContext
-from agents.researcher import articles_of
+from agents.researcher import articles_of, fuse_strategies
 from agents.state.judge import CaseRef, ScoredCharge
 from tools.law.charge_names import MAX_CHARGE_CHARS, ground_charge
 from tools.retrieval.research_weights import ResearchWeights, fitted_research_weights
@@ -59,9 +58,9 @@ def test_fusion_weights_follow_the_context() -> None:
     # Priors off: this is about the strategies' weights alone.
     ctx = JudgeContext(model="fake")
     fitted = ResearchWeights(fitted_research_weights().strategy)
-    assert fuse_research(rankings, ctx, 2, weights=fitted) == ["刑法:264", "刑法:263"]
+    assert fuse_strategies(rankings, ctx, 2, weights=fitted) == ["刑法:264", "刑法:263"]
     bm25_heavy = ResearchWeights({"charge": 0.0, "bm25": 5.0})
-    assert fuse_research(rankings, ctx, 2, weights=bm25_heavy) == ["刑法:263", "刑法:264"]
+    assert fuse_strategies(rankings, ctx, 2, weights=bm25_heavy) == ["刑法:263", "刑法:264"]
 
 
 def test_adjudicator_numbers_map_to_evidence_articles() -> None:
@@ -141,16 +140,16 @@ def test_a_reasoning_cut_at_the_cap_ends_at_its_last_whole_sentence() -> None:
 
 
 def test_penalty_companions_follow_their_articles_in_the_fusion() -> None:
-    from agents.common.research import follow_companions
+    from agents.researcher import follow_companions
 
     companions = {"刑法:382": "刑法:383", "刑法:385": "刑法:386"}
     assert follow_companions(["刑法:382", "刑法:264", "刑法:383"], companions) == ["刑法:382", "刑法:383", "刑法:264"]
     rankings = {"bm25": ["刑法:385", "刑法:264", "刑法:67"]}
     no_priors = ResearchWeights(fitted_research_weights().strategy)
     plain = JudgeContext(model="fake")
-    assert fuse_research(rankings, plain, 2, companions, no_priors) == ["刑法:385", "刑法:386"]
+    assert fuse_strategies(rankings, plain, 2, companions, no_priors) == ["刑法:385", "刑法:386"]
     off = JudgeContext(model="fake", penalty_companions=False)
-    assert fuse_research(rankings, off, 2, companions, no_priors) == ["刑法:385", "刑法:264"]
+    assert fuse_strategies(rankings, off, 2, companions, no_priors) == ["刑法:385", "刑法:264"]
 
 
 def _scored(name: str, p: float, articles: list[str], act: int | None = None) -> ScoredCharge:

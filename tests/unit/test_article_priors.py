@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.common import research
-from agents.common.research import fuse_research
+from agents import researcher
 from agents.context import JudgeContext
+from agents.researcher import fuse_strategies
 from tools.errors import InputError
 from tools.retrieval.article_priors import ArticlePriors, bundled_priors, count_priors, read_priors
 from tools.retrieval.research_weights import ResearchWeights, fitted_research_weights
@@ -50,23 +50,23 @@ def test_only_an_article_ranked_for_most_cases_that_do_not_cite_it_is_demoted() 
 
 def test_the_fusion_demotes_magnets_by_the_context_strength(monkeypatch: pytest.MonkeyPatch) -> None:
     magnets = count_priors([(["刑法:247"], [])] * 9 + [([], [])], 3, {})  # rate 0.9
-    monkeypatch.setattr(research, "bundled_priors", lambda: magnets)
+    monkeypatch.setattr(researcher, "bundled_priors", lambda: magnets)
     rankings = {"bm25": ["刑法:247", "刑法:264"], "dense": ["刑法:247", "刑法:263"]}
     ctx = JudgeContext(model="fake")
     plain = ResearchWeights(fitted_research_weights().strategy, 0.2, 0.0)
-    assert fuse_research(rankings, ctx, 3, weights=plain)[0] == "刑法:247"
-    assert fuse_research(rankings, ctx, 3, weights=replace(plain, prior_strength=1.0)) == [
+    assert fuse_strategies(rankings, ctx, 3, weights=plain)[0] == "刑法:247"
+    assert fuse_strategies(rankings, ctx, 3, weights=replace(plain, prior_strength=1.0)) == [
         "刑法:264",
         "刑法:263",
         "刑法:247",
     ]
     assert (
-        fuse_research(rankings, ctx, 3, weights=replace(plain, magnet_threshold=0.95, prior_strength=1.0))[0]
+        fuse_strategies(rankings, ctx, 3, weights=replace(plain, magnet_threshold=0.95, prior_strength=1.0))[0]
         == "刑法:247"
     )
     # A fact that names the magnet's charge (the KG strategy links it) keeps it where it was.
     named = {**rankings, "kg": ["刑法:247"]}
-    assert fuse_research(named, ctx, 3, weights=replace(plain, prior_strength=1.0))[0] == "刑法:247"
+    assert fuse_strategies(named, ctx, 3, weights=replace(plain, prior_strength=1.0))[0] == "刑法:247"
 
 
 def test_priors_round_trip_and_a_bad_file_is_named(tmp_path: Path) -> None:

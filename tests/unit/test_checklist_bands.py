@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import laws_db_text
-from tools.kb.checklists import ChecklistSchema, penalty_tiers, statute_elements
+from tools.law.checklist_rules import ChecklistSchema, statute_elements
+from tools.law.penalties import penalty_tiers
 
 
 def _criminal(number: str) -> str:

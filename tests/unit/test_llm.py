@@ -95,7 +95,7 @@ def test_fake_script_steers_the_fake_model_and_bad_scripts_are_clear_errors(tmp_
 
 
 def test_checklists_that_cannot_be_checked_are_rejected() -> None:
-    from tools.kb.checklists import ChecklistSchema
+    from tools.law.checklist_rules import ChecklistSchema
 
     article = {"article_text": "夫妻双方都有各自使用自己姓名的权利。"}
     assert ChecklistSchema.model_validate({"items": ["行为人是否秘密窃取他人财物？"]}).items
@@ -161,7 +161,7 @@ def test_a_requested_stop_ends_structured_calls_before_the_model_is_asked() -> N
 
 
 def test_a_failed_structured_call_says_why_each_reply_was_refused() -> None:
-    from tools.kb.checklists import ChecklistSchema
+    from tools.law.checklist_rules import ChecklistSchema
 
     model = FakeChatModel(responses=[json.dumps({"items": ["是/否"]})] * 3)
     with pytest.raises(StructuredOutputError, match=r"after 3 attempts: .*yes/no question") as failed:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tools.retrieval.offence import OffenceIndex, bigrams, offence_description
+from tools.law.penalties import offence_description
+from tools.retrieval.offence import OffenceIndex, bigrams
 
 THEFT = (
     "盗窃公私财物，数额较大的，或者多次盗窃、入户盗窃、携带凶器盗窃、扒窃的，"

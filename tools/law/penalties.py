@@ -1,6 +1,7 @@
-"""Penalties as statutes state them: the penalty kinds and quantities a text names, and the sentence range of
-every tier of an article, read by code so that what a model writes about punishment can be checked against
-the article it cites.
+"""Penalties as statutes state them: the penalty kinds and quantities a text names, the sentence range of
+every tier of an article, an article's offence apart from its sentencing bands and its wording without its
+penalties, read by code so that what a model writes about punishment can be checked against the article it
+cites. Every reading of penalties from statute text lives here.
 
 Months are the unit of every range (CAIL's ``term_months``): 拘役 is one to six months, 管制 three months to
 two years, a fixed term of 有期徒刑 six months to fifteen years (Criminal Law arts. 38, 42, 45).
@@ -221,3 +222,54 @@ def closest_tier(tiers: list[Tier], question: str) -> Tier | None:
     if not tiers:
         return None
     return max(tiers, key=lambda t: (condition_match(t, question), t.basic, -tiers.index(t)))
+
+
+CRIMINAL_PENALTY = re.compile(r"(?<![判并单])处(?:[一二三四五六七八九十]+年|拘役|管制|罚金|死刑|无期|有期)")
+"""Where a statutory criminal penalty starts ("处三年以下有期徒刑", "处拘役"); neither "被判处…" in the general
+part nor an accessory fine ("并处罚金", "单处罚金") starts one."""
+_CLAUSE_END = re.compile(r"[。；;\n]")
+_FLOOR = re.compile(r"处(?:[一二三四五六七八九十]+年以上|无期|死刑)")
+
+
+def penalty_tiers(article_text: str) -> tuple[str, str] | None:
+    """(basic offence, sentencing bands) of an article that sets penalties, or None for one that does not.
+
+    Read clause by clause (。；and line breaks). A clause whose penalty has a floor ("处三年以上…", 无期,
+    死刑) is a band, and so are the numbered items listed under it ("有下列情形之一的，处十年以上…：（一）
+    入户抢劫的"). The text before the first penalty, a clause whose penalty starts from nothing ("猥亵儿童的，
+    处五年以下"), a clause without a penalty ("奸淫不满十四周岁的幼女的，以强奸论") and items listed under
+    such clauses ("…有下列情形之一的，处拘役…：（一）追逐竞驶…") are the offence."""
+    if CRIMINAL_PENALTY.search(article_text) is None:
+        return None
+    offence: list[str] = []
+    bands: list[str] = []
+    seen_penalty = listing_band = False
+    for clause in filter(None, (c.strip() for c in _CLAUSE_END.split(article_text))):
+        penalty = CRIMINAL_PENALTY.search(clause)
+        if _LIST_ITEM.match(clause) and seen_penalty:
+            (bands if listing_band else offence).append(clause)
+            continue
+        listing_band = bool(penalty and seen_penalty and _FLOOR.match(clause, penalty.start()))
+        if listing_band:
+            bands.append(clause)
+        else:
+            offence.append(clause[: penalty.start()] if penalty else clause)
+        seen_penalty = seen_penalty or penalty is not None
+    return "".join(offence), "".join(bands)
+
+
+_SETS_PENALTY = re.compile(r"有期徒刑|拘役|管制|罚金|死刑|无期|没收财产|剥夺政治权利|处罚|论处|定罪")
+"""Words of a clause that sets a penalty or refers to another article's; such clauses describe no act."""
+
+
+def offence_description(text: str) -> str:
+    """An article's wording without the clauses that set penalties (…的，处三年以下有期徒刑 -> …的) and
+    without sentences about the penalty of an offence defined elsewhere (对犯受贿罪的，…)."""
+    kept: list[str] = []
+    for sentence in re.split(r"[；。\n]", text):
+        if sentence.startswith("对犯"):
+            continue
+        clauses = [c for c in sentence.split("，") if c and not c.startswith("处") and not _SETS_PENALTY.search(c)]
+        if clauses:
+            kept.append("，".join(clauses))
+    return "。".join(kept)

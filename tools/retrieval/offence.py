@@ -15,8 +15,8 @@ from collections.abc import Iterable
 import numpy as np
 from scipy import sparse
 
-_PENALTY = re.compile(r"有期徒刑|拘役|管制|罚金|死刑|无期|没收财产|剥夺政治权利|处罚|论处|定罪")
-"""Words of a clause that sets a penalty or refers to another article's; such clauses describe no act."""
+from tools.law.penalties import offence_description
+
 _NOT_HAN = re.compile(r"[^\u4e00-\u9fff]+")
 
 COVERAGE_EXPONENT = 0.5
@@ -24,19 +24,6 @@ COVERAGE_EXPONENT = 0.5
 descriptions covered by chance, 0 long ones partly covered. Recall@5 / @10 of this ranking alone on ljp_dev
 (session 20, prototype over the shared statute text): tuning half 0.453 / 0.493 at 0.2, 0.502 / 0.564 at
 0.4, 0.495 / 0.558 at 0.5; 1.0 fell to 0.39 / 0.50 over all items. 0.4 and 0.5 tie on the tuning half."""
-
-
-def offence_description(text: str) -> str:
-    """An article's wording without the clauses that set penalties (…的，处三年以下有期徒刑 -> …的) and
-    without sentences about the penalty of an offence defined elsewhere (对犯受贿罪的，…)."""
-    kept: list[str] = []
-    for sentence in re.split(r"[；。\n]", text):
-        if sentence.startswith("对犯"):
-            continue
-        clauses = [c for c in sentence.split("，") if c and not c.startswith("处") and not _PENALTY.search(c)]
-        if clauses:
-            kept.append("，".join(clauses))
-    return "。".join(kept)
 
 
 def bigrams(text: str) -> set[str]:
