@@ -127,7 +127,7 @@ def decide_judgment(
 ) -> dict[str, Any]:
     """The Adjudicator's call over numbered evidence: charges, articles and term, the reasoning, what was
     dropped as unsupported, and the usage. ``template`` stands in for ``prompts/<lang>/adjudicate.md``, so a
-    benchmark can measure a variant on recorded evidence (``benchmarks/replay_adjudicate.py``); a template
+    replay can measure a variant on recorded evidence (``jurisgraph replay``); a template
     takes $evidence, $fact, $proposed and $prejudged. ``proposed`` and ``scored`` are the charge scorer's
     choice and candidates (:func:`convict`); ``anchors`` are the pre-judged charges that survived the
     audit, the conviction when nothing else is supported and ``ctx.anchor_conviction`` is on

@@ -1,4 +1,5 @@
-"""Shared fixtures: an isolated data dir, one embedded FalkorDB for the session, an ingested Criminal Law."""
+"""Shared fixtures: an isolated data dir, an ingested Criminal Law in an in-memory graph (the graph unit tests)
+and in one embedded FalkorDB for the session (the integration tests)."""
 
 from __future__ import annotations
 
@@ -68,6 +69,25 @@ def kb(kb_settings: Settings) -> Iterator[Services]:
     services.close()
 
 
+@pytest.fixture(scope="session")
+def memory_kb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
+    """The Criminal Law in Chroma (hash embeddings) and in an in-memory graph: no server is started."""
+    from tools.kb.memory_store import InMemoryGraphStore
+
+    settings = Settings(
+        data_dir=tmp_path_factory.mktemp("memory_kb"),
+        embeddings="hash",
+        neo4j_uri="",
+        falkordb_host="",
+        chroma_host="",
+        graph_name="memory_kb",
+    )
+    services = build_services(settings, graph=InMemoryGraphStore())
+    ingest_laws(resolve_laws(["刑法"], list_laws()), services.vectors, services.statutes, batch_size=128)
+    yield services
+    services.close()
+
+
 @pytest.fixture
 def active_kb(kb: Services) -> Iterator[Services]:
     """Make the session knowledge base the one graph nodes use."""
@@ -113,9 +133,3 @@ def run_cli(*args: str, data_dir: Path, timeout: float = 300, **env: str) -> sub
     return subprocess.run(
         [str(exe), *args], capture_output=True, text=True, env=_cli_env(data_dir, env), timeout=timeout
     )
-
-
-def run_script(script: Path, *args: str, data_dir: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """Run a repository script (a benchmark) in the same setting as :func:`run_cli`."""
-    command = [sys.executable, str(script), *args]
-    return subprocess.run(command, capture_output=True, text=True, env=_cli_env(data_dir, {}), timeout=timeout)

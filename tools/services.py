@@ -69,12 +69,13 @@ class Services:
         return thread
 
 
-def build_services(settings: Settings) -> Services:
-    """Open the stores named by ``settings``; raises StoreUnavailableError/ModelUnavailableError."""
+def build_services(settings: Settings, graph: GraphStore | None = None) -> Services:
+    """Open the stores named by ``settings`` (the knowledge graph ``graph`` when given, e.g.
+    :class:`tools.kb.memory_store.InMemoryGraphStore`); raises StoreUnavailableError/ModelUnavailableError."""
     cache = VectorCache(settings.vector_cache_file)
     embeddings = DocumentCachedEmbeddings(load_embeddings(settings.embeddings), cache, seeds=[BUNDLED_VECTORS])
     vectors = ChromaVectors(settings, embeddings)
-    graph = open_graph_store(settings)
+    graph = graph or open_graph_store(settings)
     return Services(
         settings=settings,
         graph=graph,

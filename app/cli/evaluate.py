@@ -166,3 +166,23 @@ class EvalRun:
         write_plots(summary, results, self.out_dir)
         console.print((self.out_dir / "report.md").read_text(encoding="utf-8"))
         console.print(f"Results in {self.out_dir}")
+
+
+def replay_cmd(
+    results: Annotated[Path, typer.Argument(help="results.jsonl of a judge run (ljp or charge task).")],
+    task: Annotated[str, typer.Option(help="ljp or charge: the run's task.")],
+    data: Annotated[Path, typer.Option(help="The data file the run was made on.")],
+    out: Annotated[Path, typer.Option(help="Output dir; an existing one is resumed.")],
+    template: Annotated[Path | None, typer.Option(help="A variant of prompts/<lang>/adjudicate.md.")] = None,
+    variant_only: Annotated[bool, typer.Option(help="With --template: ask only the variant.")] = False,
+    reground: Annotated[bool, typer.Option(help="No model: ground the recorded charges again.")] = False,
+    by_code: Annotated[bool, typer.Option(help="No model: the judgment profile=fast sets by code.")] = False,
+    model: Annotated[str, typer.Option(help="Chat model of the Adjudicator.")] = "local",
+    limit: Annotated[int | None, typer.Option(help="Only the first N replayable items.")] = None,
+    settings: Annotated[list[str] | None, typer.Option("--set", help="Judge setting key=value (repeatable).")] = None,
+) -> None:
+    """Re-run only the Adjudicator (or the code after it) on the evidence a judge run recorded."""
+    from app.eval.replay import Replay, replay
+
+    options = (template, variant_only, reground, by_code, model, limit, tuple(settings or ()))
+    replay(Replay(results, task, data, out, *options))

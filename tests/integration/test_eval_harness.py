@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 
 from app.eval.tasks import CHARGE_LABELS_NOTE
-from tests.conftest import REPO, SHARED_DATA, run_cli, run_script
+from tests.conftest import REPO, SHARED_DATA, run_cli
 
 pytestmark = pytest.mark.integration
 CONSULT = SHARED_DATA / "zh" / "eval" / "consult_dev.jsonl"
 LJP = SHARED_DATA / "zh" / "eval" / "ljp_dev.jsonl"
 PROMPTS = REPO / "prompts" / "zh"
-REPLAY = REPO / "benchmarks" / "replay_adjudicate.py"
 
 
 def _run(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
@@ -209,9 +208,9 @@ def test_ljp_eval_runs_the_judge_graph_beside_the_baselines(data_dir: Path, tmp_
     prompt = (PROMPTS / "adjudicate.md").read_text(encoding="utf-8")
     variant.write_text("（变体）初步判断：$prejudged\n" + prompt, encoding="utf-8")
     replay = tmp_path / "replay"
-    replayed = run_script(
-        REPLAY, str(out / "results.jsonl"), "--task", "ljp", "--data", str(LJP), "--out", str(replay),
-        "--template", str(variant), "--model", "fake", data_dir=data_dir, timeout=600,
+    replayed = _run(
+        "replay", str(out / "results.jsonl"), "--task", "ljp", "--data", str(LJP), "--out", str(replay),
+        "--template", str(variant), "--model", "fake", data_dir=data_dir,
     )  # fmt: skip
     assert replayed.returncode == 0, replayed.stderr
     assert "2 of 2 full lines recorded their precedents; replaying 2" in replayed.stdout
@@ -226,9 +225,9 @@ def test_ljp_eval_runs_the_judge_graph_beside_the_baselines(data_dir: Path, tmp_
     assert all(r["prediction"]["charges"] == recorded[r["item_id"]]["charges"] for r in same)
     summary = json.loads((replay / "summary.json").read_text(encoding="utf-8"))
     assert set(summary["systems"]) == {"full", "naive_rag", "replay", "replay-numbered"}  # the run's, beside
-    alone = run_script(
-        REPLAY, str(out / "results.jsonl"), "--task", "ljp", "--data", str(LJP), "--out", str(tmp_path / "alone"),
-        "--template", str(variant), "--variant-only", "--model", "fake", data_dir=data_dir, timeout=600,
+    alone = _run(
+        "replay", str(out / "results.jsonl"), "--task", "ljp", "--data", str(LJP), "--out", str(tmp_path / "alone"),
+        "--template", str(variant), "--variant-only", "--model", "fake", data_dir=data_dir,
     )  # fmt: skip
     assert alone.returncode == 0, alone.stderr
     assert [r["system"] for r in _lines(tmp_path / "alone" / "results.jsonl")] == ["replay-numbered"] * 2
@@ -244,9 +243,9 @@ def test_ljp_eval_runs_the_judge_graph_beside_the_baselines(data_dir: Path, tmp_
         for r in results
     ]  # fmt: skip
     (tmp_path / "edited.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in edited))
-    regrounded = run_script(
-        REPLAY, str(tmp_path / "edited.jsonl"), "--task", "ljp", "--data", str(LJP), "--out",
-        str(tmp_path / "regrounded"), "--reground", data_dir=data_dir, timeout=600,
+    regrounded = _run(
+        "replay", str(tmp_path / "edited.jsonl"), "--task", "ljp", "--data", str(LJP), "--out",
+        str(tmp_path / "regrounded"), "--reground", data_dir=data_dir,
     )  # fmt: skip
     assert regrounded.returncode == 0, regrounded.stderr
     lines = {r["item_id"]: r for r in _lines(tmp_path / "regrounded" / "results.jsonl")}

@@ -1,4 +1,5 @@
-"""One contract for every graph adapter: FalkorDB always, Neo4j wherever NEO4J_URI is set."""
+"""One contract for every graph adapter: the in-memory store and FalkorDB always, Neo4j wherever NEO4J_URI is
+set."""
 
 from __future__ import annotations
 
@@ -29,8 +30,15 @@ def _article(number: int, text: str, suffix: int = 0) -> Article:
     )
 
 
-@pytest.fixture(params=["falkordb", "neo4j"])
-def store(request: pytest.FixtureRequest, kb_settings: Settings, kb: object) -> Iterator[GraphStore]:
+@pytest.fixture(params=["memory", "falkordb", "neo4j"])
+def store(request: pytest.FixtureRequest, kb_settings: Settings) -> Iterator[GraphStore]:
+    if request.param == "memory":
+        from tools.kb.memory_store import InMemoryGraphStore
+
+        yield InMemoryGraphStore()
+        return
+    # The session KB fixture starts the embedded server the FalkorDB store connects to.
+    request.getfixturevalue("kb")
     if request.param == "neo4j":
         if not os.environ.get("NEO4J_URI"):
             pytest.skip("Neo4j contract needs a server: set NEO4J_URI, NEO4J_USERNAME and NEO4J_PASSWORD")

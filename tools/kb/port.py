@@ -1,6 +1,6 @@
 """The knowledge-graph port: the only surface agents and ingestion use to reach a graph database.
 
-Adapters (FalkorDB, Neo4j, an in-memory fake in tests) implement :class:`GraphStore`. Queries are always
+Adapters (FalkorDB, Neo4j, and :mod:`tools.kb.memory_store` in process) implement :class:`GraphStore`. Queries are always
 parameterised Cypher in the subset FalkorDB and Neo4j share; backend-specific DDL lives in the adapters.
 """
 

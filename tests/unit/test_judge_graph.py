@@ -29,8 +29,6 @@ from tools.pipelines.ingestion import build_ontology, ingest_cases, ingest_charg
 from tools.retrieval.vectors import CASES
 from tools.services import Services
 
-pytestmark = pytest.mark.integration
-
 FACT = (
     "经审理查明：2016年3月28日20时许，被告人张某在某小区内趁无人之机，盗窃被害人李某停放的电动自行车一辆，"
     "价值人民币2300元。案发后被告人张某主动投案，如实供述了犯罪事实，赃物已追回发还被害人。"
@@ -38,17 +36,21 @@ FACT = (
 
 
 @pytest.fixture(scope="module")
-def judge_kb(kb: Services) -> Iterator[Services]:
-    """The session KB plus charges, 120 training cases and their Ontology graph (removed afterwards)."""
+def judge_kb(memory_kb: Services) -> Iterator[Services]:
+    """The in-memory KB plus charges, 120 training cases and their Ontology graph (removed afterwards)."""
     ingest_charges(
-        load_charge_rules(SHARED_DATA / "zh/interpretations/lawrefbook"), ChargeRepository(kb.graph), kb.statutes
+        load_charge_rules(SHARED_DATA / "zh/interpretations/lawrefbook"),
+        ChargeRepository(memory_kb.graph),
+        memory_kb.statutes,
     )
     cases = load_cases(SHARED_DATA / "zh/cases/cail2018_sample_train.jsonl")[:120]
-    ingest_cases(cases, kb.vectors, CaseRepository(kb.graph, ChargeRepository(kb.graph)), batch_size=60)
-    build_ontology(OntologyRepository(kb.graph), extract_lexical, k=5)
-    yield kb
-    kb.graph.query("MATCH (n) WHERE n:Case OR n:Feature OR n:Community DETACH DELETE n")
-    kb.vectors.reset(CASES)
+    ingest_cases(
+        cases, memory_kb.vectors, CaseRepository(memory_kb.graph, ChargeRepository(memory_kb.graph)), batch_size=60
+    )
+    build_ontology(OntologyRepository(memory_kb.graph), extract_lexical, k=5)
+    yield memory_kb
+    memory_kb.graph.query("MATCH (n) WHERE n:Case OR n:Feature OR n:Community DETACH DELETE n")
+    memory_kb.vectors.reset(CASES)
 
 
 @pytest.fixture
@@ -516,7 +518,7 @@ def test_a_charge_no_evidence_supports_is_never_convicted(active_judge_kb: Servi
     assert "重婚" not in {s["name"] for s in out["scored_charges"]}
 
 
-def test_the_family_question_is_one_yes_no_call_and_garbage_is_no_answer(install: Any) -> None:
+def test_the_family_question_is_one_yes_no_call_and_garbage_is_no_answer(active_kb: Services, install: Any) -> None:
     from agents.scorer import element_question
     from tools.law.charge_families import FAMILIES
 

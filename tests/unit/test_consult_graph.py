@@ -25,8 +25,6 @@ from tools.kb.checklists import Checklist, ChecklistRepository
 from tools.llm.fake import FakeChatModel
 from tools.services import Services
 
-pytestmark = pytest.mark.integration
-
 QUESTION = "醉酒驾驶机动车会受到什么处罚？"
 FIRST_DRAFT_NODES = ["start_turn", "extract_elements", "search_law", "draft_answer"]
 

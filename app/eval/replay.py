@@ -1,6 +1,6 @@
-"""Re-run only the Adjudicator on the evidence a judge run recorded (a benchmark, not a test).
+"""Re-run only the Adjudicator on the evidence a judge run recorded (``jurisgraph replay``).
 
-    python benchmarks/replay_adjudicate.py benchmarks/runs/RUN/results.jsonl --task ljp --data DATA.jsonl \\
+    jurisgraph replay benchmarks/runs/RUN/results.jsonl --task ljp --data DATA.jsonl \\
         --out benchmarks/runs/RUN-replay [--template VARIANT.md] [--model local] [--limit N]
 
 Every `full` line that recorded its precedents (lines made before that field are skipped, and counted) has
@@ -10,7 +10,7 @@ the precedents with their outcome. The Adjudicator is asked again with prompts/<
 variant (`replay-<file stem>`; a template takes $evidence, $fact, $proposed and $prejudged, the pre-judged charges
 that survived the audit; with --variant-only the variant alone). The report puts both beside the recorded
 `full`. A prompt change then costs one call per item instead of a whole judge run (about 30 s with the
-local model, against about 75 s for a judgment): the way to try a fix for ljp50's commonest miss, a
+local model, against about 75 s for a judgment): the way to try a prompt fix, such as one for a
 second charge left out although its article was in the evidence.
 
 With --reground no model is asked: the charges the Adjudicator wrote (kept and dropped, both recorded) go
@@ -27,8 +27,8 @@ open.
 
 from __future__ import annotations
 
-import argparse
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -142,27 +142,33 @@ def regrounder(recorded: dict[str, Any], context: JudgeContext) -> System:
     return run
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("results", type=Path, help="results.jsonl of a judge run (ljp or charge task)")
-    parser.add_argument("--task", choices=("ljp", "charge"), required=True)
-    parser.add_argument("--data", type=Path, required=True, help="the data file the run was made on")
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--template", type=Path, help="a variant of prompts/<lang>/adjudicate.md")
-    parser.add_argument(
-        "--variant-only", action="store_true", help="with --template: ask only the variant (half the calls)"
-    )
-    parser.add_argument("--reground", action="store_true", help="no model: ground the recorded charges again")
-    parser.add_argument("--by-code", action="store_true", help="no model: the judgment profile=fast sets by code")
-    parser.add_argument("--model", default="local")
-    parser.add_argument("--limit", type=int, help="only the first N replayable items")
-    parser.add_argument("--set", action="append", default=[], help="Context setting key=value (repeatable)")
-    args = parser.parse_args()
+@dataclass(frozen=True)
+class Replay:
+    """What to replay and how (``jurisgraph replay``'s options)."""
 
+    results: Path
+    task: str
+    data: Path
+    out: Path
+    template: Path | None = None
+    variant_only: bool = False
+    reground: bool = False
+    by_code: bool = False
+    model: str = "local"
+    limit: int | None = None
+    settings: tuple[str, ...] = ()
+
+
+def replay(args: Replay) -> None:
+    """Replay, write OUT's results, summary and report, and print the report."""
+    if args.task not in ("ljp", "charge"):
+        raise InputError(f"replay needs a judge run: --task ljp or charge, not {args.task!r}")
+    if args.variant_only and not args.template:
+        raise InputError("--variant-only needs --template")
     recorded = [r for r in read_results(args.results) if r.get("ok")]
     full = {r["item_id"]: r for r in recorded if r["system"] == "full"}
     every_item = load_items(args.task, args.data)
-    context = JudgeContext(model=args.model).with_overrides(args.set)
+    context = JudgeContext(model=args.model).with_overrides(list(args.settings))
     if args.reground:
         chosen = {item["id"]: item for item in every_item if item["id"] in full}
         systems = {"regrounded": regrounder(full, context)}
@@ -176,8 +182,6 @@ def main() -> None:
         replayable = {i: r for i, r in full.items() if "precedents" in r["prediction"]}
         chosen = {item["id"]: item for item in every_item if item["id"] in replayable}
         print(f"{len(replayable)} of {len(full)} full lines recorded their precedents; replaying {len(chosen)}")
-        if args.variant_only and not args.template:
-            parser.error("--variant-only needs --template")
         systems = {} if args.variant_only else {"replay": replayer(replayable, context, None)}
         if args.template:
             template = Template(args.template.read_text(encoding="utf-8"))
@@ -216,7 +220,3 @@ def main() -> None:
     )
     write_outputs(summary, args.out)
     print(render_report(summary))
-
-
-if __name__ == "__main__":
-    main()
