@@ -83,7 +83,6 @@ def ask(
     question: Annotated[str, typer.Argument(help="The legal question.")],
     as_json: JsonOption = False,
     model: ModelOption = None,
-    top_k: Annotated[int, typer.Option(help="Statute articles retrieved as evidence.")] = 5,
     settings: SettingsOption = None,
     thread: Annotated[
         str | None, typer.Option(help="Continue (or start) this conversation thread; kept in the data dir.")
@@ -105,7 +104,7 @@ def ask(
     from graphs.consult import build_graph
     from tools.packs import pack_for_language
 
-    context = run_context(ConsultContext(top_k=top_k), settings, model, review)
+    context = run_context(ConsultContext(), settings, model, review)
     if lang:
         # The knowledge base follows the language unless JURIS_PACK already names one.
         use_pack(pack_for_language(lang).name, unless_set=True)
@@ -148,7 +147,6 @@ def judge_cmd(
     file: Annotated[Path | None, typer.Option(help="A UTF-8 text file holding the fact description.")] = None,
     as_json: JsonOption = False,
     model: ModelOption = None,
-    audit: Annotated[bool, typer.Option(help="Verify candidate articles against their checklists.")] = True,
     settings: SettingsOption = None,
     review: ReviewOption = False,
 ) -> None:
@@ -164,7 +162,7 @@ def judge_cmd(
         if not file.is_file():
             raise InputError(f"fact file not found: {file}")
         fact = file.read_text(encoding="utf-8")
-    context = run_context(JudgeContext(audit=audit), settings, model, review)
+    context = run_context(JudgeContext(), settings, model, review)
     live = err.is_terminal and not as_json
     out = run_graph(build_graph, JudgeInput(fact=fact or ""), context, live, check=require_statutes)
     print_json(out) if as_json else print_judgment(out)

@@ -32,7 +32,6 @@ def eval_cmd(
     model: Annotated[
         str | None, typer.Option(help="Chat model for every system; for retrieval, the Researcher's pre-judgment.")
     ] = None,
-    top_k: Annotated[int, typer.Option(help="Evidence articles per question.")] = 5,
     depth: Annotated[int, typer.Option(help="Ranking depth kept per retriever (retrieval task).")] = 10,
     out: Annotated[Path | None, typer.Option(help="Output dir; an existing one is resumed.")] = None,
     judge_model: Annotated[str | None, typer.Option(help="Also score consult answers with this model (0-10).")] = None,
@@ -53,13 +52,13 @@ def eval_cmd(
         return
     if not task or not data:
         raise InputError("eval needs --task and --data (or --compare A B)")
-    contexts = EvalContexts.from_settings(top_k, settings or [], model)
+    contexts = EvalContexts.from_settings(settings or [], model)
     names = [name.strip() for name in systems.split(",") if name.strip()]
     every_item = load_items(task, data)
     items = select_items(every_item, half, limit)
     out_dir = out or Path("eval-runs") / time.strftime("%Y%m%d-%H%M%S")
     run = EvalRun(task, data, limit, half, out_dir, contexts.consult, judge_model)
-    results = run.measure(items, every_item, build_runners(task, names, contexts, top_k, depth, model))
+    results = run.measure(items, every_item, build_runners(task, names, contexts, depth, model))
     run.report(results, judge_threshold, settings)
 
 
@@ -75,9 +74,7 @@ def print_comparison(a_path: Path, b_path: Path) -> None:
     console.print(table)
 
 
-def build_runners(
-    task: str, names: list[str], contexts: EvalContexts, top_k: int, depth: int, model: str | None
-) -> dict[str, Any]:
+def build_runners(task: str, names: list[str], contexts: EvalContexts, depth: int, model: str | None) -> dict[str, Any]:
     """The systems to run, by name: the retrieval probe, the consult systems, or the judgment systems."""
     from app.eval.systems import consult_system, judgment_system, retrieval_system
 
@@ -85,7 +82,8 @@ def build_runners(
         return {"retrieval": retrieval_system(depth, contexts, model)}
     if task == "consult":
         return {name: consult_system(name, contexts.consult) for name in names}
-    return {name: judgment_system(task, name, contexts.judge, top_k) for name in names}
+    # The judgment baselines read as many articles as the consult graph's law search adds (top_k).
+    return {name: judgment_system(task, name, contexts.judge, contexts.consult.top_k) for name in names}
 
 
 @dataclass

@@ -68,7 +68,7 @@ class EvalContexts:
     judge: JudgeContext
 
     @classmethod
-    def from_settings(cls, top_k: int, pairs: list[str], model: str | None) -> EvalContexts:
+    def from_settings(cls, pairs: list[str], model: str | None) -> EvalContexts:
         """Defaults, then each ``key=value`` applied to the graphs whose Context has that key, then ``model``."""
         consult_keys = {f.name for f in fields(ConsultContext)}
         judge_keys = {f.name for f in fields(JudgeContext)}
@@ -77,7 +77,7 @@ class EvalContexts:
             if key not in consult_keys | judge_keys:
                 every = ", ".join(sorted(consult_keys | judge_keys))
                 raise InputError(f"bad setting {pair!r}: use key=value with key one of {every}")
-        consult = ConsultContext(top_k=top_k).with_overrides([p for p in pairs if key_of[p] in consult_keys])
+        consult = ConsultContext().with_overrides([p for p in pairs if key_of[p] in consult_keys])
         judge = JudgeContext().with_overrides([p for p in pairs if key_of[p] in judge_keys])
         if model:
             consult, judge = replace(consult, model=model), replace(judge, model=model)

@@ -368,7 +368,7 @@ def test_retrieval_eval_keeps_the_other_strategies_when_the_prejudgment_fails(
     from app.eval.systems import EvalContexts, retrieval_system
 
     install(by_schema={"Prejudgment": ["{not json", "[]", "still not"]})
-    run = retrieval_system(5, EvalContexts.from_settings(5, ["structured_retries=2"], "fake"), prejudge_model="fake")
+    run = retrieval_system(5, EvalContexts.from_settings(["structured_retries=2"], "fake"), prejudge_model="fake")
     out = run({"id": "x", "fact": FACT, "articles": [264], "charges": ["盗窃"]})
     rankings = out["rankings"]
     assert rankings["charge"] == [] and rankings["generative"] == []

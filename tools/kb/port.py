@@ -1,7 +1,8 @@
 """The knowledge-graph port: the only surface agents and ingestion use to reach a graph database.
 
-Adapters (FalkorDB, Neo4j, and :mod:`tools.kb.memory_store` in process) implement :class:`GraphStore`. Queries are always
-parameterised Cypher in the subset FalkorDB and Neo4j share; backend-specific DDL lives in the adapters.
+Adapters (FalkorDB, Neo4j, and :mod:`tools.kb.memory_store` in process) implement :class:`GraphStore`.
+Queries are always parameterised Cypher in the subset FalkorDB and Neo4j share; backend-specific DDL lives in
+the adapters.
 """
 
 from __future__ import annotations
