@@ -16,7 +16,14 @@ from typing import Annotated, Any
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from agents.common.conviction import anchor_conviction, check_term, convict, precedent_sentence, supported_charges
+from agents.common.conviction import (
+    anchor_conviction,
+    check_term,
+    convict,
+    grounded_judgment,
+    precedent_sentence,
+    supported_charges,
+)
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.context import JudgeContext
@@ -162,7 +169,7 @@ def decide_judgment(
         # A term of up to six months is 拘役 where the range reaches below 有期徒刑's six-month floor.
         detention = term_check is not None and term_check["low"] < FIXED_TERM_MONTHS[0]
         reasoning = align_reasoning(reasoning, describe_term(term["months"], term["life"], term["death"], detention))
-    return {
+    decided = {
         "charges": charges,
         "articles": kept_articles,
         "term": term,
@@ -174,6 +181,7 @@ def decide_judgment(
         "anchored": anchored,
         "usage": usage,
     }
+    return grounded_judgment(decided, repository.has_charges(), ctx.sentencing_guard, ctx.language)
 
 
 def decide_by_code(
@@ -215,7 +223,7 @@ def decide_by_code(
         precedents=count,
         term=describe_term(term["months"], term["life"], term["death"], detention),
     )
-    return {
+    decided: dict[str, Any] = {
         "charges": charges,
         "articles": articles,
         "term": term,
@@ -227,6 +235,7 @@ def decide_by_code(
         "anchored": anchored,
         "usage": empty_usage(),
     }
+    return grounded_judgment(decided, True, True, ctx.language)
 
 
 def adjudicate(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:

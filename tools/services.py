@@ -19,7 +19,7 @@ from tools.retrieval.consultations import ConsultationSearch
 from tools.retrieval.hybrid import HybridRetriever, LexicalCollection
 from tools.retrieval.vector_cache import DocumentCachedEmbeddings, VectorCache
 from tools.retrieval.vectors import CASES, ChromaVectors
-from tools.settings import Settings, load_settings
+from tools.settings import Settings, load_settings, protect_data_dir
 
 WARM_UP_QUERY = "法律"
 """Any query loads the indexes and models; a short one costs nothing else."""
@@ -72,6 +72,7 @@ class Services:
 def build_services(settings: Settings, graph: GraphStore | None = None) -> Services:
     """Open the stores named by ``settings`` (the knowledge graph ``graph`` when given, e.g.
     :class:`tools.kb.memory_store.InMemoryGraphStore`); raises StoreUnavailableError/ModelUnavailableError."""
+    protect_data_dir(settings.data_dir)
     cache = VectorCache(settings.vector_cache_file)
     embeddings = DocumentCachedEmbeddings(load_embeddings(settings.embeddings), cache, seeds=[BUNDLED_VECTORS])
     vectors = ChromaVectors(settings, embeddings)

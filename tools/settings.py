@@ -166,6 +166,15 @@ class Settings:
         return self.data_dir / "threads.sqlite"
 
 
+def protect_data_dir(data_dir: Path) -> None:
+    """Keep what this process writes to itself: files and folders it creates are its user's alone (umask 077)
+    and the data dir, which holds people's legal questions, is 0700 even when an older run made it 0755."""
+    os.umask(0o077)
+    data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if data_dir.stat().st_uid == os.getuid() and data_dir.stat().st_mode & 0o077:
+        data_dir.chmod(0o700)
+
+
 def load_settings() -> Settings:
     """Read settings from the current environment (call again after changing it)."""
     return Settings()

@@ -6,8 +6,10 @@ fast profile's code-set judgment (:mod:`agents.adjudicator`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from agents.context import JudgeContext
-from agents.state.judge import ScoredCharge, SetAside, Term, TermCheck
+from agents.state.judge import ScoredCharge, SetAside, Term, TermCheck, no_term
 from prompts import label
 from tools.kb.cases import CaseSummary, get_cases
 from tools.kb.cases import precedents as kb_precedents
@@ -111,11 +113,17 @@ def check_term(
     """(term, check, articles): the judgment's term moved into what the convicted charges' evidence
     articles allow at the tier the facts meet (:mod:`tools.law.sentencing`), the record of it (None when no
     such article sets a penalty code can read), and ``articles`` with each convicted charge's defining
-    evidence article added where the Adjudicator left it out: a conviction names the article defining it."""
-    if not charges or not repository.has_charges():
+    evidence article added where the Adjudicator left it out: a conviction names the article defining it.
+    A knowledge base without a charge table ties no charge to its article: the term is then checked against
+    the audited articles the judgment cites."""
+    if not charges:
         return term, None, articles
-    defining = {c: [a for a in ids if a in evidence_articles] for c, ids in repository.articles_for(charges).items()}
-    articles = list(dict.fromkeys([*articles, *(a for ids in defining.values() for a in ids)]))
+    if repository.has_charges():
+        ids_of = repository.articles_for(charges)
+        defining = {c: [a for a in ids if a in evidence_articles] for c, ids in ids_of.items()}
+        articles = list(dict.fromkeys([*articles, *(a for ids in defining.values() for a in ids)]))
+    else:
+        defining = {c: [a for a in articles if a in evidence_articles] for c in charges}
     texts = {a.id: a.text for a in get_services().statutes.get_articles(list(articles))}
     allowed = judgment_allowed({c: {a: texts[a] for a in ids if a in texts} for c, ids in defining.items()}, fact)
     if allowed is None:
@@ -150,3 +158,30 @@ def precedent_sentence(
     median = precedent_term([(c.term_months, c.life_imprisonment, c.death_penalty) for c in found])
     months, life, death = median or (0, False, False)
     return {"months": months, "life": life, "death": death}, len(found)
+
+
+def ungrounded(
+    charges: list[str], articles: list[str], term_check: TermCheck | None, checked: bool, has_charges: bool
+) -> str:
+    """The label of why a judgment can give no sentence, or '' when it can: a sentence needs a convicted
+    charge and an article of the knowledge base, and, when the sentencing guard ran (``checked``), a penalty
+    the term was checked against. Every path to a judgment (the model's, code's) ends here."""
+    if not has_charges:
+        return "undecided_no_charges_in_kb"
+    if not charges:
+        return "undecided_no_charge"
+    if not articles:
+        return "undecided_no_article"
+    if checked and term_check is None:
+        return "undecided_unchecked_term"
+    return ""
+
+
+def grounded_judgment(decided: dict[str, Any], has_charges: bool, checked: bool, language: str) -> dict[str, Any]:
+    """``decided`` as it stands when it has grounds; otherwise with no sentence and ``undecided`` (also its
+    reasoning, which may not state a sentence) saying why."""
+    why = ungrounded(decided["charges"], decided["articles"], decided["term_check"], checked, has_charges)
+    if not why:
+        return {**decided, "undecided": ""}
+    reason = label(why, language)
+    return {**decided, "term": no_term(), "term_check": None, "reasoning": reason, "undecided": reason}

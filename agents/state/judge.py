@@ -179,6 +179,10 @@ class JudgeOutput(RunRecord):
     """Charges taken from the pre-judgment because the Adjudicator named none the evidence supports (empty
     when its own charges stand); each is defined by an audited evidence article."""
 
+    undecided: str = ""
+    """Why no sentence was given (empty when the judgment stands on a convicted charge, an article of the
+    knowledge base and, with the sentencing guard, a penalty its term was checked against)."""
+
 
 @dataclass(kw_only=True)
 class ResearchOutput(RunRecord):

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from agents.context import AuditContext, ConsultContext, JudgeContext
-from app.cli.console import console, err
+from app.cli.console import console, err, shown
 from tools.errors import InputError
 from tools.settings import load_settings, use_pack
 
@@ -161,7 +161,10 @@ def judge_cmd(
     if file is not None:
         if not file.is_file():
             raise InputError(f"fact file not found: {file}")
-        fact = file.read_text(encoding="utf-8")
+        try:
+            fact = file.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"fact file {file} is not UTF-8 text (byte {exc.start}): save it as UTF-8") from exc
     context = run_context(JudgeContext(), settings, model, review)
     live = err.is_terminal and not as_json
     out = run_graph(build_graph, JudgeInput(fact=fact or ""), context, live, check=require_statutes)
@@ -180,5 +183,5 @@ def threads(as_json: Annotated[bool, typer.Option("--json", help="Print the thre
         return
     table = Table("thread", "updated", "turns", "last question")
     for t in found:
-        table.add_row(escape(t["thread_id"]), t["updated"], str(t["turns"]), escape(t["last_question"]))
+        table.add_row(shown(t["thread_id"]), t["updated"], str(t["turns"]), shown(t["last_question"]))
     console.print(table)

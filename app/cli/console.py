@@ -11,6 +11,8 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
+from tools.text import visible
+
 
 class _Console(Console):
     def on_broken_pipe(self) -> None:
@@ -18,6 +20,12 @@ class _Console(Console):
         # rich's default ends it with 1 and no word, which reads as an unexplained failure.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise SystemExit(0)
+
+
+def shown(text: str) -> str:
+    """Text from a user, a file or a model as the terminal may print it: rich markup escaped, control
+    characters written out."""
+    return escape(visible(text))
 
 
 # Piped output is not cut to 80 columns: tables in logs and files stay readable.
@@ -67,7 +75,7 @@ def progress_bars() -> Progress:
 def print_panel(text: str, title: str) -> None:
     """Text in a titled box, wrapped inside it: the console's soft wrap (which keeps evidence lines whole for
     copying) would crop every line of a box at its edge, and judgments printed one line of their reasoning."""
-    console.print(Panel(escape(text), title=escape(title), title_align="left"), soft_wrap=False)
+    console.print(Panel(shown(text), title=shown(title), title_align="left"), soft_wrap=False)
 
 
 def print_usage(out: dict[str, Any]) -> None:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
 import typer
-from rich.markup import escape
 
 from app.cli import answer, evaluate, fit, graphrag, ingest, kb, kg, model
-from app.cli.console import err
+from app.cli.console import err, shown
 from tools.errors import JurisError
 from tools.stop import request_stop
 
@@ -61,8 +61,10 @@ def main() -> None:
     """Entry point: run the CLI, turning JurisErrors and interrupts into messages and exit codes."""
     signal.signal(signal.SIGINT, _stop)
     signal.signal(signal.SIGTERM, _stop)
+    # What a command writes (threads, stores, caches, exports) is its user's alone.
+    os.umask(0o077)
     try:
         cli()
     except JurisError as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        err.print(f"[red]error:[/red] {shown(str(exc))}")
         sys.exit(exc.exit_code)

@@ -88,6 +88,8 @@ def print_judgment(out: dict[str, Any]) -> None:
     console.print(f"[bold]罪名 Charges:[/bold] {escape('、'.join(out['charges']) or '（无）')}")
     console.print(f"[bold]适用法条 Articles:[/bold] {escape('、'.join(out['articles']) or '（无）')}")
     console.print(f"[bold]刑期 Term:[/bold] {sentence}")
+    if out.get("undecided"):
+        err.print(f"[yellow]No sentence:[/yellow] {escape(out['undecided'])}")
     print_panel(out["reasoning"] or "（无）", "理由 Reasoning")
     console.print("[bold]证据 Evidence[/bold]")
     for item in out["evidence"]:

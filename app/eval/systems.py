@@ -228,6 +228,7 @@ def judgment_prediction(decided: dict[str, Any], evidence: list[JudgeEvidence]) 
         "anchored": decided["anchored"],
         "set_aside": decided.get("set_aside", []),
         "term_check": decided.get("term_check"),
+        "undecided": decided.get("undecided", ""),
         "usage": decided["usage"],
     }
 

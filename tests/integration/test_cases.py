@@ -72,6 +72,17 @@ def test_cases_link_to_articles_and_charges_and_are_removable_by_source(
         remove_source("batch_a", kb.vectors, repo, interps, ConsultationRepository(kb.graph))
 
 
+def test_an_id_another_source_holds_is_refused_naming_both(kb: Services, repo: CaseRepository, tmp_path: Path) -> None:
+    first = load_cases(_subset(tmp_path, "court_a", 3))
+    ingest_cases(first, kb.vectors, repo, batch_size=16)
+    same_ids = [type(c)(**{**c.__dict__, "source": "court_b"}) for c in first]
+    with pytest.raises(InputError, match=r"3 case id\(s\) of 'court_b' already belong to source 'court_a'"):
+        ingest_cases(same_ids, kb.vectors, repo, batch_size=16)
+    assert repo.sources() == {"court_a": 3} and kb.vectors.count(CASES) == 3  # nothing taken over
+    interps = InterpretationRepository(kb.graph)
+    assert remove_source("court_a", kb.vectors, repo, interps, ConsultationRepository(kb.graph)) == ("cases", 3)
+
+
 def test_malformed_case_files_are_corpus_errors(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"fact": "x", "articles": [1], "charges": []}) + "\n{broken\n", encoding="utf-8")

@@ -291,6 +291,14 @@ def test_judge_prints_a_traceable_judgment(data_dir: Path, tmp_path: Path) -> No
     assert "核验 Audit" in pretty.stdout and "✓" in pretty.stdout  # the trail: each item the fake found to hold
     neither = _run("judge", data_dir=data_dir)
     assert neither.returncode == 2 and "exactly one of --fact" in neither.stderr
+    # A NUL byte and a GBK file: one line each, exit 2, no traceback (issue 42).
+    fact.write_bytes("被告人张某\x00秘密窃取他人手机一部，价值3000元。".encode())
+    nul = _run("judge", "--file", str(fact), data_dir=data_dir)
+    assert nul.returncode == 2 and "control character (U+0000 at character 6)" in nul.stderr
+    assert "Traceback" not in nul.stderr and len(nul.stderr.strip().splitlines()) == 1
+    fact.write_bytes("被告人张某秘密窃取他人手机一部。".encode("gbk"))
+    gbk = _run("judge", "--file", str(fact), data_dir=data_dir)
+    assert gbk.returncode == 2 and "is not UTF-8 text" in gbk.stderr and "Traceback" not in gbk.stderr
 
 
 def test_threads_continue_across_processes(data_dir: Path) -> None:

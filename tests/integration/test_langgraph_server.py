@@ -203,11 +203,13 @@ def test_studio_forms_come_from_the_input_and_context_schemas(server: str) -> No
     assert set(consult["input_schema"]["properties"]) == {"question"}
     assert {"response", "legal_basis", "verdicts"} <= set(consult["output_schema"]["properties"])
     context = consult["context_schema"]["properties"]
-    for field in ("draft_model", "manager_model", "audit_model", "top_k", "max_rounds", "audit", "human_review"):
+    for field in ("models", "top_k", "max_rounds", "audit", "human_review"):
         assert field in context and context[field].get("description"), field  # Studio shows it with help text
     judge = _http("GET", f"{server}/assistants/{assistants['judge']}/schemas")
     assert set(judge["input_schema"]["properties"]) == {"fact"}
-    assert {"judge_model", "audit_k", "strategy_k"} <= set(judge["context_schema"]["properties"])
+    # Each graph's form holds its own settings only.
+    assert {"models", "audit_k", "strategy_k", "max_charges"} <= set(judge["context_schema"]["properties"])
+    assert "max_rounds" not in judge["context_schema"]["properties"] and "max_charges" not in context
 
 
 def test_the_server_recovers_when_its_graph_store_restarts(server: str) -> None:

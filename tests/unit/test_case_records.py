@@ -57,3 +57,9 @@ def test_well_typed_cases_load_as_before(tmp_path: Path) -> None:
     (case,) = load_cases(_file(tmp_path, GOOD))
     assert case.articles == ("刑法:264",) and case.charges == ("盗窃",) and case.term_months == 6
     assert not case.life_imprisonment and case.fine == 0
+
+
+def test_a_control_character_in_a_fact_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    path = _file(tmp_path, GOOD, {**GOOD, "id": "c2", "fact": "被告人张某\u0000秘密窃取他人手机一部。"})
+    with pytest.raises(CorpusError, match=r"cases\.jsonl:2: field fact holds a control character \(U\+0000 at"):
+        load_cases(path)

@@ -427,10 +427,16 @@ def test_a_death_sentence_the_articles_do_not_allow_is_clamped_and_recorded(
     assert (check["low"], check["high"], check["life"], check["death"]) == (1, 84, False, False)
     assert check["corrected"] and check["original"] == {"months": 0, "life": False, "death": True}
     assert decided["reasoning"] == "被告人过失引起火灾，烧毁他人房屋，构成失火罪[1]，应判处有期徒刑7年。"
-    # The guard off: the model's sentence stands as written.
-    install(by_schema={"Judgment": [json.dumps(verdict, ensure_ascii=False)]})
+    # The guard off: the model's sentence stands as written when it names its article...
+    cited = {**verdict, "articles": [1]}
+    install(by_schema={"Judgment": [json.dumps(cited, ensure_ascii=False)]})
     unguarded = decide_judgment(FIRE, evidence, JudgeContext(model="fake", sentencing_guard=False))
-    assert unguarded["term"]["death"] and unguarded["term_check"] is None
+    assert unguarded["term"]["death"] and unguarded["term_check"] is None and unguarded["undecided"] == ""
+    # ...and no sentence is given on no article of the knowledge base, guard or not (issue 42).
+    install(by_schema={"Judgment": [json.dumps(verdict, ensure_ascii=False)]})
+    bare = decide_judgment(FIRE, evidence, JudgeContext(model="fake", sentencing_guard=False))
+    assert bare["articles"] == [] and bare["term"] == {"months": 0, "life": False, "death": False}
+    assert "没有经核查的知识库法条" in bare["undecided"]
 
 
 def test_reasoning_and_term_agree(active_judge_kb: Services, install: Any) -> None:
@@ -543,3 +549,75 @@ def test_without_kept_precedents_of_its_charge_the_term_comes_from_the_kbs(judge
     assert count == len(thefts) > 0
     median = precedent_term([(c.term_months, c.life_imprisonment, c.death_penalty) for c in thefts])
     assert median is not None and (term["months"], term["life"], term["death"]) == median
+
+
+@pytest.fixture(scope="module")
+def statutes_only_kb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
+    """The Criminal Law alone, no charges: the knowledge base `jurisgraph ingest` builds by default."""
+    from tools.corpus.laws_db import list_laws, resolve_laws
+    from tools.kb.memory_store import InMemoryGraphStore
+    from tools.pipelines.ingestion import ingest_laws
+    from tools.services import build_services
+    from tools.settings import Settings
+
+    settings = Settings(
+        data_dir=tmp_path_factory.mktemp("statutes_only"), embeddings="hash", neo4j_uri="", chroma_host=""
+    )
+    services = build_services(settings, graph=InMemoryGraphStore())
+    ingest_laws(resolve_laws(["刑法"], list_laws()), services.vectors, services.statutes, batch_size=128)
+    yield services
+    services.close()
+
+
+DEATH_FOR_NOTHING = json.dumps(
+    {
+        "reasoning": "被告人盗窃手机，判处死刑。",
+        "charges": ["捡苹果"],
+        "articles": [],
+        "term_months": 0,
+        "life_imprisonment": True,
+        "death_penalty": True,
+    },
+    ensure_ascii=False,
+)
+PHONE = "被告人张某于2018年秘密窃取他人手机一部，价值3000元。"
+
+
+def test_no_sentence_on_a_knowledge_base_without_charges(statutes_only_kb: Services, install: Any) -> None:
+    from tools.services import set_services
+
+    set_services(statutes_only_kb)
+    try:
+        install(by_schema={"Judgment": [DEATH_FOR_NOTHING] * 3})
+        out = build_graph().invoke(JudgeInput(fact=PHONE), context=JudgeContext(model="fake"))
+    finally:
+        set_services(None)
+    assert out["term"] == {"months": 0, "life": False, "death": False}
+    assert out["term_check"] is None and "知识库中没有罪名数据" in out["undecided"]
+    assert out["reasoning"] == out["undecided"]  # no sentence is stated anywhere
+
+
+def test_no_sentence_without_a_supported_charge(active_judge_kb: Services, install: Any) -> None:
+    install(by_schema={"Judgment": [DEATH_FOR_NOTHING] * 3})
+    # The model decides alone: no pre-judgment to anchor on, no scorer's proposal.
+    alone = JudgeContext(model="fake", prejudge="off", charge_scoring=False, profile="thorough")
+    out = build_graph().invoke(JudgeInput(fact=PHONE), context=alone)
+    assert out["charges"] == [] and "charge:捡苹果" in out["dropped"]
+    assert out["term"] == {"months": 0, "life": False, "death": False}
+    assert "没有法条支持任何罪名" in out["undecided"] and "死刑" not in out["reasoning"]
+    # A judgment on a charge and its article keeps its sentence, and says nothing is missing.
+    install(by_schema={"Judgment": [_judgment(["盗窃"], [1])]})
+    grounded = build_graph().invoke(JudgeInput(fact=FACT), context=replace(alone, prejudge="on"))
+    assert grounded["charges"] == ["盗窃"] and grounded["term"]["months"] > 0 and grounded["undecided"] == ""
+
+
+@pytest.mark.parametrize("control", ["\x00", "\x1b[2J", "\x85"])
+def test_a_fact_with_a_control_character_is_refused_before_any_query(
+    active_judge_kb: Services, install: Any, control: str
+) -> None:
+    model = install(by_schema={"Judgment": [_judgment(["盗窃"], [1])]})
+    with pytest.raises(InputError, match=r"the fact description holds a control character \(U\+00"):
+        build_graph().invoke(
+            JudgeInput(fact=f"被告人张某{control}秘密窃取他人手机一部，价值3000元。"), context=JudgeContext()
+        )
+    assert model.calls == []

@@ -16,7 +16,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 TOP = {"tools": 0, "prompts": 0, "agents": 1, "graphs": 2, "app": 3}
 TOOLS = {
-    **dict.fromkeys(("errors", "atomic", "caches", "stop", "packs", "settings", "fitted"), 0),
+    **dict.fromkeys(("errors", "atomic", "caches", "stop", "packs", "settings", "fitted", "text"), 0),
     "law": 1,
     "llm": 2,
     "corpus": 3,

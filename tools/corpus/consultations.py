@@ -12,6 +12,7 @@ from pathlib import Path
 from tools.corpus.jsonl import read_jsonl
 from tools.errors import CorpusError
 from tools.law.articles import parse_citations
+from tools.text import control_character
 
 _REQUIRED = ("id", "question", "answer")
 BASIS_MARKER = "法律依据"
@@ -62,8 +63,8 @@ def _fields(row: dict[str, object], where: str, max_chars: int) -> dict[str, str
             raise CorpusError(f"{where}: field {key} must be a non-empty string (got {value!r})")
         if len(value) > max_chars:
             raise CorpusError(f"{where}: field {key} has {len(value)} characters; at most {max_chars}")
-        if "\x00" in value:
-            raise CorpusError(f"{where}: field {key} holds a NUL character")
+        if at := control_character(value):
+            raise CorpusError(f"{where}: field {key} holds a control character ({at})")
     return {key: str(values[key]) for key in _REQUIRED}
 
 

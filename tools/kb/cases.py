@@ -32,7 +32,7 @@ MATCH (ch:Charge {name: name})
 MERGE (c)-[:CONVICTED_OF]->(ch)
 """
 
-_HASHES = "MATCH (c:Case) WHERE c.source = $source RETURN c.id AS id, c.hash AS hash"
+_HASHES = "UNWIND $ids AS id MATCH (c:Case {id: id}) RETURN c.id AS id, c.hash AS hash, c.source AS source"
 _SOURCES = "MATCH (c:Case) RETURN c.source AS source, count(c) AS cases"
 _DELETE_SOURCE = "MATCH (c:Case) WHERE c.source = $source DETACH DELETE c"
 
@@ -62,8 +62,10 @@ class CaseRepository:
             return self.charges.resolve(label, within=self.charges.defined_by(case.articles))
         return self.charges.resolve(label)
 
-    def hashes(self, source: str) -> dict[str, str]:
-        return {r["id"]: r["hash"] for r in self.store.read(_HASHES, {"source": source})}
+    def stored(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """id -> (content hash, source) of the given ids already in the graph."""
+        rows = self.store.read(_HASHES, {"ids": list(ids)}) if ids else []
+        return {r["id"]: (str(r["hash"] or ""), str(r["source"] or "")) for r in rows}
 
     def sources(self) -> dict[str, int]:
         return {r["source"]: r["cases"] for r in self.store.read(_SOURCES)}

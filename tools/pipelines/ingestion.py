@@ -119,10 +119,9 @@ def ingest_cases(
     on_plan: Callable[[int], None] = lambda _total: None,
     on_batch: Callable[[int], None] = lambda _done: None,
 ) -> IngestReport:
-    """Write new or changed cases to the ``cases`` collection and the Fact graph (vectors first, graph last)."""
-    in_graph: dict[str, str] = {}
-    for source in sorted({c.source for c in cases}):
-        in_graph |= repo.hashes(source)
+    """Write new or changed cases to the ``cases`` collection and the Fact graph (vectors first, graph last).
+    An id another source already holds is refused before anything is written, naming both sources."""
+    in_graph = own_ids("case", cases, repo.stored([c.id for c in cases]))
     return _write_changed(
         CASES,
         cases,
@@ -163,6 +162,20 @@ class _Document(_Hashed, Protocol):
 
 H = TypeVar("H", bound=_Hashed)
 D = TypeVar("D", bound=_Document)
+
+
+def own_ids(kind: str, items: Sequence[D], stored: Mapping[str, tuple[str, str]]) -> dict[str, str]:
+    """id -> content hash of ``items`` already in the graph (``stored``: id -> (hash, source)); an id that
+    belongs to another source is an InputError naming both, raised before anything is written: the second
+    file would otherwise take the first one's records over without a word."""
+    clashes = [(d.id, stored[d.id][1], d.source) for d in items if d.id in stored and stored[d.id][1] != d.source]
+    if clashes:
+        first, theirs, ours = clashes[0]
+        raise InputError(
+            f"{len(clashes)} {kind} id(s) of {ours!r} already belong to source {theirs!r} (first: {first!r}); "
+            f"give them other ids or `jurisgraph remove --source {theirs}` first"
+        )
+    return {item_id: stored_hash for item_id, (stored_hash, _) in stored.items()}
 
 
 def pending(
@@ -218,20 +231,11 @@ def ingest_consultations(
     cited articles and the answer's reasoning as metadata) and the graph (vectors first, graph last: the graph
     hash marks one done). An id another source already holds is refused before anything is written, naming
     both sources."""
-    in_graph = repo.stored([c.id for c in consultations])
-    clashes = [
-        (c.id, in_graph[c.id][1], c.source) for c in consultations if in_graph.get(c.id, ("", c.source))[1] != c.source
-    ]
-    if clashes:
-        first, theirs, ours = clashes[0]
-        raise InputError(
-            f"{len(clashes)} consultation id(s) of {ours!r} already belong to source {theirs!r} (first: {first!r}); "
-            f"give them other ids or `jurisgraph remove --source {theirs}` first"
-        )
+    in_graph = own_ids("consultation", consultations, repo.stored([c.id for c in consultations]))
     return _write_changed(
         CONSULTATIONS,
         consultations,
-        {cid: stored_hash for cid, (stored_hash, _) in in_graph.items()},
+        in_graph,
         vectors,
         lambda c: c.question,
         lambda c: {

@@ -1,0 +1,44 @@
+"""What enters from users and files, and what leaves for the terminal and the disk (issue 42)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from agents.common.question import validate_question
+from app.cli.console import shown
+from tools.errors import InputError
+from tools.settings import protect_data_dir
+from tools.text import control_character, visible
+
+
+def test_control_characters_are_found_and_named() -> None:
+    assert control_character("第一行\n第二行\t制表") is None  # line breaks and tabs are text
+    assert control_character("被告人张某\x00秘密") == "U+0000 at character 6"
+    assert control_character("abc\x1b[2J") == "U+001B at character 4"
+    with pytest.raises(InputError, match=r"the question holds a control character \(U\+0007 at character 3\)"):
+        validate_question("醉驾\x07会怎样", 100)
+
+
+def test_the_terminal_is_shown_control_characters_written_out() -> None:
+    assert visible("t-1\x1b[2J") == "t-1\\x1b[2J"
+    assert shown("[red]t\x1b[0m") == "\\[red]t\\x1b[0m"  # rich markup escaped too
+
+
+def test_the_data_dir_is_its_users_alone(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    data_dir.mkdir(mode=0o755)
+    data_dir.chmod(0o755)  # as an older run left it
+    previous = os.umask(0o022)
+    try:
+        protect_data_dir(data_dir)
+        assert stat.S_IMODE(data_dir.stat().st_mode) == 0o700
+        (data_dir / "threads.sqlite").write_text("", encoding="utf-8")
+        assert stat.S_IMODE((data_dir / "threads.sqlite").stat().st_mode) == 0o600
+        protect_data_dir(tmp_path / "new" / "dir")
+        assert stat.S_IMODE((tmp_path / "new" / "dir").stat().st_mode) == 0o700
+    finally:
+        os.umask(previous)
