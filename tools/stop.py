@@ -8,11 +8,18 @@ the batch in hand is stored (nothing half-written, and a re-run resumes from the
 
 from __future__ import annotations
 
+import os
 import threading
+from collections.abc import Callable
 
 from tools.errors import JurisError
 
 _requested = threading.Event()
+
+STOP_GRACE_S = 5.0
+"""Seconds a stopped command gets to finish the batch in hand before it ends anyway. One embedding or model
+call cannot be interrupted (a 3-million-character case kept one busy for minutes), and every write is atomic
+and every ingestion resumable, so ending mid-batch loses that batch only: a re-run redoes it."""
 
 
 class StopRequested(JurisError):
@@ -24,6 +31,19 @@ class StopRequested(JurisError):
 def request_stop() -> None:
     """Ask every loop that checks the flag to stop at its next batch boundary."""
     _requested.set()
+
+
+def stop_requested() -> bool:
+    """Whether a stop was requested (a second signal means: now)."""
+    return _requested.is_set()
+
+
+def end_soon(seconds: float, end: Callable[[int], object] = os._exit) -> threading.Timer:
+    """End the process with exit code 130 after ``seconds``, unless it has ended by then."""
+    timer = threading.Timer(seconds, end, args=(130,))
+    timer.daemon = True
+    timer.start()
+    return timer
 
 
 def clear_stop() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, TypeVar, cast
 
 import typer
 from rich.markup import escape
@@ -18,6 +18,9 @@ from agents.context import AuditContext, ConsultContext, JudgeContext
 from app.cli.console import console, err, shown
 from tools.errors import InputError
 from tools.settings import load_settings, use_pack
+
+if TYPE_CHECKING:
+    from tools.services import Services
 
 SettingsOption = Annotated[list[str] | None, typer.Option("--set", help="Context setting key=value (repeatable).")]
 ModelOption = Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")]
@@ -49,8 +52,22 @@ def require_statutes() -> None:
         raise InputError(
             f"the knowledge base in {services.settings.data_dir} holds no statutes yet: run `{command}` first"
         )
+    warn_of_gaps(services)
     # The indexes load while the graph's first model call runs, not after it.
     services.warm_up()
+
+
+def warn_of_gaps(services: Services) -> None:
+    """A vector store that lost what the graph holds: statutes missing is an error (every answer would find
+    no law), another collection a warning; both name the command that rebuilds it."""
+    from tools.errors import StoreDamagedError
+    from tools.pipelines.consistency import REPAIR, store_gaps
+    from tools.retrieval.vectors import STATUTES
+
+    for gap in store_gaps(services.graph, services.vectors):
+        if gap.collection == STATUTES:
+            raise StoreDamagedError(f"{gap.describe()} in {services.settings.data_dir}: run `{REPAIR}`")
+        err.print(f"[yellow]warning:[/yellow] {gap.describe()}: run `{REPAIR}`")
 
 
 def print_scope() -> None:

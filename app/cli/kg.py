@@ -73,7 +73,8 @@ def list_laws_cmd(
 
 
 def kg_repair() -> None:
-    """Cut a damaged append-only file of the embedded graph store after its last whole command."""
+    """Cut a damaged append-only file of the embedded graph store after its last whole command, and rebuild
+    what the vector store lost from the knowledge graph."""
     from tools.kb.embedded import repair_aofs
     from tools.settings import load_settings
 
@@ -83,3 +84,27 @@ def kg_repair() -> None:
         console.print(f"Repaired {escape(line)}")
     if not done:
         console.print(f"No damaged append-only file in {settings.falkordb_dir}.")
+    restore_vectors()
+
+
+def restore_vectors() -> None:
+    """Rebuild the collections the vector store lost from what the knowledge graph (and laws.db) holds."""
+    from tools.pipelines.consistency import restore_collections, store_gaps
+    from tools.retrieval.vectors import INTERPRETATIONS
+    from tools.services import get_services
+
+    services = get_services()
+    gaps = store_gaps(services.graph, services.vectors)
+    if not gaps:
+        console.print("The vector store holds everything the knowledge graph does.")
+        return
+    for gap in gaps:
+        console.print(f"Found: {gap.describe()}")
+    written = restore_collections(services.graph, services.vectors, services.settings.ingest_batch_size)
+    for collection, count in written.items():
+        console.print(f"Restored {count} {collection} from the knowledge graph.")
+    if any(gap.collection == INTERPRETATIONS for gap in gaps):
+        console.print(
+            "Interpretation chunks are not kept in the graph: run `jurisgraph ingest --interpretations DIR` "
+            "with the directory they came from to write them again."
+        )

@@ -11,7 +11,7 @@ import typer
 from app.cli import answer, evaluate, fit, graphrag, ingest, kb, kg, model
 from app.cli.console import err, shown
 from tools.errors import JurisError
-from tools.stop import request_stop
+from tools.stop import STOP_GRACE_S, end_soon, request_stop, stop_requested
 
 cli = typer.Typer(
     add_completion=False, no_args_is_help=True, help="JurisGraph: legal answers with verifiable citations."
@@ -52,8 +52,11 @@ def _stop(_signum: int, _frame: object) -> None:
     # Typer turns the exception into exit code 130 without a word, so the message is printed here, plainly:
     # a handler printing through rich, while the main thread was importing rich's emoji table for its own
     # print, failed on the half-imported module and the run exited 1 instead of 130 (seen in CI).
+    if stop_requested():  # a second signal: out now
+        os._exit(130)
     request_stop()
     sys.stderr.write("interrupted: nothing is lost; re-run the same command to resume.\n")
+    end_soon(STOP_GRACE_S)
     raise KeyboardInterrupt
 
 

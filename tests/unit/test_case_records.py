@@ -63,3 +63,23 @@ def test_a_control_character_in_a_fact_is_refused_before_anything_is_written(tmp
     path = _file(tmp_path, GOOD, {**GOOD, "id": "c2", "fact": "被告人张某\u0000秘密窃取他人手机一部。"})
     with pytest.raises(CorpusError, match=r"cases\.jsonl:2: field fact holds a control character \(U\+0000 at"):
         load_cases(path)
+
+
+def test_an_over_long_fact_is_refused_naming_its_line(tmp_path: Path) -> None:
+    path = _file(tmp_path, GOOD, {**GOOD, "id": "c2", "fact": "盗" * 100_001})
+    with pytest.raises(
+        CorpusError, match=r"cases\.jsonl:2: malformed case: field fact: String should have at most"
+    ) as raised:
+        load_cases(path)
+    assert len(str(raised.value)) < 300  # one readable line, not the fact echoed back
+
+
+def test_a_stopped_command_ends_within_its_grace_even_if_a_call_never_returns() -> None:
+    import threading
+
+    from tools.stop import end_soon
+
+    ended: list[int] = []
+    done = threading.Event()
+    end_soon(0.05, lambda code: (ended.append(code), done.set()))
+    assert done.wait(2) and ended == [130]

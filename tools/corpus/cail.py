@@ -18,6 +18,11 @@ from tools.text import control_character
 _REQUIRED = ("fact", "articles", "charges")
 
 
+MAX_FACT_CHARS = 100_000
+"""Longest case fact stored: court facts run to 40,000 characters (the CAIL sample's longest); a longer line
+is refused, naming it (a 3-million-character line kept the embedding busy for minutes)."""
+
+
 class CaseRecord(BaseModel):
     """One line of a CAIL file as it must be typed: no value is coerced (``"264"`` is not an article list,
     ``"false"`` is not false), so a malformed file is refused instead of stored wrongly."""
@@ -25,7 +30,7 @@ class CaseRecord(BaseModel):
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
 
     id: StrictStr | StrictInt | None = None
-    fact: StrictStr = Field(min_length=1)
+    fact: StrictStr = Field(min_length=1, max_length=MAX_FACT_CHARS)
     articles: list[Annotated[StrictInt, Field(ge=1, le=CRIMINAL_LAW_LAST_ARTICLE)]] = Field(min_length=1)
     charges: list[Annotated[StrictStr, Field(min_length=1)]]
     term_months: StrictInt = Field(default=0, ge=0)
@@ -37,7 +42,8 @@ class CaseRecord(BaseModel):
 def _first_error(exc: ValidationError) -> str:
     error = exc.errors()[0]
     field = ".".join(str(part) for part in error["loc"])
-    return f"field {field}: {error['msg']} (got {error.get('input')!r})"
+    got = repr(error.get("input"))
+    return f"field {field}: {error['msg']} (got {got[:60] + '…' if len(got) > 60 else got})"
 
 
 @dataclass(frozen=True)

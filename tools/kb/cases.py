@@ -73,6 +73,24 @@ class CaseRepository:
     def delete_source(self, source: str) -> None:
         self.store.query(_DELETE_SOURCE, {"source": source})
 
+    def stored_cases(self) -> list[Case]:
+        """Every case the graph holds, as ingested (what a wiped vector store is rebuilt from)."""
+        return [
+            Case(
+                r["id"], r["source"], r["fact"], tuple(r["articles"]), tuple(r["charges"] or ()),
+                int(r["term_months"] or 0), bool(r["life"]), bool(r["death"]), int(r["fine"] or 0),
+            )
+            for r in self.store.read(_ALL)
+        ]  # fmt: skip
+
+
+_ALL = """
+MATCH (c:Case)
+OPTIONAL MATCH (c)-[:CITES]->(a:Article)
+RETURN c.id AS id, c.source AS source, c.fact AS fact, c.charges AS charges, c.term_months AS term_months,
+       c.life_imprisonment AS life, c.death_penalty AS death, c.fine AS fine, collect(a.id) AS articles
+ORDER BY id
+"""
 
 _GET = """
 UNWIND $ids AS case_id

@@ -23,6 +23,11 @@ MERGE (q)-[:CITES]->(a)
 """
 _HASHES = "UNWIND $ids AS id MATCH (q:Consultation {id: id}) RETURN q.id AS id, q.hash AS hash, q.source AS source"
 _SOURCES = "MATCH (q:Consultation) RETURN q.source AS source, count(q) AS n"
+_ALL = """
+MATCH (q:Consultation)
+RETURN q.id AS id, q.source AS source, q.question AS question, q.answer AS answer, q.articles AS articles
+ORDER BY id
+"""
 _DELETE_SOURCE = "MATCH (q:Consultation) WHERE q.source = $source DETACH DELETE q"
 _CITING = """
 MATCH (q:Consultation)-[:CITES]->(:Article {id: $id})
@@ -67,6 +72,13 @@ class ConsultationRepository:
         """id -> (content hash, source) of the given ids already in the graph."""
         rows = self.store.read(_HASHES, {"ids": list(ids)}) if ids else []
         return {r["id"]: (str(r["hash"] or ""), str(r["source"] or "")) for r in rows}
+
+    def stored_consultations(self) -> list[Consultation]:
+        """Every consultation the graph holds, as ingested (what a wiped vector store is rebuilt from)."""
+        return [
+            Consultation(r["id"], r["source"], r["question"], r["answer"], tuple(r["articles"] or ()))
+            for r in self.store.read(_ALL)
+        ]
 
     def sources(self) -> dict[str, int]:
         return {r["source"]: r["n"] for r in self.store.read(_SOURCES)}

@@ -82,8 +82,9 @@ def ingest_interpretations(
 ) -> InterpretationReport:
     """Write interpretations whose content changed or is missing: chunks to the ``interpretations``
     collection, nodes and INTERPRETS edges to the graph. An interpretation counts as done only once its
-    hash is set in the graph, which happens after both stores hold it, so a killed run resumes cleanly."""
-    done = repo.hashes()
+    hash is set in the graph, which happens after both stores hold it, so a killed run resumes cleanly; a
+    collection that lost every chunk (a wiped vector store) has every interpretation written again."""
+    done = repo.hashes() if vectors.count(INTERPRETATIONS) else {}
     report = InterpretationReport(files=len(interpretations))
     todo = [i for i in interpretations if done.get(i.id) != i.content_hash]
     report.unchanged = len(interpretations) - len(todo)
