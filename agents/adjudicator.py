@@ -181,7 +181,7 @@ def decide_judgment(
         "anchored": anchored,
         "usage": usage,
     }
-    return grounded_judgment(decided, repository.has_charges(), ctx.sentencing_guard, ctx.language)
+    return grounded_judgment(decided, ctx.sentencing_guard, ctx.language)
 
 
 def decide_by_code(
@@ -235,7 +235,7 @@ def decide_by_code(
         "anchored": anchored,
         "usage": empty_usage(),
     }
-    return grounded_judgment(decided, True, True, ctx.language)
+    return grounded_judgment(decided, True, ctx.language)
 
 
 def adjudicate(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:

@@ -160,14 +160,10 @@ def precedent_sentence(
     return {"months": months, "life": life, "death": death}, len(found)
 
 
-def ungrounded(
-    charges: list[str], articles: list[str], term_check: TermCheck | None, checked: bool, has_charges: bool
-) -> str:
+def ungrounded(charges: list[str], articles: list[str], term_check: TermCheck | None, checked: bool) -> str:
     """The label of why a judgment can give no sentence, or '' when it can: a sentence needs a convicted
     charge and an article of the knowledge base, and, when the sentencing guard ran (``checked``), a penalty
     the term was checked against. Every path to a judgment (the model's, code's) ends here."""
-    if not has_charges:
-        return "undecided_no_charges_in_kb"
     if not charges:
         return "undecided_no_charge"
     if not articles:
@@ -177,11 +173,16 @@ def ungrounded(
     return ""
 
 
-def grounded_judgment(decided: dict[str, Any], has_charges: bool, checked: bool, language: str) -> dict[str, Any]:
+def grounded_judgment(decided: dict[str, Any], checked: bool, language: str) -> dict[str, Any]:
     """``decided`` as it stands when it has grounds; otherwise with no sentence and ``undecided`` (also its
-    reasoning, which may not state a sentence) saying why."""
-    why = ungrounded(decided["charges"], decided["articles"], decided["term_check"], checked, has_charges)
+    reasoning, which may not state a sentence) saying why; charges that rest on no article are not shown as a
+    conviction but reported with the dropped (``charge:NAME``)."""
+    why = ungrounded(decided["charges"], decided["articles"], decided["term_check"], checked)
     if not why:
         return {**decided, "undecided": ""}
     reason = label(why, language)
-    return {**decided, "term": no_term(), "term_check": None, "reasoning": reason, "undecided": reason}
+    out = {**decided, "term": no_term(), "term_check": None, "reasoning": reason, "undecided": reason}
+    if why == "undecided_no_article":
+        out["dropped"] = [*decided["dropped"], *(f"charge:{c}" for c in decided["charges"])]
+        out["charges"] = []
+    return out

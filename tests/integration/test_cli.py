@@ -382,3 +382,20 @@ def test_vectors_of_chosen_collections_export_alone(data_dir: Path, tmp_path: Pa
     assert "Exported 505 hash-256 vectors" in one.stdout  # the Criminal Law's articles, no other collection's
     missing = _run("vectors", "--export", str(tmp_path / "x.npz"), "--collection", "nope", data_dir=data_dir)
     assert missing.returncode == 2 and "no collection nope here" in missing.stderr
+
+
+def test_a_wiped_vector_store_is_named_and_repaired(tmp_path: Path) -> None:
+    data_dir = tmp_path / "wiped"
+    assert _run("ingest", data_dir=data_dir).returncode == 0
+    (data_dir / "chroma" / "chroma.sqlite3").write_bytes(b"")  # `: > chroma.sqlite3`
+    asked = _run("ask", "醉酒驾驶机动车会受到什么处罚？", data_dir=data_dir)
+    assert asked.returncode == 3, asked.stderr  # not an answer that finds no law
+    assert "the statutes collection holds 0 of the 505 records" in asked.stderr
+    assert "jurisgraph kg repair" in asked.stderr and "Traceback" not in asked.stderr
+    repaired = _run("kg", "repair", data_dir=data_dir)
+    assert repaired.returncode == 0, repaired.stderr
+    assert "Restored 505 statutes from the knowledge graph." in repaired.stdout
+    again = _run("ask", "--json", "醉酒驾驶机动车会受到什么处罚？", data_dir=data_dir)
+    assert again.returncode == 0, again.stderr
+    assert "刑法:133-1" in {item["article_id"] for item in json.loads(again.stdout)["legal_basis"]}
+    assert (data_dir.stat().st_mode & 0o777) == 0o700  # the data dir is its user's alone

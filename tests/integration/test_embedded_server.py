@@ -220,3 +220,24 @@ def test_the_server_asks_every_client_for_the_data_dirs_password(tmp_path: Path)
     finally:
         store.close()
         server.stop()
+
+
+def test_garbage_records_find_the_running_server_and_a_lost_password_is_named(tmp_path: Path) -> None:
+    from tools.errors import StoreUnavailableError
+
+    starter = _start_user(tmp_path)
+    server = _server(tmp_path)
+    try:
+        starter.communicate("\n", timeout=30)
+        (tmp_path / "falkordb" / "port").write_text("garbage")  # the records no longer name the server
+        store = open_graph_store(_settings(tmp_path))
+        try:
+            assert store.read("MATCH (p:Probe) RETURN count(p) AS n")[0]["n"] == 1  # the same server and data
+        finally:
+            store.close()
+        assert _server(tmp_path).pid == server.pid  # no second server on the same files; records written again
+        (tmp_path / "falkordb" / "password").unlink()
+        with pytest.raises(StoreUnavailableError, match=r"has lost its password file .*password: stop it"):
+            open_graph_store(_settings(tmp_path))
+    finally:
+        server.stop()

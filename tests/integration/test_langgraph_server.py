@@ -140,7 +140,10 @@ def test_judge_interrupts_for_review_and_resumes(server: str) -> None:
     out = _http("POST", f"{server}/threads/{thread}/runs/wait", resume, timeout=120)
     (final,) = out["verdicts"]
     assert (final["article_id"], final["decided_by"], final["applicable"]) == (article, "reviewer", True)
-    assert out["charges"] == ["盗窃"] and out["term"]["months"] == 6
+    # The scripted judgment cites 264, which the audited evidence (the reviewed article alone) does not hold:
+    # no sentence on no article, over the API as anywhere (issue 42).
+    assert out["articles"] == [] and out["charges"] == [] and "charge:盗窃" in out["dropped"]
+    assert out["term"] == {"months": 0, "life": False, "death": False} and "法条" in out["undecided"]
     assert article in [e["id"] for e in out["evidence"]]
 
 
@@ -225,3 +228,18 @@ def test_the_server_recovers_when_its_graph_store_restarts(server: str) -> None:
     out = _http("POST", f"{server}/runs/wait", run, timeout=120)
     assert "刑法:133-1" in {item["article_id"] for item in out["legal_basis"]}
     assert int(pid_file.read_text()) != store_pid  # a new embedded server, found by the running graphs
+
+
+def test_a_run_context_the_graph_would_not_take_is_a_422_naming_it(server: str) -> None:
+    import urllib.error
+
+    for assistant, context, named in (
+        ("judge", {"model": "fake", "max_rounds": 2}, "unknown judge setting(s) max_rounds"),
+        ("consult", {"model": "fake", "top_k": "abc"}, "top_k='abc': needs a number"),
+        ("consult", {"model": "fake", "max_rounds": -3}, "max_rounds=-3: must lie in 0 to 20"),
+    ):
+        run = {"assistant_id": assistant, "input": {"question": "醉驾怎么处罚？", "fact": "被告人盗窃。"}}
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            _http("POST", f"{server}/runs/wait", {**run, "context": context}, timeout=30)
+        assert refused.value.code == 422
+        assert named in json.loads(refused.value.read())["detail"]

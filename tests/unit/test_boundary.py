@@ -42,3 +42,16 @@ def test_the_data_dir_is_its_users_alone(tmp_path: Path) -> None:
         assert stat.S_IMODE((tmp_path / "new" / "dir").stat().st_mode) == 0o700
     finally:
         os.umask(previous)
+
+
+def test_an_api_run_context_its_graph_would_not_take_is_named() -> None:
+    from app.server import context_problem
+
+    assert context_problem("consult", {"model": "fake", "top_k": 3}) is None
+    assert context_problem("someone-elses-assistant", {"anything": 1}) is None  # the graph refuses it itself
+    unknown = context_problem("judge", {"model": "fake", "max_rounds": 2})
+    assert unknown is not None and unknown.startswith("unknown judge setting(s) max_rounds; settings are ")
+    assert "needs a number" in str(context_problem("consult", {"top_k": "abc"}))
+    assert "max_rounds=-3: must lie in 0 to 20" in str(context_problem("consult", {"max_rounds": -3}))
+    # The server's default assistant of a graph is addressed by its uuid5 id as well.
+    assert "unknown judge setting(s) nope" in str(context_problem("a8fe3ebc-2d0e-509f-bb43-929997a8c722", {"nope": 1}))

@@ -593,7 +593,8 @@ def test_no_sentence_on_a_knowledge_base_without_charges(statutes_only_kb: Servi
     finally:
         set_services(None)
     assert out["term"] == {"months": 0, "life": False, "death": False}
-    assert out["term_check"] is None and "知识库中没有罪名数据" in out["undecided"]
+    assert out["term_check"] is None and out["charges"] == [] and "charge:捡苹果" in out["dropped"]
+    assert "没有经核查的知识库法条" in out["undecided"]
     assert out["reasoning"] == out["undecided"]  # no sentence is stated anywhere
 
 

@@ -201,19 +201,51 @@ def ensure_server(data_dir: Path, port: int = 0, idle_s: float = DEFAULT_IDLE_S)
 
 
 def _recorded_server(data_dir: Path) -> EmbeddedServer | None:
-    """The server another process started on this data dir, if it still runs."""
+    """The server another process started on this data dir, if it still runs: the one its records name, or
+    else any redis-server serving this dir (records overwritten or lost must not start a second server on
+    the same files), whose records are then written again."""
     recorded_port = _read_int(data_dir / "port")
     recorded_pid = _read_int(data_dir / "pid")
     if recorded_port and recorded_pid and _alive(recorded_pid) and _is_redis(recorded_pid):
-        return EmbeddedServer(recorded_port, recorded_pid, data_dir, _read_password(data_dir))
+        return EmbeddedServer(recorded_port, recorded_pid, data_dir, _read_password(data_dir, recorded_pid))
+    found = _serving(data_dir)
+    if found is None:
+        return None
+    pid, port = found
+    (data_dir / "port").write_text(str(port))
+    (data_dir / "pid").write_text(str(pid))
+    return EmbeddedServer(port, pid, data_dir, _read_password(data_dir, pid))
+
+
+def _serving(data_dir: Path) -> tuple[int, int] | None:
+    """(pid, port) of a live redis-server working in ``data_dir`` (``--dir`` makes it its working directory;
+    it retitles itself ``redis-server 127.0.0.1:PORT``), read from the process table."""
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            title = (proc / "cmdline").read_bytes().decode(errors="replace")
+            cwd = os.readlink(proc / "cwd")
+        except OSError:
+            continue
+        if "redis-server" not in title or cwd != str(data_dir):
+            continue
+        port = title.replace("\0", " ").split()[-1].rsplit(":", 1)[-1]
+        if port.isdigit() and _alive(int(proc.name)):
+            return int(proc.name), int(port)
     return None
 
 
-def _read_password(data_dir: Path) -> str:
+def _read_password(data_dir: Path, pid: int) -> str:
+    """The running server's password; its file gone is a one-line error, not "Authentication required"."""
+    path = data_dir / "password"
     try:
-        return (data_dir / "password").read_text().strip()
-    except OSError:
-        return ""
+        return path.read_text().strip()
+    except OSError as exc:
+        raise StoreUnavailableError(
+            f"the embedded FalkorDB (pid {pid}) serving {data_dir} has lost its password file {path}: stop it "
+            f"(`kill {pid}`) and run again"
+        ) from exc
 
 
 def _write_password(data_dir: Path) -> str:

@@ -1,0 +1,104 @@
+"""The HTTP app `langgraph dev` and a LangGraph server merge with their own (langgraph.json ``http.app``).
+
+It refuses a run whose ``context`` its graph would not take, with a 422 naming the problem, before the run
+is created: LangGraph builds the Context with ``Context(**context)`` inside the run, where an unknown key
+was a TypeError and a wrong type a run that failed later (or, for a limit, ran unbounded).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import fields
+from typing import Any
+from uuid import UUID, uuid5
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+
+from agents.context import ConsultContext, Context, GlobalSearchContext, JudgeContext
+from tools.errors import InputError
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CONTEXTS: dict[str, type[Context]] = {
+    "consult": ConsultContext,
+    "judge": JudgeContext,
+    "global_search": GlobalSearchContext,
+    "ingest": Context,
+}
+"""Each graph of langgraph.json and the Context it runs with."""
+_DEFAULT_ASSISTANTS = {str(uuid5(UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8"), g)): g for g in CONTEXTS}
+"""The server's default assistant of each graph, by the id it gives it (uuid5 of the graph name)."""
+
+
+def context_problem(assistant_id: str, context: object) -> str | None:
+    """Why ``context`` cannot run on the assistant's graph, or None when it can (or the assistant is not one
+    of the defaults, whose graph only the server knows: the graph itself then refuses a bad value)."""
+    graph = _DEFAULT_ASSISTANTS.get(assistant_id, assistant_id)
+    schema = CONTEXTS.get(graph)
+    if schema is None or context is None:
+        return None
+    if not isinstance(context, dict):
+        return f"context must be an object of {graph}'s settings"
+    known = {f.name for f in fields(schema)}
+    if unknown := sorted(set(context) - known):
+        return f"unknown {graph} setting(s) {', '.join(unknown)}; settings are {', '.join(sorted(known))}"
+    try:
+        schema(**context)
+    except InputError as exc:
+        return str(exc)
+    return None
+
+
+class ValidateContext:
+    """ASGI middleware: the body of every run request is read, its ``context`` checked, and passed on."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST" or "/runs" not in scope["path"]:
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        more = True
+        while more:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        problem = _problem(body)
+        if problem is not None:
+            payload = json.dumps({"detail": problem}, ensure_ascii=False).encode()
+            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
+            await send({"type": "http.response.start", "status": 422, "headers": headers})
+            await send({"type": "http.response.body", "body": payload})
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+def _problem(body: bytes) -> str | None:
+    try:
+        request = json.loads(body or b"{}")
+    except ValueError:
+        return None  # the server's own validation answers a malformed body
+    if not isinstance(request, dict):
+        return None
+    return context_problem(str(request.get("assistant_id", "")), request.get("context"))
+
+
+app = Starlette(middleware=[Middleware(ValidateContext)])
