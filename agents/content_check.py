@@ -19,7 +19,7 @@ from agents.context import ConsultContext
 from agents.state.common import LegalBasisItem, trace_event
 from agents.state.consult import ConsultState
 from prompts import label, render_prompt
-from tools.law.articles import Article, parse_citations
+from tools.law.articles import Article, malformed_citations, parse_citations
 from tools.llm.chat import empty_usage, invoke_text
 from tools.services import get_services
 
@@ -74,6 +74,9 @@ def check_content(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     dropped = [a for a in dict.fromkeys([*draft_cited, *cited]) if a not in allowed_ids]
     for article_id in dropped:
         response = strip_citation(response, article_id)
+    for raw in malformed_citations(response):
+        response = response.replace(raw, "")
+        dropped.append(raw)
     return {
         "response": response.strip(),
         # The draft's Citations line counts too: the rewrite keeps the reasons but often drops the ids.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, Self, get_args, get_origin, get_type_hints
 
@@ -56,21 +57,8 @@ class Context:
         """Refuse a value of the wrong type or outside its range (every way of setting one comes here)."""
         hints = get_type_hints(type(self))
         for f in fields(self):
-            value, expected = getattr(self, f.name), hints[f.name]
-            if get_origin(expected) is Literal:
-                if value not in get_args(expected):
-                    raise InputError(
-                        f"setting {f.name}={value!r}: choose one of {', '.join(map(str, get_args(expected)))}"
-                    )
-            elif expected in (int, float) and (isinstance(value, bool) or not isinstance(value, (int, float))):
-                raise InputError(f"setting {f.name}={value!r}: needs a number")
-            elif expected in (int, float):
-                low, high = f.metadata.get("low"), f.metadata.get("high")
-                if expected is int and not isinstance(value, int):
-                    raise InputError(f"setting {f.name}={value!r}: needs a whole number")
-                if math.isnan(value) or (low is not None and value < low) or (high is not None and value > high):
-                    bounds = f"{low if low is not None else '-inf'} to {high if high is not None else 'inf'}"
-                    raise InputError(f"setting {f.name}={value!r}: must lie in {bounds}")
+            if problem := _problem(getattr(self, f.name), hints[f.name], f.metadata):
+                raise InputError(f"setting {f.name}={getattr(self, f.name)!r}: {problem}")
         unknown = set(self.models) - set(ROLES)
         if unknown:
             raise InputError(f"setting models: unknown role {sorted(unknown)[0]!r}; roles are {', '.join(ROLES)}")
@@ -103,3 +91,25 @@ class Context:
                 raise InputError(f"bad setting {pair!r}: {key} is one of {', '.join(map(str, allowed))}")
             changes[key] = value
         return replace(self, **changes)
+
+
+def _problem(value: Any, expected: Any, metadata: Mapping[str, Any]) -> str | None:
+    """What is wrong with one setting's value for its declared type and range, or None."""
+    if expected in (bool, str) and not isinstance(value, expected):
+        return "needs true or false" if expected is bool else "needs a text"
+    if get_origin(expected) is dict:
+        texts = isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+        return None if texts else "needs an object of texts"
+    if get_origin(expected) is Literal:
+        allowed = get_args(expected)
+        return None if value in allowed else f"choose one of {', '.join(map(str, allowed))}"
+    if expected not in (int, float):
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return "needs a number"
+    if expected is int and not isinstance(value, int):
+        return "needs a whole number"
+    low, high = metadata.get("low"), metadata.get("high")
+    if math.isnan(value) or (low is not None and value < low) or (high is not None and value > high):
+        return f"must lie in {low if low is not None else '-inf'} to {high if high is not None else 'inf'}"
+    return None

@@ -246,14 +246,16 @@ def test_invented_and_unaudited_citations_are_dropped_and_reported(active_kb: Se
             "ElementGraph": [elements.model_dump_json()],
             "text": [
                 "醉驾构成危险驾驶罪[刑法:133-1]，并处罚金[刑法:999-9]；另见[民法典:1]。",
-                "回答：醉驾构成危险驾驶罪[刑法:133-1]，另见[刑法:20]。",
+                "回答：醉驾构成危险驾驶罪[刑法:133-1]，另见[刑法:20]和[刑法:264' OR 1=1]。",
             ],
         }
     )
     out = _run()
     assert [i["article_id"] for i in out["legal_basis"]] == ["刑法:133-1"]
-    # Two ids the KB lacks (from the draft) and one real article ContentCheck added without an audit.
-    assert out["dropped_citations"] == ["刑法:999-9", "民法典:1", "刑法:20"]
+    # Two ids the KB lacks (from the draft), one real article ContentCheck added without an audit, and a
+    # bracket that only looks like an id (issue 42).
+    assert out["dropped_citations"] == ["刑法:999-9", "民法典:1", "刑法:20", "[刑法:264' OR 1=1]"]
+    assert "OR 1=1" not in out["response"]
     assert "999" not in out["response"] and "刑法:20" not in out["response"]
     assert "（《刑法》第一百三十三条之一）" in out["response"]
     assert out["element_graph"]["key_facts"] == ["醉酒驾驶机动车"]

@@ -52,3 +52,26 @@ def test_case_files_raise_only_corpus_errors(tmp_path: Path, rows: list[object],
     except CorpusError:
         return
     assert all(c.fact.strip() and c.articles for c in cases)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(["model", "models", "top_k", "audit", "max_rounds", "profile", "x"]), JSON))
+def test_an_api_context_is_taken_or_named_never_a_traceback(context: dict[str, object]) -> None:
+    from app.server import context_problem
+
+    for graph in ("consult", "judge", "global_search", "ingest"):
+        problem = context_problem(graph, context)
+        assert problem is None or (isinstance(problem, str) and problem)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(st.lists(st.fixed_dictionaries({}, optional={k: JSON for k in ("id", "question", "answer")}), min_size=1))
+def test_a_consultation_file_loads_or_is_named_never_a_traceback(tmp_path: Path, rows: list[dict[str, object]]) -> None:
+    from tools.corpus.consultations import load_consultations
+
+    path = tmp_path / "consultations.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    try:
+        load_consultations(path)
+    except CorpusError as exc:
+        assert "consultations.jsonl" in str(exc)

@@ -145,6 +145,8 @@ class Article:
 _ID_RE = re.compile(
     r"[\[【]\s*《?([^\[\]【】:：\s》]{1,40})》?\s*[:：]\s*(\d+(?:-\d+|[A-Z]{1,2})?|条目\d+|全文)\s*[\]】]"
 )
+# What a bracketed id looks like from outside (a law, a colon, then a number), whatever follows the number.
+_ID_LIKE_RE = re.compile(r"[\[【]\s*《?[^\[\]【】:：\s》]{1,40}》?\s*[:：]\s*\d[^\[\]【】\n]{0,60}[\]】]")
 # Ids of Latin-named codes written without brackets, as a small model lists them ("Citations: IPC:382").
 _BARE_ID_RE = re.compile(r"(?<![\w\[【])([A-Z][A-Za-z]{1,15})\s*:\s*(\d+[A-Z]{0,2})\b")
 # Citations in prose: 《中华人民共和国刑法》第一百三十三条之一, 《刑法》第264条.
@@ -158,6 +160,12 @@ def prose_citation_spans(text: str) -> list[tuple[int, int, str]]:
         suffix = cn_to_int(m.group(3)) if m.group(3) else 0
         spans.append((m.start(), m.end(), make_article_id(m.group(1), cn_to_int(m.group(2)), suffix)))
     return spans
+
+
+def malformed_citations(text: str) -> list[str]:
+    """Bracketed spans that look like an id but are not one (``[刑法:264' OR 1=1]``), as written: an answer
+    must not keep them, and the user is told they were removed."""
+    return [m.group() for m in _ID_LIKE_RE.finditer(text) if not _ID_RE.fullmatch(m.group())]
 
 
 def parse_citations(text: str) -> list[str]:
