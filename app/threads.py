@@ -23,10 +23,21 @@ def open_checkpointer(settings: Settings) -> Iterator[BaseCheckpointSaver[Any]]:
         with _postgres_checkpointer(settings.checkpoint_uri) as saver:
             yield saver
         return
-    settings.threads_file.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(settings.threads_file, check_same_thread=False)
+    path = settings.threads_file
     try:
-        yield SqliteSaver(conn)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, check_same_thread=False)
+    except (OSError, sqlite3.Error) as exc:
+        raise StoreUnavailableError(f"cannot open the conversation threads {path}: {exc}") from exc
+    try:
+        saver = SqliteSaver(conn)
+        # Its tables are made now, not inside the run: a read-only data dir is one line before any model call.
+        saver.setup()
+    except sqlite3.Error as exc:
+        conn.close()
+        raise StoreUnavailableError(f"cannot write the conversation threads {path}: {exc}") from exc
+    try:
+        yield saver
     finally:
         conn.close()
 

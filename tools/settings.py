@@ -8,6 +8,7 @@ values when they share an environment. Per-run settings (model per role, top-k) 
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -172,7 +173,8 @@ def protect_data_dir(data_dir: Path) -> None:
     os.umask(0o077)
     data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     if data_dir.stat().st_uid == os.getuid() and data_dir.stat().st_mode & 0o077:
-        data_dir.chmod(0o700)
+        with contextlib.suppress(OSError):  # a read-only mount: what it holds cannot change either
+            data_dir.chmod(0o700)
 
 
 def load_settings() -> Settings:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
+import sqlite3
 import sys
 
 import typer
 
 from app.cli import answer, evaluate, fit, graphrag, ingest, kb, kg, model
 from app.cli.console import err, shown
-from tools.errors import JurisError
+from tools.errors import JurisError, StoreUnavailableError
 from tools.stop import STOP_GRACE_S, end_soon, request_stop, stop_requested
 
 cli = typer.Typer(
@@ -60,6 +62,10 @@ def _stop(_signum: int, _frame: object) -> None:
     raise KeyboardInterrupt
 
 
+_STORE_ERRNOS = {errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EDQUOT}
+_STORE_HINT = "free disk space or fix the data dir's permissions, then run the command again (nothing is lost)"
+
+
 def main() -> None:
     """Entry point: run the CLI, turning JurisErrors and interrupts into messages and exit codes."""
     signal.signal(signal.SIGINT, _stop)
@@ -71,3 +77,14 @@ def main() -> None:
     except JurisError as exc:
         err.print(f"[red]error:[/red] {shown(str(exc))}")
         sys.exit(exc.exit_code)
+    except (OSError, sqlite3.Error) as exc:
+        if isinstance(exc, OSError) and exc.errno not in _STORE_ERRNOS:
+            raise
+        # A full disk, a read-only or foreign data dir: the stores' own errors, as one line and exit code 3.
+        err.print(f"[red]error:[/red] a local store could not be written: {shown(str(exc))}; {_STORE_HINT}")
+        sys.exit(StoreUnavailableError.exit_code)
+    except Exception as exc:
+        if not type(exc).__module__.startswith("chromadb"):
+            raise
+        err.print(f"[red]error:[/red] the vector store failed: {shown(str(exc))}; {_STORE_HINT}")
+        sys.exit(StoreUnavailableError.exit_code)

@@ -55,3 +55,15 @@ def test_an_api_run_context_its_graph_would_not_take_is_named() -> None:
     assert "max_rounds=-3: must lie in 0 to 20" in str(context_problem("consult", {"max_rounds": -3}))
     # The server's default assistant of a graph is addressed by its uuid5 id as well.
     assert "unknown judge setting(s) nope" in str(context_problem("a8fe3ebc-2d0e-509f-bb43-929997a8c722", {"nope": 1}))
+
+
+def test_a_thread_store_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    from app.threads import open_checkpointer
+    from tools.errors import StoreUnavailableError
+    from tools.settings import Settings
+
+    settings = Settings(data_dir=tmp_path, embeddings="hash")
+    settings.threads_file.mkdir(parents=True)  # a directory where the database file should be
+    with pytest.raises(StoreUnavailableError, match=r"cannot open the conversation threads .*threads\.sqlite"):
+        with open_checkpointer(settings):
+            pass
