@@ -64,6 +64,6 @@ def test_a_thread_store_that_cannot_be_written_is_one_line(tmp_path: Path) -> No
 
     settings = Settings(data_dir=tmp_path, embeddings="hash")
     settings.threads_file.mkdir(parents=True)  # a directory where the database file should be
-    with pytest.raises(StoreUnavailableError, match=r"cannot open the conversation threads .*threads\.sqlite"):
-        with open_checkpointer(settings):
-            pass
+    opening = pytest.raises(StoreUnavailableError, match=r"cannot open the conversation threads .*threads\.sqlite")
+    with opening, open_checkpointer(settings):
+        pass
