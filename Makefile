@@ -89,11 +89,12 @@ test: test-install
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -p no:cacheprovider --durations=10
 
-# Many processes on one data dir (askers, an ingestion, one killed with -9) and the embedded server's life;
-# the same tests run in `make test` with 4 askers.
+# Many processes on one data dir (askers, an ingestion, one killed with -9, one stopped), the embedded server's
+# life and a wiped vector store; the same tests run in `make test` with 4 askers.
 stress: test-install
 	JURIS_STRESS_ASKERS=8 $(BIN)/python -m pytest -q -s -p no:cacheprovider \
-		tests/integration/test_concurrency.py tests/integration/test_embedded_server.py
+		tests/integration/test_concurrency.py tests/integration/test_embedded_server.py \
+		tests/integration/test_cli.py::test_a_wiped_vector_store_is_named_and_repaired
 
 lint:
 	$(BIN)/ruff check .

@@ -91,3 +91,24 @@ def test_an_ingestion_killed_beside_askers_completes_on_rerun(shared: Path) -> N
     stored = _articles(shared, law)
     print(f"\ningestion of {law} killed at {killed_at} articles, completed by a rerun: {stored}; then {again.stdout}")
     assert f"Nothing to do: all {stored} articles" in again.stdout
+
+
+def test_a_huge_case_line_is_refused_at_once_and_a_stopped_ingestion_ends_within_seconds(tmp_path: Path) -> None:
+    # A 3-million-character fact kept the embedding busy for minutes, deaf to SIGTERM (issue 42).
+    huge = tmp_path / "huge.jsonl"
+    row = {"fact": "被告人" * 1_000_000, "articles": [264], "charges": ["盗窃"]}
+    huge.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
+    started = time.monotonic()
+    refused = run_cli("ingest", "--cases", str(huge), data_dir=tmp_path / "data")
+    assert refused.returncode == 5 and "huge.jsonl:1: malformed case: field fact" in refused.stderr
+    assert time.monotonic() - started < 60 and "Traceback" not in refused.stderr
+    # A long ingestion told to stop ends with 130 within the grace, whatever call it is in.
+    env = _cli_env(tmp_path / "data", {})
+    exe = Path(sys.executable).with_name("jurisgraph")
+    proc = subprocess.Popen([str(exe), "ingest", "--all"], env=env, stderr=subprocess.PIPE, text=True)
+    time.sleep(8)
+    proc.send_signal(signal.SIGTERM)
+    stopped = time.monotonic()
+    _, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and time.monotonic() - stopped < 8
+    assert "interrupted: nothing is lost" in stderr
