@@ -15,12 +15,13 @@ from agents.context import AuditContext, Context
 from app.cli.console import err
 from app.threads import open_checkpointer
 from graphs.consult import ANSWER_NODE, DRAFT_NODE
+from prompts import label
 from tools.settings import load_settings
 
 ANSWER_TAIL = 60
 """Characters of the answer being written that the live status line shows."""
-WRITING = {DRAFT_NODE: "drafting the answer", ANSWER_NODE: "writing the answer"}
-"""The nodes whose tokens the live status line shows (a fast consult's Response is its draft), and how."""
+WRITING = (DRAFT_NODE, ANSWER_NODE)
+"""The nodes whose tokens the live status line shows (a fast consult's Response is its draft)."""
 
 
 def run_with_status(
@@ -44,18 +45,27 @@ def run_with_status(
                 if node in WRITING and isinstance(token.content, str):
                     answer, writer = (answer if node == writer else ""), node
                     answer += token.content
-                    status.update(f"{WRITING[node]}: {escape(answer.replace(chr(10), ' ')[-ANSWER_TAIL:])}")
+                    tail = answer.replace(chr(10), " ")[-ANSWER_TAIL:]
+                    status.update(f"{escape(step_name(node, context.language))}: {escape(tail)}")
             else:
-                status.update(_stage_line(chunk))
+                status.update(_stage_line(chunk, context.language))
     return out
 
 
-def _stage_line(chunk: dict[str, Any]) -> str:
+def step_name(node: str, language: str) -> str:
+    """A graph step as a person reads it (检索法条, 核验法条, 撰写答复), the node's own name when it has none."""
+    try:
+        return label(f"step_{node}", language)
+    except KeyError:
+        return node
+
+
+def _stage_line(chunk: dict[str, Any], language: str) -> str:
     """The live status line for one progress event of the custom stream."""
     detail = chunk.get("detail", {})
     extra = detail.get("decision") or chunk.get("article_id") or detail.get("article_id") or ""
-    what = escape(f"{chunk['stage']} {extra}".strip())
-    return f"{what} done" if chunk.get("event") == "done" else f"{what}…"
+    what = f"{step_name(chunk['stage'], language)} {extra}".strip()
+    return escape(label("step_done", language, step=what) if chunk.get("event") == "done" else f"{what}…")
 
 
 def review(verdicts: list[dict[str, Any]]) -> dict[str, Any]:
