@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, Self, get_args, get_origin, get_type_hints
 
@@ -16,13 +16,18 @@ ROLES: tuple[str, ...] = get_args(Role)
 
 
 def setting(
-    default: Any = None, description: str = "", *, low: float | None = 0, high: float | None = None, **kw: Any
+    default: Any = None,
+    description: str = "",
+    *,
+    low: float | None = 0,
+    high: float | None = None,
+    default_factory: Callable[[], Any] | None = None,
 ) -> Any:
     """A Context field: its one-line ``description`` (Studio's form, ``--set``'s error) and, for numbers, the
     range a value must lie in (``low``/``high`` inclusive; ``None``: unbounded)."""
     metadata = {"description": description, "low": low, "high": high}
-    if "default_factory" in kw:
-        return field(default_factory=kw["default_factory"], metadata=metadata)
+    if default_factory is not None:
+        return field(default_factory=default_factory, metadata=metadata)
     return field(default=default, metadata=metadata)
 
 
