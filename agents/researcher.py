@@ -338,7 +338,8 @@ def fuse_candidates(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[s
     (the depth its policy was fitted at) and the audit draws from."""
     started = time.perf_counter()
     ctx = runtime.context
-    companions = get_services().statutes.penalty_companions()
+    # Companions are read from the graph only when they are followed.
+    companions = get_services().statutes.penalty_companions() if ctx.penalty_companions else {}
     fused = fuse_strategies(state.rankings, ctx, max(ctx.audit_k, fitted_charge_policy().depth), companions)
     return {
         "rankings": {"researcher": fused},

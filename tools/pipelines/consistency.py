@@ -46,7 +46,8 @@ def store_gaps(graph: GraphStore, vectors: ChromaVectors) -> list[Gap]:
         CASES: sum(CaseRepository(graph, ChargeRepository(graph)).sources().values()),
         CONSULTATIONS: sum(ConsultationRepository(graph).sources().values()),
     }
-    gaps = [Gap(c, n, vectors.count(c)) for c, n in in_graph.items() if vectors.count(c) < n]
+    in_vectors = {c: vectors.count(c) for c in in_graph}
+    gaps = [Gap(c, n, in_vectors[c]) for c, n in in_graph.items() if in_vectors[c] < n]
     interpretations = len(InterpretationRepository(graph).hashes())
     if interpretations and not vectors.count(INTERPRETATIONS):
         gaps.append(Gap(INTERPRETATIONS, interpretations, 0))
