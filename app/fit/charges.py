@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.optimize import minimize
 
 from app.eval.metrics import match_charges, micro_prf
 from app.eval.tasks import HALVES, load_items
+from app.fit.logistic import l2_logistic
 from tools.fitted import provenance, write_fitted
 from tools.law.acts import stated_charge_count
 from tools.law.charge_families import check_families
@@ -46,16 +46,7 @@ def fit(rows: Sequence[dict[str, Any]], c: float) -> ChargeModel:
     """Logistic regression over every candidate of ``rows`` (L2 penalty 1 / c on the weights, not the bias)."""
     x = np.array([[s[name] for name in SIGNALS] for row in rows for s in row["signals"].values()])
     y = np.array([float(cand in row["gold"]) for row in rows for cand in row["signals"]])
-    x = np.hstack([x, np.ones((len(x), 1))])
-
-    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
-        z = x @ w
-        p = 1.0 / (1.0 + np.exp(-z))
-        value = float(np.sum(np.logaddexp(0, z) - y * z) + 0.5 / c * np.sum(w[:-1] ** 2))
-        grad = x.T @ (p - y) + np.append(w[:-1] / c, 0.0)
-        return value, grad
-
-    found = minimize(loss, np.zeros(x.shape[1]), jac=True, method="L-BFGS-B").x
+    found = l2_logistic(x, y, c)
     return ChargeModel(
         {name: round(float(v), 3) for name, v in zip(SIGNALS, found[:-1], strict=True)}, round(float(found[-1]), 3)
     )

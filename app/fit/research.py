@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.optimize import minimize
 
 from agents.researcher import follow_companions
 from app.eval.runner import gold_of, read_results
 from app.eval.tasks import HALVES, half_of, load_items
+from app.fit.logistic import l2_logistic
 from tools.errors import InputError
 from tools.fitted import provenance, write_fitted
 from tools.retrieval.hybrid import RRF_K, weighted_rrf
@@ -65,18 +65,8 @@ def fit(items: list[dict[str, Any]], strategies: Sequence[str], offset: int, c: 
     pairs = zip(items, blocks, strict=True)
     labels = [[a in set(item["gold"]["articles"]) for a in cands] for item, (cands, _) in pairs]
     y = np.concatenate(labels)
-    x1 = np.hstack([x, np.ones((len(x), 1))])
-
-    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
-        z = x1 @ w
-        p = 1.0 / (1.0 + np.exp(-z))
-        value = float(np.sum(np.logaddexp(0, z) - y * z) + 0.5 * np.sum(w[:-1] ** 2) / c)
-        grad = x1.T @ (p - y)
-        grad[:-1] += w[:-1] / c
-        return value, grad
-
-    result = minimize(loss, np.zeros(x1.shape[1]), jac=True, method="L-BFGS-B")
-    return {name: round(float(w), 2) for name, w in zip(strategies, result.x[:-1], strict=True)}
+    found = l2_logistic(x, y, c)
+    return {name: round(float(w), 2) for name, w in zip(strategies, found[:-1], strict=True)}
 
 
 def recall(
