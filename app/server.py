@@ -33,7 +33,8 @@ CONTEXTS: dict[str, type[Context]] = {
 }
 """Each graph of langgraph.json and the Context it runs with."""
 _DEFAULT_ASSISTANTS = {str(uuid5(UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8"), g)): g for g in CONTEXTS}
-"""The server's default assistant of each graph, by the id it gives it (uuid5 of the graph name)."""
+"""The server's default assistant of each graph, by the id it gives it: uuid5 of the graph name in
+langgraph_api.graph.NAMESPACE_GRAPH (not imported: importing langgraph_api reads the server's configuration)."""
 
 
 def context_problem(assistant_id: str, context: object) -> str | None:
