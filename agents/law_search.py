@@ -29,9 +29,8 @@ from tools.retrieval.hybrid import (
     kg_linked_articles,
     route_collections,
     select_collections,
-    weighted_rrf,
 )
-from tools.retrieval.source_weights import fitted_source_weights
+from tools.retrieval.source_weights import fitted_source_fusion
 from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES
 from tools.services import Services, get_services
 
@@ -113,7 +112,7 @@ def source_rankings(
     return rankings | consultation_rankings(question or query, query, rankings, services, ctx)
 
 
-CONSULTATION_SOURCES = ("consultations", "routed", "prior")
+CONSULTATION_SOURCES = ("consultations", "centroids", "routed", "prior")
 """The rankings answered consultations add to a law search."""
 
 
@@ -121,8 +120,9 @@ def consultation_rankings(
     question: str, query: str, found: dict[str, list[str]], services: Services, ctx: ConsultContext
 ) -> dict[str, list[str]]:
     """What answered consultations add: the articles those similar to ``question`` cite (``consultations``),
-    a search for ``query`` within the laws they cite (``routed``), and the candidates found so far reordered by
-    how often consultations cite them (``prior``). Nothing when the KB holds none or ``consultation_k`` is 0.
+    those whose citing questions are nearest ``question`` on average (``centroids``), a search for ``query``
+    within the laws they cite (``routed``), and the candidates found so far reordered by how often
+    consultations cite them (``prior``). Nothing when the KB holds none or ``consultation_k`` is 0.
     Questions are matched with the user's question alone, as answered questions were asked: the search query
     adds the element graph's key facts and the draft, which read like no question."""
     search = services.consultations
@@ -131,10 +131,11 @@ def consultation_rankings(
     depth = ctx.candidates_per_retriever
     neighbours = search.neighbours(question, ctx.consultation_k, ctx.hidden_consultation_half)
     voted = vote(neighbours, depth)
+    centroids = search.centroid_ranking(question, depth, ctx.hidden_consultation_half)
     routed = services.retriever.within_laws(query, cited_laws(neighbours, ctx.routed_laws), depth)
-    candidates = [a for ranked in (*found.values(), voted, routed) for a in ranked]
+    candidates = [a for ranked in (*found.values(), voted, centroids, routed) for a in ranked]
     prior = prior_ranking(search.citation_counts(ctx.hidden_consultation_half), candidates, depth)
-    return dict(zip(CONSULTATION_SOURCES, (voted, routed, prior), strict=True))
+    return dict(zip(CONSULTATION_SOURCES, (voted, centroids, routed, prior), strict=True))
 
 
 def search_law(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
@@ -146,7 +147,7 @@ def search_law(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[st
     query = build_query(state.question, state.element_graph, state.draft)
     collections, skipped, decision, usage = route_sources(query, services, ctx)
     rankings = source_rankings(query, collections, services, ctx, state.question)
-    fused = weighted_rrf(rankings, fitted_source_weights(), ctx.top_k)
+    fused = fitted_source_fusion().fuse(rankings, ctx.top_k)
     evidence, missing = fetch_evidence(services.statutes, fused)
     return {
         "evidence": merge_evidence(evidence, state.evidence, ctx.max_evidence),

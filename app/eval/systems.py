@@ -36,9 +36,8 @@ from tools.retrieval.hybrid import (
     Candidate,
     articles_cited_by,
     route_collections,
-    weighted_rrf,
 )
-from tools.retrieval.source_weights import fitted_source_weights
+from tools.retrieval.source_weights import fitted_source_fusion
 from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES
 from tools.services import get_services
 from tools.settings import load_settings
@@ -347,7 +346,7 @@ def retrieval_system(depth: int, contexts: EvalContexts, prejudge_model: str | N
         out["fused"] = [c.article_id for c in fused]
         if services.vectors.count(CASES):
             out["cases"] = articles_cited_by(services.vectors, CASES, query, context.candidates_per_retriever, depth)
-        out["law_search"] = [c.article_id for c in weighted_rrf(sources, fitted_source_weights(), depth)]
+        out["law_search"] = [c.article_id for c in fitted_source_fusion().fuse(sources, depth)]
         stages_ms = {"law_search": _ms_since(started)}
         usage = empty_usage()
         if item.get("fact"):

@@ -1,13 +1,14 @@
-"""Fit LawSearch's source weights on the tuning halves of retrieval runs.
+"""Fit LawSearch's source fusion on the tuning halves of retrieval runs.
 
     jurisgraph fit sources RUN_A:DATA_A.jsonl RUN_B:DATA_B.jsonl [--write]
 
 Each RUN is a `jurisgraph eval --task retrieval` directory whose rows record every source LawSearch fuses (the
-gold articles come from the data file). The weights of weighted reciprocal-rank fusion are chosen by
-coordinate ascent over a grid, maximising the mean over the files of R@5 on their tuning halves (each file
-counts once, whatever its size; a change must gain MIN_GAIN). R@5 and R@10 of every source alone, of equal
-weights and of the fitted ones are printed for both halves. With ``--write`` the weights replace the shipped
-``tools/retrieval/source_weights.json`` with their provenance (the runs, the data files' sha256, the half, the
+gold articles come from the data file). For each offset of OFFSETS, the weights of weighted reciprocal-rank
+fusion are chosen by coordinate ascent over a grid; the offset and weights kept are those maximising the
+mean over the files of R@5 on their tuning halves (each file counts once, whatever its size; a change must
+gain MIN_GAIN). R@5 and R@10 of every source alone, of equal
+weights and of the fitted fusion are printed for both halves. With ``--write`` the fusion replaces the shipped
+``tools/retrieval/source_weights.json`` with its provenance (the runs, the data files' sha256, the half, the
 commit), which LawSearch loads.
 """
 
@@ -22,12 +23,15 @@ from app.eval.metrics import recall_at_k
 from app.eval.runner import read_results
 from app.eval.tasks import HALVES, gold_articles, half_of, load_items
 from tools.fitted import provenance, write_fitted
-from tools.retrieval.hybrid import weighted_rrf
-from tools.retrieval.source_weights import BUNDLED_WEIGHTS
+from tools.retrieval.hybrid import RRF_K
+from tools.retrieval.source_weights import BUNDLED_WEIGHTS, SourceFusion
 
 SOURCES = ("bm25", "dense", "exact", "kg", "interpretations", "community_reports", "cases")
-CONSULTATION_SOURCES = ("consultations", "routed", "prior")
+CONSULTATION_SOURCES = ("consultations", "centroids", "routed", "prior")
 GRID = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
+OFFSETS = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0, RRF_K)
+"""Reciprocal-rank offsets tried: 60 is the usual constant, which lets agreement between sources decide; a small
+one lets each source's first hits decide."""
 MIN_GAIN = 0.005
 """Least gain in the objective a weight change must bring: smaller ones are noise on halves of 104 items."""
 DEPTH = 20
@@ -53,38 +57,52 @@ def load_run(spec: str) -> tuple[str, list[Item]]:
     return Path(data).stem, loaded
 
 
-def recall(items: Sequence[Item], weights: Mapping[str, float], k: int, half: str) -> float:
-    """Mean R@k over one half of the fusion as LawSearch makes it, of the sources ``weights`` names."""
-    chosen = [({s: r[s] for s in weights}, g) for h, r, g in items if h == half]
-    return statistics.fmean(recall_at_k([c.article_id for c in weighted_rrf(r, weights, k)], g, k) for r, g in chosen)
+def recall(items: Sequence[Item], fusion: SourceFusion, k: int, half: str) -> float:
+    """Mean R@k over one half of the fusion as LawSearch makes it, of the sources ``fusion`` weighs."""
+    chosen = [({s: r[s] for s in fusion.weights}, g) for h, r, g in items if h == half]
+    return statistics.fmean(recall_at_k([c.article_id for c in fusion.fuse(r, k)], g, k) for r, g in chosen)
 
 
-def objective(runs: Mapping[str, Sequence[Item]], weights: Mapping[str, float]) -> float:
+def objective(runs: Mapping[str, Sequence[Item]], fusion: SourceFusion) -> float:
     """Mean over the files of R@5 on the tuning half: the evidence a consult answer starts from is the top 5."""
-    return statistics.fmean(recall(items, weights, 5, "tune") for items in runs.values())
+    return statistics.fmean(recall(items, fusion, 5, "tune") for items in runs.values())
 
 
-def fit(runs: Mapping[str, Sequence[Item]], start: Mapping[str, float], passes: int = 3) -> dict[str, float]:
-    weights = dict(start)
-    best = objective(runs, weights)
+def fit_weights(runs: Mapping[str, Sequence[Item]], start: SourceFusion, passes: int = 3) -> SourceFusion:
+    """Coordinate ascent on the weights at ``start``'s offset."""
+    fusion = start
+    best = objective(runs, fusion)
     for _ in range(passes):
         improved = False
-        for source in weights:
+        for source in fusion.weights:
             for value in GRID:
-                trial = {**weights, source: value}
+                trial = SourceFusion({**fusion.weights, source: value}, fusion.offset)
                 if (score := objective(runs, trial)) > best + MIN_GAIN:
-                    best, weights, improved = score, trial, True
+                    best, fusion, improved = score, trial, True
         if not improved:
             break
-    return weights
+    return fusion
 
 
-def table(runs: Mapping[str, Sequence[Item]], rows: Mapping[str, Mapping[str, float]]) -> str:
+def fit(runs: Mapping[str, Sequence[Item]], weights: Mapping[str, float]) -> SourceFusion:
+    """The best fusion over OFFSETS, each with weights fitted from ``weights`` (a later offset must gain
+    MIN_GAIN over the best so far)."""
+    best: tuple[float, SourceFusion] | None = None
+    for offset in OFFSETS:
+        fusion = fit_weights(runs, SourceFusion(dict(weights), offset))
+        score = objective(runs, fusion)
+        if best is None or score > best[0] + MIN_GAIN:
+            best = (score, fusion)
+    assert best is not None
+    return best[1]
+
+
+def table(runs: Mapping[str, Sequence[Item]], rows: Mapping[str, SourceFusion]) -> str:
     head = " | ".join(f"{name} {half} R@5 / R@10" for name in runs for half in HALVES)
     lines = [f"| ranking | {head} |", "|---" * (1 + len(runs) * len(HALVES)) + "|"]
-    for label, weights in rows.items():
+    for label, fusion in rows.items():
         cells = [
-            f"{recall(items, weights, 5, half):.3f} / {recall(items, weights, 10, half):.3f}"
+            f"{recall(items, fusion, 5, half):.3f} / {recall(items, fusion, 10, half):.3f}"
             for items in runs.values()
             for half in HALVES
         ]
@@ -92,16 +110,21 @@ def table(runs: Mapping[str, Sequence[Item]], rows: Mapping[str, Mapping[str, fl
     return "\n".join(lines)
 
 
-def fit_sources(specs: Sequence[str], write: bool) -> dict[str, float]:
-    """Fit, print the table, and with ``write`` replace the shipped weights (with their provenance)."""
+def fit_sources(specs: Sequence[str], write: bool) -> SourceFusion:
+    """Fit, print the table, and with ``write`` replace the shipped fusion (with its provenance)."""
     runs = dict(load_run(spec) for spec in specs)
     every = (*SOURCES, *CONSULTATION_SOURCES)
     equal = dict.fromkeys(every, 1.0)
-    before = dict.fromkeys(SOURCES, 1.0)
     fitted = fit(runs, equal)
-    alone = {f"{s} alone": {s: 1.0} for s in every}
-    print(table(runs, {**alone, "before (no consultations)": before, "equal weights": equal, "fitted": fitted}))
-    print(json.dumps(fitted, ensure_ascii=False))
+    rows = {
+        **{f"{s} alone": SourceFusion({s: 1.0}) for s in every},
+        "before (no consultations)": SourceFusion(dict.fromkeys(SOURCES, 1.0)),
+        "equal weights": SourceFusion(equal),
+        f"equal weights, offset {fitted.offset:g}": SourceFusion(equal, fitted.offset),
+        "fitted": fitted,
+    }
+    print(table(runs, rows))
+    print(json.dumps({"weights": fitted.weights, "offset": fitted.offset}, ensure_ascii=False))
     if write:
         source = provenance(
             [Path(spec.partition(":")[2]) for spec in specs],
@@ -114,5 +137,5 @@ def fit_sources(specs: Sequence[str], write: bool) -> dict[str, float]:
                 for name, items in runs.items()
             },
         )
-        write_fitted(BUNDLED_WEIGHTS, {"weights": fitted}, source)
+        write_fitted(BUNDLED_WEIGHTS, {"weights": dict(fitted.weights), "offset": fitted.offset}, source)
     return fitted

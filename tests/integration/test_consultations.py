@@ -154,3 +154,19 @@ def test_citation_counts_follow_the_collection_and_the_hidden_half(
     assert hidden["刑法:133-1"] == 0 and hidden["刑法:264"] == 2
     ingest_consultations(load_consultations(_file(tmp_path, "more", ROWS[3:]))[0], kb.vectors, repo, 8)
     assert kb.consultations.citation_counts()["刑法:133-1"] == 2  # counted again once the collection changed
+
+
+def test_an_article_is_as_near_as_the_mean_of_the_questions_citing_it(
+    kb: Services, repo: ConsultationRepository, tmp_path: Path
+) -> None:
+    ingest_consultations(load_consultations(_file(tmp_path, "answered", ROWS[:3]))[0], kb.vectors, repo, 8)
+    ranked = kb.consultations.centroid_ranking("喝酒后开车被交警查到会坐牢吗？", 5)
+    assert set(ranked) == {"刑法:264", "刑法:133-1", "刑法:133"}  # every cited article, none other
+    assert ranked.index("刑法:133-1") < ranked.index("刑法:264")
+    assert kb.consultations.centroid_ranking("偷了同事的手机会判刑吗？", 1) == ["刑法:264"]
+    # d1 is the only consultation of its half among these: hiding that half hides the articles only it cites.
+    assert kb.consultations.centroid_ranking("喝酒后开车", 5, half_of("d1")) == ["刑法:264"]
+    ingest_consultations(load_consultations(_file(tmp_path, "more", ROWS[3:]))[0], kb.vectors, repo, 8)
+    # d2 (of the other half) cites 133-1 too: the centroids are recomputed once the collection changed.
+    assert half_of("d2") != half_of("d1")
+    assert "刑法:133-1" in kb.consultations.centroid_ranking("喝酒后开车", 5, half_of("d1"))

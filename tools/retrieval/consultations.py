@@ -1,5 +1,6 @@
 """Answered consultations as evidence for a new question (the consultation counterpart of AALawyer's CCs-RAG):
-the nearest answered questions, dense and BM25, vote for the articles their answers cite; the laws they cite
+the nearest answered questions, dense and BM25, vote for the articles their answers cite; an article is also
+as close to a question as the mean of the answered questions citing it (its centroid); the laws they cite
 route statute search; how often consultations cite an article is its prior.
 
 A consultation of the dev files' measured half can be hidden (``hidden_half``, matched against the ``half``
@@ -13,6 +14,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from tools.law.articles import law_of
 from tools.retrieval.hybrid import LexicalCollection, rank_cited
@@ -50,6 +53,8 @@ class ConsultationSearch:
         self._lexical = LexicalCollection(vectors, CONSULTATIONS, cache_dir, extra_field="reasoning")
         self._counts: dict[str, tuple[LexicalIndex, Counter[str]]] = {}
         """Citation counts per hidden half, with the index (collection state) they were counted on."""
+        self._centroids: dict[str, tuple[LexicalIndex, list[str], np.ndarray]] = {}
+        """Article centroids per hidden half (ids, unit rows), with the index they were computed on."""
 
     def count(self) -> int:
         return self.vectors.count(CONSULTATIONS)
@@ -88,6 +93,36 @@ class ConsultationSearch:
                     counts.update(_articles(meta))
             cached = self._counts[hidden_half] = (index, counts)
         return cached[1]
+
+    def centroid_ranking(self, query: str, depth: int, hidden_half: str = "") -> list[str]:
+        """Cited articles ranked by the cosine between ``query`` and their centroid: the mean vector of the
+        answered questions citing them (those of ``hidden_half`` left out). Where the vote hears the nearest
+        ten questions, the centroid hears every question an article answered."""
+        if depth < 1 or self.count() == 0:
+            return []
+        articles, rows = self._article_centroids(hidden_half)
+        if not articles:
+            return []
+        sims = rows @ np.asarray(self.vectors.embed_query(query), dtype=np.float64)
+        return [articles[i] for i in np.argsort(-sims, kind="stable")[:depth]]
+
+    def _article_centroids(self, hidden_half: str) -> tuple[list[str], np.ndarray]:
+        index = self._lexical.index()
+        cached = self._centroids.get(hidden_half)
+        if cached is None or cached[0] is not index:
+            _, vectors, metadatas = self.vectors.embedded(CONSULTATIONS)
+            members: dict[str, list[int]] = {}
+            for row, meta in enumerate(metadatas):
+                if not hidden_half or meta.get("half") != hidden_half:
+                    for article in _articles(meta):
+                        members.setdefault(article, []).append(row)
+            articles = sorted(members)
+            matrix = np.asarray(vectors, dtype=np.float64).reshape(len(vectors), -1)
+            matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+            centroids = np.vstack([matrix[members[a]].mean(axis=0) for a in articles]) if articles else matrix[:0]
+            centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-12)
+            cached = self._centroids[hidden_half] = (index, articles, centroids)
+        return cached[1], cached[2]
 
 
 def vote(neighbours: Iterable[Neighbour], depth: int) -> list[str]:

@@ -55,7 +55,7 @@ def named_articles(query: str, known_laws: set[str]) -> list[str]:
 
 
 def weighted_rrf(
-    rankings: Mapping[str, Sequence[str]], weights: Mapping[str, float], k: int, offset: int = RRF_K
+    rankings: Mapping[str, Sequence[str]], weights: Mapping[str, float], k: int, offset: float = RRF_K
 ) -> list[Candidate]:
     """The ``k`` best ids by weighted reciprocal-rank fusion, weight / (offset + rank) with ranks from 1
     (unlisted sources weigh 1); ids of the ``exact`` ranking (articles the query names) come first."""
@@ -63,10 +63,11 @@ def weighted_rrf(
     for source, ranked in rankings.items():
         for rank, aid in enumerate(ranked):
             cand = fused.setdefault(aid, Candidate(aid))
-            # 1.0 exceeds any fused RRF score of realistic weights, so named articles rank first.
-            cand.score += 1.0 if source == "exact" else weights.get(source, 1.0) / (offset + rank + 1)
+            if source != "exact":
+                cand.score += weights.get(source, 1.0) / (offset + rank + 1)
             cand.sources.append(source)
-    return sorted(fused.values(), key=lambda c: -c.score)[:k]
+    # Named articles rank first by rule, whatever the offset: a small one lets fused scores pass any constant.
+    return sorted(fused.values(), key=lambda c: ("exact" not in c.sources, -c.score))[:k]
 
 
 RECHECK_S = 30.0

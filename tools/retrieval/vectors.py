@@ -150,6 +150,16 @@ class ChromaVectors:
         return [(d or "", list(v)) for d, v in zip(got["documents"], got["embeddings"], strict=True)]
 
     @_retrying
+    def embedded(self, collection: str) -> tuple[list[str], list[list[float]], list[dict[str, Any]]]:
+        """Every id, stored vector and metadata of a collection (to compute over the vectors themselves)."""
+        got = self._collection(collection).get(include=["embeddings", "metadatas"])
+        return list(got["ids"]), [list(v) for v in got["embeddings"]], [dict(m or {}) for m in got["metadatas"]]
+
+    def embed_query(self, query: str) -> list[float]:
+        """The query's vector, as :meth:`search` compares it."""
+        return list(self.embeddings.embed_query(query))
+
+    @_retrying
     def count(self, collection: str) -> int:
         return int(self._collection(collection).count())
 
@@ -162,7 +172,7 @@ class ChromaVectors:
         if n == 0:
             return []
         res = col.query(
-            query_embeddings=[self.embeddings.embed_query(query)],
+            query_embeddings=[self.embed_query(query)],
             n_results=n,
             where=dict(where) if where else None,
             include=["documents", "metadatas", "distances"],
