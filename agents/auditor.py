@@ -35,9 +35,10 @@ from tools.kb.charges import ChargeRepository
 from tools.kb.checklist_generation import ensure_checklist
 from tools.kb.checklists import ChecklistRepository
 from tools.kb.interpretations import InterpretationRepository
-from tools.law.articles import Article, parse_citations
+from tools.law.articles import Article, law_of, parse_citations
 from tools.law.wording import bigram_share
 from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured
+from tools.retrieval.hybrid import named_articles
 from tools.services import get_services
 
 INTERPRETATIONS_SHOWN = 3
@@ -98,6 +99,19 @@ def _stated(check: CheckResult, facts: str, ctx: AuditContext) -> CheckResult:
     return {"item": check["item"], "holds": False, "reason": label("not_stated", ctx.language), "stated": False}
 
 
+STATED_CHECK_LANGUAGES = frozenset({"zh"})
+"""Languages whose questions :func:`_stated` reads (character pairs): in others an article none of whose elements
+a question states is kept, as the check cannot tell silence from different words."""
+
+
+def _unstated_reason(article: Article, facts: str, ctx: AuditContext) -> str:
+    """Why an article none of whose elements a question states is kept (``named``: the question names it, the
+    user asks what it provides; ``unstated_kept``: the check cannot read the language), or "" when it is not."""
+    if article.id in named_articles(facts, {law_of(article.id)}):
+        return label("named", ctx.language)
+    return "" if ctx.language in STATED_CHECK_LANGUAGES else label("unstated_kept", ctx.language)
+
+
 def _unverified(article_id: str, why: str) -> Verdict:
     return {"article_id": article_id, "applicable": True, "reason": why, "checks": [], "decided_by": "unverified"}
 
@@ -153,10 +167,12 @@ def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: AuditConte
     if facts_kind == "question":
         checks = [_stated(c, facts, ctx) for c in checks]
         deciding = [c for c in checks if c["stated"]]
-    # A question's silence never prunes: with no item stated, the article stays as the lenient check left it.
-    ruled = decide_by_rule(deciding) if deciding else True
+    # An article none of whose elements the question states is not shown to apply: kept, it became the basis of
+    # answers about something else (民法典:634, instalment sales, for a landlord keeping a deposit).
+    unstated = "" if deciding else _unstated_reason(article, facts, ctx)
+    ruled = decide_by_rule(deciding) if deciding else bool(unstated)
     if ruled is not None:
-        reason = label("all_hold" if ruled else "none_hold", ctx.language)
+        reason = unstated or label("all_hold" if ruled else "none_hold" if deciding else "none_stated", ctx.language)
         verdict: Verdict = {
             "article_id": article.id,
             "applicable": ruled,

@@ -92,4 +92,5 @@ def test_english_runs_use_english_prompts_end_to_end(
     assert any(p.startswith("Extract the legal elements") for p in prompts)
     assert out["response"] == "Theft is punished with up to three years (Indian Penal Code, 1860, Section 379)."
     assert [item["article_id"] for item in out["legal_basis"]] == ["IPC:379"]
-    assert out["verdicts"][0]["reason"] == "every element holds"
+    # The fake's checklist item is Chinese, which an English question never states: kept with the English reason.
+    assert out["verdicts"][0]["reason"].startswith("the question states none of the article's elements; kept")

@@ -88,11 +88,16 @@ def test_answer_has_audited_legal_basis_with_verbatim_text(active_kb: Services, 
     item = out["legal_basis"][ids.index("刑法:133-1")]
     assert item["text"] == laws_db_text("中华人民共和国刑法", "第一百三十三条之一")
     assert (item["law"], item["number"]) == ("中华人民共和国刑法", "第一百三十三条之一")
-    assert out["dropped_citations"] == []
-    # The fake drafts citing the first two evidence ids; both are audited, verified and kept.
+    # The fake drafts citing the first two evidence ids; both are audited against their own elements. The
+    # question states 133-1's (在道路上驾驶机动车) and none of the other's: that one is pruned, its citation dropped.
     assert [v["article_id"] for v in out["verdicts"]] == [e["article_id"] for e in out["evidence"][:2]]
-    assert all(v["applicable"] and v["decided_by"] == "rule" and v["checks"] for v in out["verdicts"])
-    assert sorted(ids) == sorted(v["article_id"] for v in out["verdicts"])
+    assert all(v["decided_by"] == "rule" and v["checks"] for v in out["verdicts"])
+    kept = next(v for v in out["verdicts"] if v["article_id"] == "刑法:133-1")
+    assert kept["applicable"] and [c["item"] for c in kept["checks"]] == ["是否在道路上驾驶机动车？"]
+    pruned = next(v for v in out["verdicts"] if v["article_id"] != "刑法:133-1")
+    assert not pruned["applicable"] and pruned["reason"] == "问题未陈述本条的任何要件"
+    assert not any(c["stated"] for c in pruned["checks"])
+    assert ids == ["刑法:133-1"] and out["dropped_citations"] == [pruned["article_id"]]
     assert out["decisions"] == [{"round": 1, "decision": "Pass", "reason": ""}]
     nodes = _nodes(out)
     assert nodes[:6] == [*FIRST_DRAFT_NODES, "review_draft", "verify_article"]
@@ -605,10 +610,31 @@ def test_a_checklist_item_the_question_does_not_state_does_not_hold(active_kb: S
     assert verdict["applicable"] and verdict["decided_by"] == "rule"
 
 
+def test_an_article_none_of_whose_elements_the_question_states_is_not_kept(active_kb: Services, install: Any) -> None:
+    checklists = ChecklistRepository(active_kb.graph)
+    before = checklists.get("刑法:133-1")
+    items = ("是否追逐竞驶，情节恶劣？", "是否从事校车业务严重超过额定乘员载客？")
+    checklists.save(Checklist("刑法:133-1", items, "fake", prompt_version()))
+    try:
+        install()  # every item answered as holding
+        out = _run()
+    finally:
+        if before:
+            checklists.save(before)
+    (verdict,) = [v for v in out["verdicts"] if v["article_id"] == "刑法:133-1"]
+    # The model said both hold; the question (drunk driving) states neither, so neither counts, and an article
+    # with no element stated is not shown to apply: it leaves the Legal Basis and its citation the answer.
+    assert [(c["holds"], c["stated"]) for c in verdict["checks"]] == [(False, False), (False, False)]
+    assert not verdict["applicable"] and verdict["reason"] == "问题未陈述本条的任何要件"
+    assert "刑法:133-1" not in {i["article_id"] for i in out["legal_basis"]}
+    assert "刑法:133-1" not in out["response"]
+
+
 def test_the_fast_profile_routes_by_keywords_and_keeps_a_draft_whose_citations_survived(
     active_kb: Services, install: Any
 ) -> None:
-    model = install()
+    # Drafts citing 133-1 alone, whose element the question states, so that every citation survives the audit.
+    model = install(by_schema={"text": ["回答：醉驾处拘役[刑法:133-1]。\n引用：[刑法:133-1]"] * 6})
     _run()  # stores the checklists, so that both runs below read them
     thorough = _run()
     model.calls.clear()

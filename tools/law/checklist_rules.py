@@ -1,5 +1,6 @@
 """What makes a checklist item checkable: one element of the article, asked as a yes/no question about a fact,
-not the article restated, not the offence asked back, not a sentencing band, not the prompt's own example;
+not the article restated, not the offence asked back, not a law or article named, not a crime asked of an
+article that defines none, not a sentencing band, not the prompt's own example;
 and the checklist code reads from an article's text when the model cannot make one. Text rules only: the
 model calls are :mod:`tools.kb.checklist_generation`, the storage :mod:`tools.kb.checklists`."""
 
@@ -36,6 +37,16 @@ BAND_SHARE = 0.5
 # items 携带凶器, 扒窃, 入户 from the prompt's theft example, which failed for every bribe and kept the
 # verdict mixed whatever the facts.
 PROMPT_SHARE = 0.5
+# A law or article named in an item ("是否是保险法第八十九条？", "是否是《…消费者权益保护法》？"): the local
+# model wrote such items, which say nothing of the facts, and the audit stored and reused them.
+_REFERENCE = re.compile(
+    r"《[^》]*》|第[零〇一二三四五六七八九十百千\d]+条(?:之[一二三四五六七八九十])?"
+    r"|[\u4e00-\u9fff]{1,20}?法典?(?=[第的》？?]|$)"
+)
+_REFERENCE_FILLER = re.compile(r"是否|是|属于|适用|符合|该|规定|条文|条款|调整|范围|内容|的|[\W_]")
+# Words of criminal law, which an item of an article that defines no offence cannot ask about: the local model
+# asked civil articles "是否是构成犯罪的起点？", copied from the prompt.
+_CRIMINAL_WORDS = re.compile(r"犯罪|罪|刑事|刑罚|判处|有期徒刑|拘役")
 ITEM_CHARS = 80
 """Longest checklist item: one element, not a paragraph."""
 _FIRST_SENTENCE = re.compile(r"[。\n]")
@@ -79,6 +90,10 @@ def _unusable(item: str, article_text: str | None, tiers: tuple[str, str] | None
         return f"every item must be a yes/no question (是否…？), not a statement: {item!r}"
     if _CIRCULAR.search(item):
         return f"an item must ask about a fact, not whether the offence is made out: {item!r}"
+    if _REFERENCE.search(item) and len(_REFERENCE_FILLER.sub("", _REFERENCE.sub("", item))) < 2:
+        return f"an item must ask about a fact, not name a law or an article: {item!r}"
+    if article_text and _CRIMINAL_WORDS.search(item) and not _CRIMINAL_WORDS.search(article_text):
+        return f"an item of an article that defines no offence must not ask about a crime: {item!r}"
     if article_text and restated_share(item, article_text) >= RESTATEMENT_SHARE:
         return f"an item must ask about one element, not restate the whole article: {item!r}"
     if article_text and _copies_prompt(item, article_text):

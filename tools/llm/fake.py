@@ -1,9 +1,10 @@
 """A deterministic chat model for tests and offline smoke runs (``JURIS_MODEL=fake``).
 
 Scripted replies (``responses``) are returned in order; once they run out (or when none are given) the
-model answers by rule: a structured call gets the smallest JSON instance of the requested schema, and a
-free-text call gets a short answer citing the first evidence ids it finds in the prompt, so graph tests
-exercise retrieval, drafting and citation checking end to end without a real model.
+model answers by rule: a checklist call gets items of the article its prompt shows, any other structured
+call the smallest JSON instance of the requested schema, and a free-text call a short answer citing the
+first evidence ids it finds in the prompt, so graph tests exercise retrieval, drafting and citation checking
+end to end without a real model.
 """
 
 from __future__ import annotations
@@ -20,13 +21,14 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from pydantic import Field
 from typing_extensions import override
 
+from tools.law.checklist_rules import checkable, statute_elements
+
 _EVIDENCE_ID_RE = re.compile(r"\[([^\[\]\s:]+:[0-9][0-9-]*)\]")
-_RULE_REPLIES: dict[str, Any] = {
-    # Checklist items must be questions (tools.kb.checklists rejects "xx"). Not a schema example: the local
-    # model copied an example from the schema into every checklist.
-    "ChecklistSchema": {"items": ["行为人是否已满十六周岁？"]},
-}
-"""Rule-based replies for schemas whose validators the smallest instance cannot pass, by schema title."""
+_SHOWN_ARTICLE_RE = re.compile(r"\[[^\[\]\s:]+:[0-9][0-9-]*\][^\n]*\n(.+?)(?:\n\n|$)", re.DOTALL)
+"""The text of the article a checklist prompt shows, after its ``[id] heading`` line."""
+_CLAUSE_RE = re.compile(r"[，。；：,;:\n]")
+FALLBACK_ITEM = "行为人是否已满十六周岁？"
+"""The checklist item of a prompt that shows no article (the smallest instance is no question)."""
 _STREAM_CHUNK = 4
 """Characters per streamed chunk: several chunks per reply, like a real model's tokens."""
 
@@ -59,6 +61,21 @@ def minimal_instance(schema: dict[str, Any], defs: dict[str, Any] | None = None)
     return {"boolean": True, "null": None}.get(kind)
 
 
+def checklist_items(prompt: str) -> list[str]:
+    """A checklist of the article the prompt shows, as a model's is of that article: its basic offence read
+    from its text, else its first clause asked as a question, else FALLBACK_ITEM; always items the
+    checklist checks accept. An audit with the fake model then keeps an article the question states."""
+    shown = _SHOWN_ARTICLE_RE.search(prompt)
+    if not shown:
+        return [FALLBACK_ITEM]
+    text = shown.group(1).strip()
+    clauses = [c for c in _CLAUSE_RE.split(text) if len(c) >= 4]
+    for items in (statute_elements(text), [f"是否{clauses[0].removesuffix('的')}？"] if clauses else []):
+        if items and checkable(items, text):
+            return items
+    return [FALLBACK_ITEM]
+
+
 FAKE_SPEC = "fake"
 """The model spec that selects this model (``--model fake``, ``JURIS_MODEL=fake``)."""
 
@@ -87,9 +104,11 @@ class FakeChatModel(BaseChatModel):
         scripted = len(self.calls) - 1
         if scripted < len(self.responses):
             return self.responses[scripted]
-        if schema := fmt.get("schema"):
-            return json.dumps(_RULE_REPLIES.get(schema.get("title")) or minimal_instance(schema), ensure_ascii=False)
         prompt = "\n".join(str(m.content) for m in messages)
+        if schema := fmt.get("schema"):
+            if schema.get("title") == "ChecklistSchema":
+                return json.dumps({"items": checklist_items(prompt)}, ensure_ascii=False)
+            return json.dumps(minimal_instance(schema), ensure_ascii=False)
         ids = list(dict.fromkeys(_EVIDENCE_ID_RE.findall(prompt)))[:2]
         if not ids:
             return "根据现有资料无法确定适用的法律条文。"
