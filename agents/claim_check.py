@@ -20,6 +20,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from agents.common.answers import split_draft
+from agents.common.guidance import where_to_ask
 from agents.common.models import chat_model
 from agents.context import ConsultContext
 from agents.state.common import LegalBasisItem, trace_event
@@ -151,8 +152,13 @@ def quoted_provisions(question: str, response: str, basis: list[LegalBasisItem],
 
 
 def _no_support(state: ConsultState, lang: str) -> str:
-    nearest = [e["heading"] for e in state.evidence[:NEAREST_SHOWN]]
-    return label("no_support", lang, articles=label("list_separator", lang).join(nearest) or label("none", lang))
+    nearest = state.evidence[:NEAREST_SHOWN]
+    return label(
+        "no_support",
+        lang,
+        guidance=where_to_ask([e["article_id"] for e in nearest], lang),
+        articles=label("list_separator", lang).join(e["heading"] for e in nearest) or label("none", lang),
+    )
 
 
 def _checked(state: ConsultState, ctx: ConsultContext, response: str) -> tuple[str, list[ClaimCheck], Usage, str]:
@@ -208,7 +214,9 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
             response += quoted_provisions(state.question, response, state.legal_basis, quoted, ctx.language)
         response += note
     if not state.legal_basis or not response.strip():
-        response = (response + _no_support(state, ctx.language)).strip()
+        # No article was kept: whatever the model concluded rests on none (answers told people they could not
+        # recover a loan, on 海商法), so the honest answer replaces it.
+        response = _no_support(state, ctx.language)
     return {
         "response": response,
         "claim_checks": records,

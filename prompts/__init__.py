@@ -9,6 +9,7 @@ import json
 from functools import lru_cache
 from importlib import resources
 from string import Template
+from typing import Any
 
 
 @lru_cache(maxsize=64)
@@ -37,3 +38,12 @@ def label(name: str, lang: str = "zh", **values: object) -> str:
     """A short text the code puts into prompts or outputs (``prompts/<lang>/labels.json``), filled like a
     template: the strings that are not whole prompts but still have to be in the answer's language."""
     return Template(_labels(lang)[name]).substitute({k: str(v) for k, v in values.items()})
+
+
+@lru_cache(maxsize=8)
+def load_table(name: str, lang: str = "zh") -> dict[str, Any]:
+    """The JSON table ``prompts/<lang>/<name>.json``: texts the code chooses among, in the answer's language."""
+    path = resources.files(__package__).joinpath(lang, f"{name}.json")
+    if not path.is_file():
+        raise FileNotFoundError(f"table {lang}/{name}.json not found")
+    return dict(json.loads(path.read_text(encoding="utf-8")))

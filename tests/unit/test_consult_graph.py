@@ -13,6 +13,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import Field
 
 from agents.claim_check import readable_citations
+from agents.common.guidance import where_to_ask
 from agents.context import ConsultContext
 from agents.element import ElementGraph
 from agents.state.consult import ConsultInput
@@ -576,16 +577,28 @@ def test_claims_removed_by_rule_without_a_rewrite(active_kb: Services, monkeypat
     assert {("两万元", "removed"), ("罚款", "removed"), ("死刑", "removed")} <= {(c, v) for c, v, _ in _checks(out)}
 
 
-def test_an_answer_nothing_supports_names_the_closest_articles(active_kb: Services, install: Any) -> None:
+def test_an_answer_nothing_supports_says_so_and_where_to_ask_instead_of_concluding(
+    active_kb: Services, install: Any
+) -> None:
     refuted = {"刑法:133-1", "刑法:133"}
-    install(refuted=refuted, by_schema={"text": ["回答：醉驾罚款五千元。\n引用：[刑法:133-1]、[刑法:133]"] * 3})
+    draft = "回答：醉驾不构成犯罪，您无需担心。\n引用：[刑法:133-1]、[刑法:133]"
+    install(refuted=refuted, by_schema={"text": [draft] * 3})
     out = _run(ConsultContext(model="fake", profile="thorough"))
     assert {v["article_id"] for v in out["verdicts"] if not v["applicable"]} == refuted
     assert out["legal_basis"] == []
-    # A fine nothing states is removed by rule, and the answer says nothing supports one.
-    assert "罚款" not in out["response"] and "没有能够支持答复的条文" in out["response"]
-    assert out["evidence"][0]["heading"] in out["response"]
-    assert {(c["claim"], c["verdict"]) for c in out["claim_checks"]} >= {("罚款", "removed"), ("五千元", "removed")}
+    # The model's conclusion rested on pruned articles: the honest answer replaces it, names the area of law
+    # of the closest articles (all Criminal Law here) and where to ask, and lists those articles as unverified.
+    assert "不构成犯罪" not in out["response"] and "无需担心" not in out["response"]
+    assert out["response"].startswith("现有检索结果中没有能够支持答复的条文")
+    assert "刑事方面" in out["response"] and "公安机关" in out["response"]
+    assert out["evidence"][0]["heading"] in out["response"] and "未经核验" in out["response"]
+
+
+def test_where_to_ask_follows_the_nearest_article_of_a_known_area() -> None:
+    assert "婚姻家庭与继承" in where_to_ask(["气象法:3", "民法典:1127", "劳动合同法:47"], "zh")
+    assert "劳动人事争议仲裁委员会" in where_to_ask(["劳动合同法:47", "民法典:1127"], "zh")
+    assert "诉讼时效一般为三年" in where_to_ask(["民法典:577"], "zh")  # 民法典 outside 婚姻家庭 and 继承
+    assert where_to_ask(["气象法:3"], "zh") == "可以拨打12348公共法律服务热线，或咨询执业律师。"
 
 
 def test_a_checklist_item_the_question_does_not_state_does_not_hold(active_kb: Services, install: Any) -> None:

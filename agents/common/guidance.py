@@ -1,0 +1,34 @@
+"""Where to take a question the knowledge base cannot answer: the area of law of the nearest articles found and
+the bodies and time limits that area's law names (``prompts/<lang>/where_to_ask.json``), so that an answer
+without a basis still tells the person where to go instead of drawing a conclusion."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from prompts import label, load_table
+from tools.law.articles import law_of
+
+
+def _number(article_id: str) -> int:
+    number = article_id.partition(":")[2].split("-")[0]
+    return int(number) if number.isdigit() else 0
+
+
+def _covers(area: dict[str, Any], article_id: str) -> bool:
+    law = law_of(article_id)
+    # Amendments are cited as 刑法修正案（八）: the table names the law they amend.
+    named = any(law == name or law.startswith(f"{name}（") for name in area["laws"])
+    return named and int(area.get("from", 0)) <= _number(article_id) <= int(area.get("to", 10**6))
+
+
+def where_to_ask(article_ids: Sequence[str], lang: str) -> str:
+    """One sentence naming the area of law and where to ask, from the first of ``article_ids`` (nearest first)
+    whose law the table knows; the table's default otherwise."""
+    table = load_table("where_to_ask", lang)
+    for article_id in article_ids:
+        for area in table["areas"]:
+            if _covers(area, article_id):
+                return label("guidance", lang, area=area["area"], where=area["where"])
+    return label("guidance_default", lang, where=table["default"]["where"])
