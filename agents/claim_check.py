@@ -217,6 +217,9 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         # No article was kept: whatever the model concluded rests on none (answers told people they could not
         # recover a loan, on 海商法), so the honest answer replaces it.
         response = _no_support(state, ctx.language)
+    elif ctx.next_steps:
+        response += where_to_ask([b["article_id"] for b in state.legal_basis], ctx.language)
+    response += label("notice", ctx.language)
     return {
         "response": response,
         "claim_checks": records,

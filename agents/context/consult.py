@@ -65,3 +65,8 @@ class ConsultContext(AuditContext):
         "The Response quotes, from each Legal Basis article, the sentences closest to the question after the "
         "model's conclusion.",
     )
+    next_steps: bool = setting(
+        True,
+        "The Response ends with the area of law of its Legal Basis and where to take the matter (the bodies and "
+        "time limits that area's law names).",
+    )

@@ -27,6 +27,8 @@ from tools.llm.fake import FakeChatModel
 from tools.services import Services
 
 QUESTION = "醉酒驾驶机动车会受到什么处罚？"
+TAIL = where_to_ask(["刑法:133-1"], "zh") + label("notice", "zh")
+"""What every Response whose basis is 133-1 ends with: where to take the matter, and that it is no legal advice."""
 FIRST_DRAFT_NODES = ["start_turn", "extract_elements", "search_law", "draft_answer"]
 
 
@@ -292,6 +294,7 @@ def test_ablations(active_kb: Services, install: Any, flags: dict[str, Any], abs
         # The draft as written, its id made readable and the penalty the question asks about added.
         assert out["response"] == (
             "构成危险驾驶罪（《刑法》第一百三十三条之一）。依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。"
+            + TAIL
         )
         assert not any("请把下面的答复草稿" in str(c[-1].content) for c in model.calls)
 
@@ -389,7 +392,7 @@ def test_final_answer_streams_token_by_token(active_kb: Services, install: Any) 
     assert out["response"] == (
         "醉酒驾驶机动车的，构成危险驾驶罪（《刑法》第一百三十三条之一），处拘役，并处罚金。"
         "《中华人民共和国刑法》第一百三十三条之一规定：在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金："
-        "（二）醉酒驾驶机动车的。"
+        "（二）醉酒驾驶机动车的。" + TAIL
     )
     assert [item["article_id"] for item in out["legal_basis"]] == ["刑法:133-1"]
 
@@ -541,7 +544,8 @@ def test_penalty_the_article_states_is_added_and_bracket_ids_become_citations(
         "根据《刑法》第一百三十三条之一的规定"
     )
     # The question asks about punishment: 133-1's penalty for drunk driving is quoted from the article.
-    assert response.endswith("依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。")
+    penalty = "依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。"
+    assert response.endswith(penalty + TAIL)
     # 危险驾驶罪 is checked too once the KB holds charges (133-1 DEFINES it): supported either way.
     assert [c for c in _checks(out) if c[0] != "危险驾驶"] == [
         ("拘役", "added", "刑法:133-1"),
@@ -572,7 +576,7 @@ def test_claims_removed_by_rule_without_a_rewrite(active_kb: Services, monkeypat
     assert not [c for c in model.calls if str(c[-1].content).startswith("下面答复中的一些说法")]
     assert out["response"] == (
         "构成危险驾驶罪。依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。"
-        "（答复中法律依据未载明的说法已删去，以《中华人民共和国刑法》第一百三十三条之一的规定为准。）"
+        "（答复中法律依据未载明的说法已删去，以《中华人民共和国刑法》第一百三十三条之一的规定为准。）" + TAIL
     )
     assert {("两万元", "removed"), ("罚款", "removed"), ("死刑", "removed")} <= {(c, v) for c, v, _ in _checks(out)}
 
@@ -592,6 +596,13 @@ def test_an_answer_nothing_supports_says_so_and_where_to_ask_instead_of_concludi
     assert out["response"].startswith("现有检索结果中没有能够支持答复的条文")
     assert "刑事方面" in out["response"] and "公安机关" in out["response"]
     assert out["evidence"][0]["heading"] in out["response"] and "未经核验" in out["response"]
+
+
+def test_without_next_steps_the_response_ends_with_the_notice_alone(active_kb: Services, install: Any) -> None:
+    install(by_schema={"text": ["回答：构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"] * 2})
+    out = _run(ConsultContext(model="fake", next_steps=False))
+    assert out["response"].endswith("并处罚金。" + label("notice", "zh"))
+    assert where_to_ask(["刑法:133-1"], "zh") not in out["response"]
 
 
 def test_where_to_ask_follows_the_nearest_article_of_a_known_area() -> None:
