@@ -19,6 +19,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from agents.law_search import CONSULTATION_SOURCES
 from app.eval.metrics import recall_at_k
 from app.eval.runner import read_results
 from app.eval.tasks import HALVES, gold_articles, half_of, load_items
@@ -27,7 +28,6 @@ from tools.retrieval.hybrid import RRF_K
 from tools.retrieval.source_weights import BUNDLED_WEIGHTS, SourceFusion
 
 SOURCES = ("bm25", "dense", "exact", "kg", "interpretations", "community_reports", "cases")
-CONSULTATION_SOURCES = ("consultations", "centroids", "routed", "prior")
 GRID = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 OFFSETS = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0, RRF_K)
 """Reciprocal-rank offsets tried: 60 is the usual constant, which lets agreement between sources decide; a small

@@ -10,11 +10,13 @@ from typing import Any
 import pytest
 from langchain_core.messages import BaseMessage
 
+from agents.common.guidance import where_to_ask
 from agents.context import ConsultContext, Context
 from agents.state.consult import ConsultInput
 from agents.state.ingest import IngestInput
 from graphs.consult import build_graph
 from graphs.ingest import graph as ingest_graph
+from prompts import label
 from tests.conftest import SHARED_DATA, run_cli
 from tools.llm.fake import FakeChatModel
 from tools.services import build_services, set_services
@@ -90,7 +92,9 @@ def test_english_runs_use_english_prompts_end_to_end(
     prompts = [str(call[-1].content) for call in model.calls]
     assert prompts and not any("候选法条" in p or "请" in p for p in prompts)  # no Chinese prompt was sent
     assert any(p.startswith("Extract the legal elements") for p in prompts)
-    assert out["response"] == "Theft is punished with up to three years (Indian Penal Code, 1860, Section 379)."
+    # The draft, its citation made readable, then where to take the matter and that this is no legal advice.
+    tail = where_to_ask(["IPC:379"], "en") + label("notice", "en")
+    assert out["response"] == "Theft is punished with up to three years (Indian Penal Code, 1860, Section 379)." + tail
     assert [item["article_id"] for item in out["legal_basis"]] == ["IPC:379"]
     # The fake's checklist item is Chinese, which an English question never states: kept with the English reason.
     assert out["verdicts"][0]["reason"].startswith("the question states none of the article's elements; kept")
