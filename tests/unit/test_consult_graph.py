@@ -612,18 +612,25 @@ def test_where_to_ask_follows_the_nearest_article_of_a_known_area() -> None:
     assert where_to_ask(["气象法:3"], "zh") == "可以拨打12348公共法律服务热线，或咨询执业律师。"
 
 
-def test_a_checklist_item_the_question_does_not_state_does_not_hold(active_kb: Services, install: Any) -> None:
+def _run_with_checklist(active_kb: Services, install: Any, items: tuple[str, ...]) -> tuple[dict[str, Any], Any]:
+    """The answer to QUESTION with 133-1's checklist replaced by ``items``, every item answered as holding, and
+    133-1's verdict."""
     checklists = ChecklistRepository(active_kb.graph)
     before = checklists.get("刑法:133-1")
-    items = ("是否在道路上驾驶机动车？", "是否追逐竞驶，情节恶劣？", "是否醉酒驾驶机动车？")
     checklists.save(Checklist("刑法:133-1", items, "fake", prompt_version()))
     try:
-        install()  # every item answered as holding
+        install()
         out = _run()
     finally:
         if before:
             checklists.save(before)
     (verdict,) = [v for v in out["verdicts"] if v["article_id"] == "刑法:133-1"]
+    return out, verdict
+
+
+def test_a_checklist_item_the_question_does_not_state_does_not_hold(active_kb: Services, install: Any) -> None:
+    items = ("是否在道路上驾驶机动车？", "是否追逐竞驶，情节恶劣？", "是否醉酒驾驶机动车？")
+    _, verdict = _run_with_checklist(active_kb, install, items)
     # The question states drunk driving on a road (驾驶机动车), never racing.
     assert [(c["item"], c["holds"]) for c in verdict["checks"]] == [
         (items[0], True),
@@ -635,17 +642,8 @@ def test_a_checklist_item_the_question_does_not_state_does_not_hold(active_kb: S
 
 
 def test_an_article_none_of_whose_elements_the_question_states_is_not_kept(active_kb: Services, install: Any) -> None:
-    checklists = ChecklistRepository(active_kb.graph)
-    before = checklists.get("刑法:133-1")
     items = ("是否追逐竞驶，情节恶劣？", "是否从事校车业务严重超过额定乘员载客？")
-    checklists.save(Checklist("刑法:133-1", items, "fake", prompt_version()))
-    try:
-        install()  # every item answered as holding
-        out = _run()
-    finally:
-        if before:
-            checklists.save(before)
-    (verdict,) = [v for v in out["verdicts"] if v["article_id"] == "刑法:133-1"]
+    out, verdict = _run_with_checklist(active_kb, install, items)
     # The model said both hold; the question (drunk driving) states neither, so neither counts, and an article
     # with no element stated is not shown to apply: it leaves the Legal Basis and its citation the answer.
     assert [(c["holds"], c["stated"]) for c in verdict["checks"]] == [(False, False), (False, False)]
