@@ -20,7 +20,7 @@ class CheckResult(TypedDict):
     reason: str
     stated: bool
     """False for an item the model said holds that a consultation question does not state: it does not hold,
-    and it does not count against the article either (a question's silence never prunes)."""
+    and does not count against the article either; an article none of whose items is stated is not kept."""
 
 
 class Verdict(TypedDict):

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from agents.common.answers import format_evidence
 from agents.context import ConsultContext, Context, JudgeContext
 from agents.law_search import CONSULTATION_SOURCES, fetch_evidence, source_rankings
+from agents.state.audit import Verdict
 from agents.state.common import TraceEvent
 from agents.state.consult import ConsultInput, EvidenceItem
 from agents.state.judge import JudgeEvidence, JudgeInput
@@ -99,6 +100,22 @@ class ChargePrediction(BaseModel):
     charges: list[Annotated[str, Field(max_length=MAX_CHARGE_CHARS)]] = Field(max_length=4)
 
 
+def verdict_rows(verdicts: list[Verdict]) -> list[dict[str, Any]]:
+    """Why each audited article stayed or went, so a run shows where the auditor erred: each checklist item as
+    [item, holds, stated] (a question's item the model said holds but the question does not state is
+    [item, false, false]), so the stated-item rule can be refitted from the rows."""
+    return [
+        {
+            "article_id": v["article_id"],
+            "applicable": v["applicable"],
+            "decided_by": v["decided_by"],
+            "reason": v["reason"],
+            "checks": [[c["item"], c["holds"], c["stated"]] for c in v["checks"]],
+        }
+        for v in verdicts
+    ]
+
+
 def _full_consult(question: str, context: ConsultContext) -> Prediction:
     from graphs.consult import graph
 
@@ -112,6 +129,7 @@ def _full_consult(question: str, context: ConsultContext) -> Prediction:
         "evidence": [e["article_id"] for e in out["evidence"]],
         "rounds": len(out["decisions"]),
         "pruned": [v["article_id"] for v in out["verdicts"] if not v["applicable"]],
+        "verdicts": verdict_rows(out["verdicts"]),
         "claim_checks": out["claim_checks"],
         "usage": out["usage"],
         "stages_ms": stage_totals(out["trace"]),
@@ -246,17 +264,7 @@ def _full_judgment(fact: str, context: JudgeContext) -> Prediction:
         "family_checks": out["family_checks"],
         "acts": len(out["acts"]),
         "pruned": [v["article_id"] for v in out["verdicts"] if not v["applicable"]],
-        # Why each audited article stayed or went, so a run shows where the auditor erred.
-        "verdicts": [
-            {
-                "article_id": v["article_id"],
-                "applicable": v["applicable"],
-                "decided_by": v["decided_by"],
-                "reason": v["reason"],
-                "checks": [[c["item"], c["holds"]] for c in v["checks"]],
-            }
-            for v in out["verdicts"]
-        ],
+        "verdicts": verdict_rows(out["verdicts"]),
         "stages_ms": stage_totals(out["trace"]),
     }
 

@@ -71,6 +71,12 @@ def test_consult_eval_compares_systems_and_resumes(data_dir: Path, tmp_path: Pat
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     metrics = summary["systems"]["full"]["metrics"]
     assert metrics["cited_in_kb_share"]["value"] == 1.0
+    # The audit's verdicts are recorded, each item with whether it held and whether the question stated it.
+    verdicts = [v for r in full for v in r["prediction"]["verdicts"]]
+    assert verdicts and all(len(check) == 3 for v in verdicts for check in v["checks"])
+    assert [r["prediction"]["pruned"] for r in full] == [
+        [v["article_id"] for v in r["prediction"]["verdicts"] if not v["applicable"]] for r in full
+    ]
     # Every Legal Basis is verbatim; an answer whose articles the audit pruned has none (and cites none).
     assert all(r["prediction"].get("basis_verbatim", []) == r["prediction"]["cited"] for r in full)
     assert metrics["basis_verbatim_share"]["value"] == 1.0
@@ -197,7 +203,11 @@ def test_ljp_eval_runs_the_judge_graph_beside_the_baselines(data_dir: Path, tmp_
         verdicts = r["prediction"]["verdicts"]
         assert verdicts and all(v["decided_by"] in {"rule", "model", "unverified", "retained"} for v in verdicts)
         assert {v["article_id"] for v in verdicts if not v["applicable"]} == set(r["prediction"]["pruned"])
-        assert all(isinstance(item, str) and isinstance(holds, bool) for v in verdicts for item, holds in v["checks"])
+        assert all(
+            isinstance(item, str) and isinstance(holds, bool) and stated is True  # a case states every item
+            for v in verdicts
+            for item, holds, stated in v["checks"]
+        )
         # What the Adjudicator read besides the articles: the precedents (none: this KB holds no cases), and
         # the charges pre-judged.
         assert r["prediction"]["precedents"] == []
