@@ -50,7 +50,7 @@ _ITEM_FRAME = re.compile(r"[的吗]?[？?]$")
 
 VERIFY_PROMPTS = {"case": "verify_checklist", "question": "verify_question"}
 """A case description is checked strictly; a consultation question only for what it contradicts (a question
-rarely states every element, and pruning an article for the question's silence removed correct answers)."""
+rarely states every element, and pruning an article for one element left unsaid removed correct answers)."""
 
 
 class ItemCheck(BaseModel):

@@ -49,7 +49,8 @@ class AuditInput:
 
     facts_kind: Literal["case", "question"] = "case"
     """``case``: a case description, whose silence on an element means the element is not met (judge);
-    ``question``: a consultation, where only elements the question contradicts fail (consult)."""
+    ``question``: a consultation, where only elements the question contradicts fail, and an article none of
+    whose elements it states is not kept (consult)."""
 
 
 @dataclass(kw_only=True)
