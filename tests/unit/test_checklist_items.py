@@ -26,6 +26,13 @@ def test_an_item_that_only_names_a_law_or_an_article_is_refused(item: str) -> No
         ChecklistSchema.model_validate({"items": [item]}, context={"article_text": LEASE})
 
 
+def test_a_law_named_in_the_articles_own_words_is_an_element() -> None:
+    felling = "违反森林法的规定，滥伐森林或者其他林木，数量较大的，处三年以下有期徒刑、拘役或者管制，并处或者单处罚金。"
+    assert checkable(["是否违反森林法的规定？", "是否滥伐森林或者其他林木？"], felling)
+    with pytest.raises(ValidationError, match="not name a law or an article"):
+        ChecklistSchema.model_validate({"items": ["是否违反森林法的规定？"]}, context={"article_text": LEASE})
+
+
 def test_a_civil_article_is_not_asked_about_a_crime_and_a_criminal_one_may_be() -> None:
     crime = "行为人是否实施了犯罪行为？"
     with pytest.raises(ValidationError, match="defines no offence"):

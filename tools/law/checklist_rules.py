@@ -43,6 +43,9 @@ _REFERENCE = re.compile(
     r"《[^》]*》|第[零〇一二三四五六七八九十百千\d]+条(?:之[一二三四五六七八九十])?"
     r"|[\u4e00-\u9fff]{1,20}?法典?(?=[第的》？?]|$)"
 )
+# ...unless the article itself words its element so: 刑法:345 punishes whoever "违反森林法的规定" fells trees, and
+# 是否违反森林法的规定？ asks about that element in the article's words (this share of its character pairs).
+OWN_WORDING_SHARE = 0.8
 _REFERENCE_FILLER = re.compile(r"是否|是|属于|适用|符合|该|规定|条文|条款|调整|范围|内容|的|[\W_]")
 # Words of criminal law, which an item of an article that defines no offence cannot ask about: the local model
 # asked civil articles "是否是构成犯罪的起点？", copied from the prompt.
@@ -90,7 +93,7 @@ def _unusable(item: str, article_text: str | None, tiers: tuple[str, str] | None
         return f"every item must be a yes/no question (是否…？), not a statement: {item!r}"
     if _CIRCULAR.search(item):
         return f"an item must ask about a fact, not whether the offence is made out: {item!r}"
-    if _REFERENCE.search(item) and len(_REFERENCE_FILLER.sub("", _REFERENCE.sub("", item))) < 2:
+    if _names_only_a_reference(item, article_text):
         return f"an item must ask about a fact, not name a law or an article: {item!r}"
     if article_text and _CRIMINAL_WORDS.search(item) and not _CRIMINAL_WORDS.search(article_text):
         return f"an item of an article that defines no offence must not ask about a crime: {item!r}"
@@ -104,6 +107,12 @@ def _unusable(item: str, article_text: str | None, tiers: tuple[str, str] | None
             f"heavier or lighter sentencing band: {item!r}"
         )
     return None
+
+
+def _names_only_a_reference(item: str, article_text: str | None) -> bool:
+    if not _REFERENCE.search(item) or len(_REFERENCE_FILLER.sub("", _REFERENCE.sub("", item))) >= 2:
+        return False
+    return not (article_text and bigram_share(item, article_text) >= OWN_WORDING_SHARE)
 
 
 def _asks_about_band(item: str, offence: str, bands: str) -> bool:
