@@ -26,23 +26,16 @@ def render_prompt(name: str, lang: str = "zh", **values: object) -> str:
     return load_prompt(name, lang).substitute({k: str(v) for k, v in values.items()}).strip()
 
 
-@lru_cache(maxsize=8)
-def _labels(lang: str) -> dict[str, str]:
-    path = resources.files(__package__).joinpath(lang, "labels.json")
-    if not path.is_file():
-        raise FileNotFoundError(f"labels {lang}/labels.json not found")
-    return dict(json.loads(path.read_text(encoding="utf-8")))
-
-
 def label(name: str, lang: str = "zh", **values: object) -> str:
     """A short text the code puts into prompts or outputs (``prompts/<lang>/labels.json``), filled like a
     template: the strings that are not whole prompts but still have to be in the answer's language."""
-    return Template(_labels(lang)[name]).substitute({k: str(v) for k, v in values.items()})
+    return Template(load_table("labels", lang)[name]).substitute({k: str(v) for k, v in values.items()})
 
 
 @lru_cache(maxsize=8)
 def load_table(name: str, lang: str = "zh") -> dict[str, Any]:
-    """The JSON table ``prompts/<lang>/<name>.json``: texts the code chooses among, in the answer's language."""
+    """The JSON table ``prompts/<lang>/<name>.json``: texts the code fills or chooses among, in the answer's
+    language (``labels``, ``where_to_ask``)."""
     path = resources.files(__package__).joinpath(lang, f"{name}.json")
     if not path.is_file():
         raise FileNotFoundError(f"table {lang}/{name}.json not found")
