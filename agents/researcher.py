@@ -132,13 +132,23 @@ def search_semantic(
     rankings["offence"] = [aid for aid, _ in offence_index(services).search(fact, ctx.candidates_per_retriever)]
     refs: list[CaseRef] = []
     if services.vectors.count(CASES):
-        hits = [h for h in services.vectors.search(CASES, fact, ctx.strategy_k + 1) if h.text != fact]
-        by_text = case_refs(services, [(h.id, round(max(h.score, 0.0), 4)) for h in hits[: ctx.strategy_k]], "cases")
+        # A judgment stored once per defendant (CMDL: up to nine copies of a fact) counts once, and the fact's
+        # own copies not at all; three times the wanted hits leaves enough after both are dropped.
+        texts = {fact}
+        by_text_hits: list[tuple[str, float]] = []
+        for h in services.vectors.search(CASES, fact, 3 * ctx.strategy_k):
+            if h.text not in texts and len(by_text_hits) < ctx.strategy_k:
+                texts.add(h.text)
+                by_text_hits.append((h.id, round(max(h.score, 0.0), 4)))
+        by_text = case_refs(services, by_text_hits, "cases")
         by_words = case_refs(
-            services, services.case_index.index().search(fact, ctx.precedent_k, skip_identical=True), "case_bm25"
+            services,
+            services.case_index.index().search(fact, ctx.precedent_k, skip_identical=True, distinct=True),
+            "case_bm25",
         )
+        features_index = feature_index(services, ctx.community_level)
         by_features = case_refs(
-            services, feature_index(services, ctx.community_level).similar(features, ctx.strategy_k), "features"
+            services, features_index.similar(features, ctx.strategy_k, skip=own_copies(services, fact)), "features"
         )
         rankings["cases"], rankings["features"] = articles_of(by_text), articles_of(by_features)
         rankings["case_bm25"] = articles_of(by_words)
@@ -146,15 +156,22 @@ def search_semantic(
     return rankings, refs
 
 
+def own_copies(services: Services, fact: str) -> set[str]:
+    """Ids of the stored cases whose fact is ``fact``: a case is never its own precedent."""
+    return services.case_index.index().identical(fact) if services.vectors.count(CASES) else set()
+
+
 def expand_community(
-    services: Services, features: Features, ctx: JudgeContext
+    services: Services, fact: str, features: Features, ctx: JudgeContext
 ) -> tuple[dict[str, list[str]], list[CaseRef], str | None]:
-    """The best community for the features, then its members most similar to them."""
+    """The best community for the features, then its members most similar to them (the fact's own copies
+    skipped)."""
     index = feature_index(services, ctx.community_level)
-    community = index.best_community(features, ctx.candidates_per_retriever)
+    own = own_copies(services, fact)
+    community = index.best_community(features, ctx.candidates_per_retriever, skip=own)
     if community is None:
         return {}, [], None
-    refs = case_refs(services, index.similar(features, ctx.strategy_k, within=community), "community")
+    refs = case_refs(services, index.similar(features, ctx.strategy_k, within=community, skip=own), "community")
     return {"community": articles_of(refs)}, refs, community
 
 
@@ -163,7 +180,7 @@ def precedent_charges(services: Services, fact: str, k: int) -> list[tuple[str, 
     most frequent first; BM25 precedents found the gold articles far more often than embedded ones."""
     if not services.vectors.count(CASES):
         return []
-    hits = services.case_index.index().search(fact, k, skip_identical=True)
+    hits = services.case_index.index().search(fact, k, skip_identical=True, distinct=True)
     counts = Counter(
         name for case in get_cases(services.graph, [case_id for case_id, _ in hits]) for name in case.charges
     )
@@ -258,7 +275,7 @@ def research_semantic(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict
 def research_community(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
     """Strategy (ii): community expansion."""
     started = time.perf_counter()
-    rankings, refs, community = expand_community(get_services(), state.features, runtime.context)
+    rankings, refs, community = expand_community(get_services(), state.fact, state.features, runtime.context)
     return {
         "rankings": rankings,
         "cases": _refs_by_id(refs),

@@ -60,7 +60,7 @@ def candidate_signals(
     offence = index.search(fact, ctx.candidates_per_retriever)
     precedents: list[tuple[list[str], float]] = []
     if services.vectors.count(CASES):
-        hits = dict(services.case_index.index().search(fact, ctx.precedent_k, skip_identical=True))
+        hits = dict(services.case_index.index().search(fact, ctx.precedent_k, skip_identical=True, distinct=True))
         for case in get_cases(services.graph, list(hits)):
             names = [name for raw in case.charges if (name := repository.resolve(raw))]
             precedents.append((names, hits[case.id]))

@@ -23,8 +23,7 @@ from tqdm import tqdm
 from agents.context import JudgeContext
 from agents.scorer import fact_signals
 from agents.state.judge import JudgeInput
-from app.eval.metrics import canonical_charges
-from app.eval.tasks import half_of, load_items
+from app.eval.tasks import gold_articles, gold_charges, half_of, load_items
 from graphs.research import graph as research
 from tools.kb.charges import ChargeRepository
 from tools.law.charge_model import fitted_charge_policy
@@ -64,7 +63,7 @@ def main() -> None:
         return {
             "id": item["id"],
             "half": half_of(str(item["id"])),
-            "gold": canonical_charges(item["charges"], repository.named, repository.resolve),
+            "gold": gold_charges(item["charges"], gold_articles(item), repository),
             "fused": fused,
             "prejudged": prejudged,
             "signals": signals,
@@ -81,7 +80,7 @@ def main() -> None:
                 continue
             # The judge's research pipeline, with the pre-judgment only when a model is given.
             researched = research.invoke(JudgeInput(fact=fact), context=ctx)
-            prejudged = {g["name"]: g["confidence"] for g in researched["prejudged"]}
+            prejudged = {g["name"]: g["confidence"] for g in researched.get("prejudged", [])}
             fused = researched["rankings"]["researcher"][: fitted_charge_policy().depth]
             sink.write(json.dumps(describe(item, fused, prejudged), ensure_ascii=False) + "\n")
             sink.flush()

@@ -135,15 +135,40 @@ def _print_ingest_reports(reports: dict[str, Any], elapsed: float) -> None:
     for key, report in reports.items():
         kind, _, source = key.partition(":")
         if kind in ("cases", "consultations"):
-            console.print(
-                f"{kind.capitalize()} from {source}: {report['added']} added, {report['updated']} updated, "
-                f"{report['unchanged']} unchanged."
-            )
-        if uncited := report.get("uncited_lines"):
-            console.print(
-                f"  {len(uncited)} answer(s) cite no article it could read and were left out (lines "
-                f"{', '.join(map(str, uncited[:10]))}{'…' if len(uncited) > 10 else ''})."
-            )
+            _print_source_report(kind, source, report)
+
+
+def _print_source_report(kind: str, source: str, report: dict[str, Any]) -> None:
+    """What one case or consultation file did, and what of it was left out."""
+    console.print(
+        f"{kind.capitalize()} from {source}: {report['added']} added, {report['updated']} updated, "
+        f"{report['unchanged']} unchanged."
+    )
+    if relabelled := report.get("relabelled"):
+        console.print(f"  {relabelled} stored case(s) relinked to the charges their labels now denote.")
+    if labels := report.get("charge_labels"):
+        _print_label_report(labels)
+    if uncited := report.get("uncited_lines"):
+        console.print(
+            f"  {len(uncited)} answer(s) cite no article it could read and were left out (lines "
+            f"{', '.join(map(str, uncited[:10]))}{'…' if len(uncited) > 10 else ''})."
+        )
+
+
+def _print_label_report(labels: dict[str, Any]) -> None:
+    """What the cases' charge labels were read as: the count of labels the KB names otherwise, and every label
+    that names no charge (its cases are stored without it)."""
+    if mapped := labels["mapped"]:
+        shown = "; ".join(f"{label} → {name}" for label, name in list(mapped.items())[:5])
+        more = "…" if len(mapped) > 5 else ""
+        console.print(f"  {len(mapped)} charge label(s) read as the KB names them ({shown}{more}).")
+    if unmapped := labels["unmapped"]:
+        cases = sum(unmapped.values())
+        listed = "; ".join(f"{label} ({n})" for label, n in unmapped.items())
+        console.print(
+            f"  {len(unmapped)} charge label(s) on {cases} case(s) name no charge in force and were left off "
+            f"those cases: {listed}."
+        )
 
 
 def remove(

@@ -60,7 +60,20 @@ def load_items(task: str, path: Path) -> list[dict[str, Any]]:
         items.append(item)
     if not items:
         raise InputError(f"{path} holds no items")
-    return items
+    return merge_defendants(items) if task == "charge" else items
+
+
+def merge_defendants(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Charge items sharing one fact as one item: CMDL writes a judgment once per defendant (1,374 lines, 572
+    facts), and a fact is judged once, on every charge its defendants were convicted of. The merged item keeps
+    the first line's id, so its half is that line's."""
+    merged: dict[str, dict[str, Any]] = {}
+    for item in items:
+        first = merged.setdefault(item["fact"], {**item, "charges": []})
+        first["charges"] = list(dict.fromkeys([*first["charges"], *item["charges"]]))
+        if "articles" in item:
+            first["articles"] = sorted({*first.get("articles", []), *item["articles"]})
+    return list(merged.values())
 
 
 def query_of(item: dict[str, Any]) -> str:
@@ -81,6 +94,21 @@ CHARGE_LABELS_NOTE = (
 )
 
 
+def gold_charges(labels: Sequence[str], articles: Sequence[str], charges: ChargeRepository) -> list[str]:
+    """A data file's charge labels as the KB names them (:func:`canonical_charges`); a label the table does not
+    name (CMDL writes the alternative committed: 买卖国家机关证件) is read as the charge it stands for among
+    those the item's gold articles define (:meth:`ChargeRepository.map_label`)."""
+    within: set[str] | None = None
+
+    def resolve(label: str) -> str | None:
+        nonlocal within
+        if within is None:
+            within = charges.defined_by(articles)
+        return charges.map_label(label, within)
+
+    return canonical_charges(labels, charges.named, resolve)
+
+
 def resolve_charge_labels(results: Sequence[dict[str, Any]], charges: ChargeRepository) -> bool:
     """Rewrite, in memory, the gold and predicted charges of judgment results as the KB's charge table names
     them (see :func:`canonical_charges`); the results file keeps what each system wrote. False (nothing
@@ -88,7 +116,7 @@ def resolve_charge_labels(results: Sequence[dict[str, Any]], charges: ChargeRepo
     if not charges.has_charges():
         return False
     for r in results:
-        r["gold"]["charges"] = canonical_charges(r["gold"]["charges"], charges.named, charges.resolve)
+        r["gold"]["charges"] = gold_charges(r["gold"]["charges"], r["gold"].get("articles", []), charges)
         if r.get("ok"):
             r["prediction"]["charges"] = canonical_charges(r["prediction"]["charges"], charges.named, charges.resolve)
     return True

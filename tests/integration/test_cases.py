@@ -128,3 +128,42 @@ def test_a_label_naming_several_charges_is_settled_by_the_cited_article(
     ingest_cases(load_cases(path), kb.vectors, repo, batch_size=16)
     found = kb.graph.read("MATCH (:Case)-[:CONVICTED_OF]->(ch:Charge) RETURN ch.name AS name")
     assert found == [{"name": "引诱、容留、介绍卖淫"}]
+
+
+def test_judgments_finer_labels_map_onto_the_charges_in_force_and_the_rest_are_reported(
+    kb: Services, repo: CaseRepository, tmp_path: Path
+) -> None:
+    charges = repo.charges
+    # The alternative committed, an abridged name, a name cut short, an annotation: one charge each.
+    assert charges.map_label("买卖国家机关证件", {"伪造、变造、买卖国家机关公文、证件、印章"}) == (
+        "伪造、变造、买卖国家机关公文、证件、印章"
+    )
+    assert charges.map_label("非法持有枪支") == "非法持有、私藏枪支、弹药"
+    assert charges.map_label("帮助信息网络犯") == "帮助信息网络犯罪活动"
+    assert charges.map_label("诈骗（未遂）") == "诈骗"
+    # A short label is read only where the cited articles leave one charge holding it.
+    assert charges.map_label("包庇") is None
+    assert charges.map_label("包庇", {"窝藏、包庇", "盗窃"}) == "窝藏、包庇"
+    # The cited article defines another charge: every charge is searched (骗取贷款 is 175-1, the case cites 175).
+    assert charges.map_label("骗取贷款", {"高利转贷"}) == "骗取贷款、票据承兑、金融票证"
+    assert charges.map_label("寻衅肇事", {"寻衅滋事"}) is None  # a miswritten name is not guessed
+    rows = [
+        {"id": "a", "fact": "被告人买卖居民身份证。", "articles": [280], "charges": ["买卖国家机关证件"]},
+        {"id": "b", "fact": "被告人寻衅肇事。", "articles": [293], "charges": ["寻衅肇事"]},
+        {"id": "c", "fact": "被告人又寻衅肇事。", "articles": [293], "charges": ["寻衅肇事", "盗窃"]},
+    ]
+    path = tmp_path / "cmdl.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    cases = load_cases(path)
+    ingest_cases(cases, kb.vectors, repo, batch_size=16)
+    found = kb.graph.read("MATCH (c:Case)-[:CONVICTED_OF]->(ch:Charge) RETURN c.id AS id, ch.name AS name ORDER BY id")
+    assert found == [{"id": "a", "name": "伪造、变造、买卖国家机关公文、证件、印章"}, {"id": "c", "name": "盗窃"}]
+    # A case stored before the mapping knew its label (same content hash) is relinked by the next ingestion.
+    kb.graph.query("MATCH (c:Case {id: 'a'})-[v:CONVICTED_OF]->() SET c.charges = [] DELETE v")
+    assert repo.relabel(cases) == 1 and repo.relabel(cases) == 0
+    assert kb.graph.read("MATCH (c:Case {id: 'a'})-[:CONVICTED_OF]->(ch) RETURN ch.name AS name") == [
+        {"name": "伪造、变造、买卖国家机关公文、证件、印章"}
+    ]
+    report = repo.label_report(cases)
+    assert report.mapped == {"买卖国家机关证件": "伪造、变造、买卖国家机关公文、证件、印章"}
+    assert report.unmapped == {"寻衅肇事": 2}

@@ -64,6 +64,15 @@ def test_coverage_of_the_cail_charge_labels(rules) -> None:  # type: ignore[no-u
     assert len(unmapped) <= 5, unmapped
 
 
+def test_a_name_holding_a_bracketed_character_is_a_charge(rules) -> None:  # type: ignore[no-untyped-def]
+    # 偷越国（边）境罪（第322条）: the bracket inside the name is not the article note after it.
+    assert rules.articles["偷越国（边）境"] == ["刑法:322"]
+    assert rules.articles["组织他人偷越国（边）境"] == ["刑法:318"]
+    assert rules.articles["放行偷越国（边）境人员"] == ["刑法:415"]
+    assert rules.resolve("偷越国境") == rules.resolve("偷越国边境") == "偷越国（边）境"
+    assert rules.resolve("偷越国(边)境罪") == "偷越国（边）境"
+
+
 def test_a_directory_without_rules_is_a_corpus_error(tmp_path: Path) -> None:
     with pytest.raises(CorpusError, match="no charge-name opinion"):
         load_charge_rules(tmp_path)

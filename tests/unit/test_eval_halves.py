@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from agents.context import ConsultContext
 from app.eval.systems import measured
-from app.eval.tasks import half_of, select_items
+from app.eval.tasks import half_of, load_items, select_items
 from tools.errors import InputError
 
 
@@ -38,3 +41,18 @@ def test_an_item_is_measured_with_its_own_halfs_consultations_hidden() -> None:
         context = measured(ConsultContext(model="fake"), {"id": item_id})
         assert context.hidden_consultation_half == half_of(item_id)
     assert ConsultContext(model="fake").hidden_consultation_half == ""  # the product reads every consultation
+
+
+def test_a_judgment_written_once_per_defendant_is_one_charge_item(tmp_path: Path) -> None:
+    rows = [
+        {"id": "cmdl-0", "fact": "甲乙共同盗窃，乙销赃。", "articles": [264], "charges": ["盗窃"]},
+        {"id": "cmdl-1", "fact": "甲乙共同盗窃，乙销赃。", "articles": [312], "charges": ["掩饰、隐瞒犯罪所得"]},
+        {"id": "cmdl-2", "fact": "丙诈骗。", "articles": [266], "charges": ["诈骗"]},
+    ]
+    path = tmp_path / "cmdl.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    items = load_items("charge", path)
+    assert [(i["id"], i["charges"], i["articles"]) for i in items] == [
+        ("cmdl-0", ["盗窃", "掩饰、隐瞒犯罪所得"], [264, 312]),
+        ("cmdl-2", ["诈骗"], [266]),
+    ]

@@ -35,6 +35,10 @@ def test_charge_names_are_normalised_and_bracket_alternatives_expanded() -> None
     assert charge_variants("强制猥亵、侮辱") == {"强制猥亵、侮辱", "强制猥亵", "强制侮辱"}
     assert charge_variants("窝藏、包庇") == {"窝藏、包庇"}  # two verbs, no object: nothing to expand
     assert charge_variants("组织残疾人、儿童乞讨") == {"组织残疾人、儿童乞讨"}  # verb in front, object behind
+    # A judgment's annotation is not part of the name; a bracketed character may be left out or written plainly.
+    assert normalise_charge("诈骗（未遂）") == normalise_charge("诈骗(未遂)罪") == "诈骗"
+    assert normalise_charge("（单位）非法吸收公众存款") == "非法吸收公众存款"
+    assert charge_variants("偷越国（边）境罪") == {"偷越国（边）境", "偷越国境", "偷越国边境"}
 
 
 def test_charge_matching_counts_each_gold_charge_once() -> None:

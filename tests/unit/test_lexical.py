@@ -53,3 +53,14 @@ def test_the_cached_index_is_the_built_one_and_a_damaged_cache_is_rebuilt(tmp_pa
     # Another fingerprint replaces the file: one index per collection on disk.
     LexicalIndex.build(ids, lambda: texts, "f2", tmp_path)
     assert [p.name.split("-")[2] for p in tmp_path.glob("bm25-statutes-*")] == ["f2"]
+
+
+def test_one_judgment_stored_once_per_defendant_is_found_once() -> None:
+    theft, copy, fraud = tokenize("被告人盗窃电动车一辆"), tokenize("被告人盗窃电动车一辆"), tokenize("被告人诈骗钱款")
+    others = [tokenize(text) for text in ("交通肇事致一人死亡", "故意伤害致人轻伤", "非法采矿", "开设赌场", "受贿")]
+    index = LexicalIndex.from_tokens(["a1", "a2", "b", *"vwxyz"], [theft, copy, fraud, *others])
+    assert [i for i, _ in index.search("盗窃电动车", 2)] == ["a1", "a2"]
+    assert [i for i, _ in index.search("盗窃电动车", 2, distinct=True)] == ["a1"]  # b shares no word
+    assert [i for i, _ in index.search("被告人盗窃电动车", 2, distinct=True)] == ["a1", "b"]
+    assert index.identical("被告人盗窃电动车一辆") == {"a1", "a2"}
+    assert [i for i, _ in index.search("被告人盗窃电动车一辆", 3, skip_identical=True)] == ["b"]

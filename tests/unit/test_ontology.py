@@ -64,3 +64,6 @@ def test_feature_index_finds_similar_cases_and_their_community() -> None:
     assert [c for c, _ in index.similar(theft, 4, within="B")] == ["c4"]
     assert index.similar({"behaviour": ["未知特征"]}, 3) == []
     assert FeatureIndex([], [], {}, 0).best_community(theft, 3) is None
+    # The fact's own copies (a judgment stored per defendant) are never its neighbours or its community's.
+    assert [c for c, _ in index.similar(theft, 4, skip={"c1", "c2"})] == ["c4"]
+    assert index.best_community(theft, 4, skip={"c1", "c2"}) == "B"

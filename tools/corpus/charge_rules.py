@@ -20,7 +20,10 @@ _BASE_GLOB = "*适用刑法分则规定的犯罪的罪名的意见*.md"
 _SUPPLEMENT_GLOB = "*确定罪名的补充规定*.md"
 _DATE_RE = re.compile(r"\((\d{4}-\d{2}-\d{2})\)")
 _ARTICLE_RE = re.compile(ARTICLE_REF)
-_BASE_ENTRY_RE = re.compile(r"(?:^|\s|\d．)([^\s．（）\d][^（）\s]*?罪)（(第[^）]*?条[^）]*)）")
+# A name may hold a bracketed character (偷越国（边）境罪); the article note after it is the last bracket.
+_BASE_ENTRY_RE = re.compile(
+    r"(?:^|\s|\d．)([^\s．（）\d](?:[^（）\s]|（[^（）\s第]{1,2}）)*?罪)（(第[^）]*?条[^）]*)）"
+)
 # "第133条之二（《刑法修正案（十一）》第二条）": the note names amendment articles, not Criminal Law ones.
 _AMENDMENT_NOTE_RE = re.compile(r"\s*[（(]\s*《.*$")
 _OLD_ARTICLE_PREFIX_RE = re.compile(r"^刑法原第[^罪]*?项")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from tools.corpus.cail import Case
 from tools.kb.charges import ChargeRepository
 from tools.kb.port import GraphStore
+from tools.law.charge_names import normalise_charge
 
 _UPSERT = """
 UNWIND $rows AS row
@@ -32,7 +33,20 @@ MATCH (ch:Charge {name: name})
 MERGE (c)-[:CONVICTED_OF]->(ch)
 """
 
+
+@dataclass
+class LabelReport:
+    """Charge labels of a case file that are not the KB's own names: judgments name the alternative committed
+    and abridge, so CMDL's labels are finer than the charge table's."""
+
+    mapped: dict[str, str] = field(default_factory=dict)
+    """Label -> the charge in force it was read as."""
+    unmapped: dict[str, int] = field(default_factory=dict)
+    """Label -> cases carrying it, for labels that denote no charge (left off those cases), most first."""
+
+
 _HASHES = "UNWIND $ids AS id MATCH (c:Case {id: id}) RETURN c.id AS id, c.hash AS hash, c.source AS source"
+_CHARGES = "UNWIND $ids AS id MATCH (c:Case {id: id}) RETURN c.id AS id, c.charges AS charges"
 _SOURCES = "MATCH (c:Case) RETURN c.source AS source, count(c) AS cases"
 _DELETE_SOURCE = "MATCH (c:Case) WHERE c.source = $source DETACH DELETE c"
 
@@ -45,22 +59,51 @@ class CaseRepository:
         self.charges = charges
 
     def upsert(self, cases: Sequence[Case]) -> None:
-        """MERGE cases and replace their CITES / CONVICTED_OF edges (charges resolved to names in force)."""
+        """MERGE cases and replace their CITES / CONVICTED_OF edges (labels mapped to the charges in force; a
+        label that maps to none is left off the case and named by :meth:`label_report`)."""
         rows = []
         for case in cases:
             row = {**asdict(case), "articles": list(case.articles), "hash": case.content_hash}
-            row["charges"] = [name for raw in case.charges if (name := self._resolve(raw, case))]
+            row["charges"] = [name for raw in case.charges if (name := self.charge_of(raw, case))]
             rows.append(row)
         if rows:
             self.store.query(_UPSERT, {"rows": rows})
             self.store.query(_LINK_CHARGES, {"rows": rows})
 
-    def _resolve(self, label: str, case: Case) -> str | None:
-        """The charge a case's label denotes; a label naming several charges is settled by the charges the
-        case's cited articles define (read only for such a label)."""
-        if len(self.charges.candidates(label)) > 1:
-            return self.charges.resolve(label, within=self.charges.defined_by(case.articles))
-        return self.charges.resolve(label)
+    def charge_of(self, label: str, case: Case) -> str | None:
+        """The charge a case's label denotes (:meth:`ChargeRepository.map_label`); the charges the case's
+        cited articles define are read only for a label that does not name one charge outright."""
+        found = self.charges.candidates(label)
+        if len(found) == 1:
+            return found[0]
+        return self.charges.map_label(label, self.charges.defined_by(case.articles))
+
+    def relabel(self, cases: Sequence[Case]) -> int:
+        """Rewrite the stored cases among ``cases`` whose charges the labels now map to otherwise (the charge
+        rules or the mapping changed since they were stored; their content hash did not); how many."""
+        ids = [case.id for case in cases]
+        stored = {r["id"]: list(r["charges"] or []) for r in self.store.read(_CHARGES, {"ids": ids})} if ids else {}
+        stale = [
+            case
+            for case in cases
+            if case.id in stored and stored[case.id] != [n for raw in case.charges if (n := self.charge_of(raw, case))]
+        ]
+        self.upsert(stale)
+        return len(stale)
+
+    def label_report(self, cases: Sequence[Case]) -> LabelReport:
+        """How the charge labels of ``cases`` map onto the charges in force (every case, stored or not)."""
+        report = LabelReport()
+        for case in cases:
+            for label in case.charges:
+                name = self.charge_of(label, case)
+                if name is None:
+                    report.unmapped[label] = report.unmapped.get(label, 0) + 1
+                elif name != normalise_charge(label):
+                    report.mapped[label] = name
+        report.unmapped = dict(sorted(report.unmapped.items(), key=lambda item: (-item[1], item[0])))
+        report.mapped = dict(sorted(report.mapped.items()))
+        return report
 
     def stored(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
         """id -> (content hash, source) of the given ids already in the graph."""

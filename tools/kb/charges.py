@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from tools.kb.port import GraphStore
-from tools.law.charge_names import charge_variants, normalise_charge
+from tools.law.charge_names import charge_variants, covering_charge, ground_charge, normalise_charge
 
 _UPSERT_CHARGES = """
 UNWIND $rows AS row
@@ -139,6 +139,29 @@ class ChargeRepository:
         if len(found) > 1 and within is not None:
             found = [c for c in found if c in within]
         return found[0] if len(found) == 1 else None
+
+    def map_label(self, label: str, within: Collection[str] = ()) -> str | None:
+        """The one charge in the graph that a judgment's or a data file's label denotes, or None. Judgments
+        name the alternative committed (买卖国家机关证件 for 伪造、变造、买卖国家机关公文、证件、印章), abridge
+        (非法持有枪支) and cut names short (帮助信息网络犯); ``within`` (the charges the case's cited articles
+        define) settles those first: a label whose characters one of them alone holds is that charge, however
+        short (包庇 for 窝藏、包庇). Failing that, among every charge and alias: the one it begins (at least three
+        characters), then the one shortest holding all of its characters (at least four)."""
+        if found := self.resolve(label, within or None):
+            return found
+        grounded = ground_charge(label, within)
+        if len(grounded) == 1:
+            return grounded[0]
+        if found := covering_charge(label, within, least=2):
+            return found
+        self._names()
+        spellings = self._exact or {}
+        name = normalise_charge(label)
+        begun = {charge for spelling, charge in spellings.items() if len(name) >= 3 and spelling.startswith(name)}
+        if len(begun) == 1:
+            return begun.pop()
+        found = covering_charge(label, spellings)
+        return spellings[found] if found else None
 
     def names(self) -> set[str]:
         """Every charge name in the graph (aliases aside)."""

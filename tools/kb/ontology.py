@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Annotated
 
 import numpy as np
@@ -339,8 +339,11 @@ class FeatureIndex:
         membership = {r["case_id"]: r["community"] for r in repo.store.read(_MEMBERSHIP, {"level": level})}
         return cls(ids, [stored[i] for i in ids], membership, feature_stamp(repo))
 
-    def similar(self, features: Features, n: int, within: str | None = None) -> list[tuple[str, float]]:
-        """The ``n`` cases most similar to ``features`` (cosine > 0), optionally only those of one community."""
+    def similar(
+        self, features: Features, n: int, within: str | None = None, skip: Collection[str] = ()
+    ) -> list[tuple[str, float]]:
+        """The ``n`` cases most similar to ``features`` (cosine > 0), optionally only those of one community,
+        never those of ``skip`` (the fact's own copies: a case is not its own precedent)."""
         if not self.ids:
             return []
         sims = self.matrix @ vectorise([features], self.vocab)[0]
@@ -349,14 +352,15 @@ class FeatureIndex:
         for i in order:
             if sims[i] <= 0 or len(found) == n:
                 break
-            if within is None or self.membership.get(self.ids[i]) == within:
+            if self.ids[i] not in skip and (within is None or self.membership.get(self.ids[i]) == within):
                 found.append((self.ids[i], round(float(sims[i]), 4)))
         return found
 
-    def best_community(self, features: Features, n_neighbours: int) -> str | None:
-        """The community most of the query's nearest cases belong to (similarity-weighted vote)."""
+    def best_community(self, features: Features, n_neighbours: int, skip: Collection[str] = ()) -> str | None:
+        """The community most of the query's nearest cases (``skip`` aside) belong to (similarity-weighted
+        vote)."""
         votes: dict[str, float] = {}
-        for case_id, score in self.similar(features, n_neighbours):
+        for case_id, score in self.similar(features, n_neighbours, skip=skip):
             if (community := self.membership.get(case_id)) is not None:
                 votes[community] = votes.get(community, 0.0) + score
         return max(votes, key=lambda c: votes[c]) if votes else None

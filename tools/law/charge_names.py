@@ -15,13 +15,18 @@ MAX_CHARGE_CHARS = 32
 the judge's "虚开增值税专用发票、用于骗取出口退税、抵扣税款发票" (24) became an unknown charge and was dropped."""
 
 _BRACKET_RE = re.compile(r"\[([^\]]+)\]")
+_ANNOTATION_RE = re.compile(r"（(?:未遂|既遂|中止|预备|单位|单位犯罪)）")
+"""What a judgment writes beside a charge, not part of its name: 诈骗（未遂）, （单位）非法吸收公众存款."""
+_OPTIONAL_RE = re.compile(r"（([^（）]{1,2})）")
+"""A bracketed character inside a charge's name: 偷越国（边）境 is written 偷越国境 and 偷越国边境 too."""
 
 
 def normalise_charge(name: str) -> str:
-    """Canonical charge name: no spaces, no trailing 罪, bracket alternatives spelled out in full, and the
-    variant character 帐 written 账 (sources disagree: 会计帐簿 / 会计账簿)."""
-    name = re.sub(r"\s+", "", name).replace("帐", "账")
-    name = _BRACKET_RE.sub(r"\1", name)
+    """Canonical charge name: no spaces, no trailing 罪, bracket alternatives spelled out in full, brackets
+    full-width, no annotation such as （未遂）, and the variant character 帐 written 账 (sources disagree:
+    会计帐簿 / 会计账簿)."""
+    name = re.sub(r"\s+", "", name).replace("帐", "账").replace("(", "（").replace(")", "）")
+    name = _ANNOTATION_RE.sub("", _BRACKET_RE.sub(r"\1", name))
     return name[:-1] if name.endswith("罪") and len(name) > 1 else name
 
 
@@ -29,13 +34,16 @@ def charge_variants(name: str) -> set[str]:
     """Every way a charge may be written: the full name and each single alternative of an enumeration,
     bracketed (``[走私、贩卖、运输、制造]毒品``) or plain (``走私、贩卖、运输、制造毒品``): ``贩卖毒品``."""
     base = re.sub(r"\s+", "", name)
-    variants = {normalise_charge(base)}
+    full = normalise_charge(base)
+    variants = {full}
+    if _OPTIONAL_RE.search(full):
+        variants |= {_OPTIONAL_RE.sub("", full), _OPTIONAL_RE.sub(r"\1", full)}
     match = _BRACKET_RE.search(base)
     if match:
         for alternative in match.group(1).split("、"):
             variants.add(normalise_charge(base[: match.start()] + alternative + base[match.end() :]))
         return variants
-    parts = normalise_charge(base).split("、")
+    parts = full.split("、")
     verb_length = len(parts[0])
     # Verb lists of equal length before one shared object (走私、贩卖…制造 + 毒品) are expanded, and one verb
     # before two objects when the second is a two-character word (拐卖 + 妇女、儿童; 强制 + 猥亵、侮辱). Other
@@ -67,10 +75,18 @@ def ground_charge(raw: str, defined: Iterable[str]) -> list[str]:
     contained = [c for c in candidates if any(v in name for v in charge_variants(c))]
     if contained:
         return [c for c in contained if not any(c != other and c in other for other in contained)]
-    letters = set(name.replace("、", ""))
-    if len(letters) < GROUNDING_MIN_CHARS:
-        return []
-    covering = sorted((c for c in candidates if letters <= set(c)), key=len)
+    found = covering_charge(name, candidates)
+    return [found] if found else []
+
+
+def covering_charge(name: str, candidates: Iterable[str], least: int = GROUNDING_MIN_CHARS) -> str | None:
+    """The one shortest of ``candidates`` whose characters include all of ``name``'s (an abridged name:
+    伪造武装部队证件 for 伪造、变造、买卖武装部队公文、证件、印章), or None: a tie, or a name of fewer than
+    ``least`` distinct characters."""
+    letters = set(normalise_charge(name).replace("、", ""))
+    if len(letters) < least:
+        return None
+    covering = sorted((c for c in set(candidates) if letters <= set(c)), key=lambda c: (len(c), c))
     if len(covering) == 1 or (len(covering) > 1 and len(covering[0]) < len(covering[1])):
-        return covering[:1]
-    return []
+        return covering[0]
+    return None

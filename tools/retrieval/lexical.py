@@ -165,12 +165,23 @@ class LexicalIndex:
             raise ValueError(f"a {shape} matrix for {len(ids)} documents and {len(words)} words")
         return cls(ids, weights, {w: i for i, w in enumerate(words)}, digests)
 
+    def identical(self, query: str) -> set[str]:
+        """Ids of the documents whose tokens equal the query's: a fact's own copies in the KB."""
+        same = _digest(tokenize(query))
+        return {i for i, digest in zip(self.ids, self._digests, strict=True) if digest == same}
+
     def search(
-        self, query: str, k: int, skip_identical: bool = False, keep: Callable[[str], bool] | None = None
+        self,
+        query: str,
+        k: int,
+        skip_identical: bool = False,
+        keep: Callable[[str], bool] | None = None,
+        distinct: bool = False,
     ) -> list[tuple[str, float]]:
         """Top ``k`` (id, score) pairs with a positive BM25 score; with ``skip_identical``, documents whose
         tokens equal the query's are left out (a case is never its own precedent); with ``keep``, only ids it
-        accepts count."""
+        accepts count; with ``distinct``, a document whose tokens equal one already found is left out (CMDL
+        stores one judgment once per defendant: nine copies of one fact would fill a vote of ten)."""
         import numpy as np
 
         if not self.ids:
@@ -185,11 +196,14 @@ class LexicalIndex:
         # Stable order: equal scores keep the documents' own (id) order, as the sort over all of them did.
         order = np.argsort(-scores, kind="stable")
         found: list[tuple[str, float]] = []
+        seen: set[str] = set()
         for i in order:
             if scores[i] <= 0 or len(found) == k:
                 break
-            if self._digests[i] != same and (keep is None or keep(self.ids[i])):
+            if self._digests[i] != same and self._digests[i] not in seen and (keep is None or keep(self.ids[i])):
                 found.append((self.ids[i], float(scores[i])))
+                if distinct:
+                    seen.add(self._digests[i])
         return found
 
 
