@@ -25,7 +25,7 @@ from agents.state.common import trace_event
 from agents.state.judge import FamilyRecord, JudgeState, ScoredCharge
 from prompts import render_prompt
 from tools.errors import StructuredOutputError
-from tools.kb.cases import get_cases
+from tools.kb.cases import get_cases, judgment_counts
 from tools.kb.charges import ChargeRepository
 from tools.law.acts import split_acts, stated_charge_count
 from tools.law.charge_families import Ask, Member, check_families
@@ -51,12 +51,14 @@ def candidate_signals(
     fused: list[str],
     prejudged: dict[str, float],
     ctx: JudgeContext,
+    judgments: dict[str, int],
 ) -> dict[str, dict[str, float]]:
     """Candidate charge -> signals for ``fact`` (a whole fact or one act): the charges of the fused articles
     and of the offence ranking, the convictions of the nearest precedents by words, and the pre-judged
     charges. Precedents' charge names are resolved to the charges in force, so a 2018 label and today's
-    name count as one. ``index`` (:func:`agents.common.offences.offence_index`) and ``repository`` (whose
-    alias index is read on first use) are made once per judgment, not per act."""
+    name count as one. ``index`` (:func:`agents.common.offences.offence_index`), ``repository`` (whose
+    alias index is read on first use) and ``judgments`` (:func:`tools.kb.cases.judgment_counts`) are made once
+    per judgment, not per act."""
     offence = index.search(fact, ctx.candidates_per_retriever)
     precedents: list[tuple[list[str], float]] = []
     if services.vectors.count(CASES):
@@ -65,7 +67,7 @@ def candidate_signals(
             names = [name for raw in case.charges if (name := repository.resolve(raw))]
             precedents.append((names, hits[case.id]))
     charges_of = repository.charges_of([*fused, *(article_id for article_id, _ in offence)])
-    return charge_signals(fact, fused, offence, precedents, prejudged, charges_of)
+    return charge_signals(fact, fused, offence, precedents, prejudged, charges_of, judgments)
 
 
 def fact_signals(
@@ -79,11 +81,22 @@ def fact_signals(
     """(signals, acts, act_signals): the whole fact's candidate signals and, for a fact telling several acts,
     the acts and each act's own signals (both empty for a single act)."""
     index = offence_index(services)
-    signals = candidate_signals(services, index, repository, fact, fused, prejudged, ctx)
+    judgments = judgment_counts(services.graph)
+    # A fact the KB itself holds (a stored case judged again, an eval item) is not its own precedent: its
+    # judgment does not count among those its charges could have found either.
+    if services.vectors.count(CASES):
+        own = get_cases(services.graph, sorted(services.case_index.index().identical(fact)))
+        for name in {name for case in own for name in case.charges}:
+            judgments[name] = judgments.get(name, 1) - 1
+    signals = candidate_signals(services, index, repository, fact, fused, prejudged, ctx, judgments)
     acts = split_acts(fact)
     if len(acts) < 2:
         return signals, [], []
-    return signals, acts, [candidate_signals(services, index, repository, act, fused, prejudged, ctx) for act in acts]
+    return (
+        signals,
+        acts,
+        [candidate_signals(services, index, repository, act, fused, prejudged, ctx, judgments) for act in acts],
+    )
 
 
 def element_question(fact: str, ctx: JudgeContext) -> tuple[Ask, list[Usage]]:

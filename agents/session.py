@@ -29,6 +29,7 @@ def start_turn(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[st
         "verdicts": [],
         "dropped_citations": [],
         "response": "",
+        "declined": False,
         "legal_basis": [],
         "trace": [trace_event("start_turn", started, turn=len(state.history) + 1)],
     }

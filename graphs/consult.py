@@ -1,8 +1,8 @@
 """The consult graph (JurisMA with LegalGraphRAG's auditor):
 
-start_turn -> extract_elements? -> search_law? -> draft_answer -> [review_draft -> route_manager ->
-{check_format -> search_law?, search_law} -> draft_answer]* (at most max_rounds, until Pass) ->
-audit_answer (the audit subgraph) -> check_content -> verify_claims.
+start_turn -> check_topic (a question that is not a legal one ends here, declined) -> extract_elements? ->
+search_law? -> draft_answer -> [review_draft -> route_manager -> {check_format -> search_law?, search_law} ->
+draft_answer]* (at most max_rounds, until Pass) -> audit_answer (the audit subgraph) -> check_content -> verify_claims.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from agents.law_search import search_law
 from agents.manager import review_draft
 from agents.session import start_turn
 from agents.state.consult import ConsultInput, ConsultOutput, ConsultState
+from agents.topic import check_topic
 from graphs.audit import graph as audit_graph
 
 ANSWER_NODE = "check_content"
@@ -45,6 +46,13 @@ def route_start(
 ) -> Literal["extract_elements", "search_law", "draft_answer"]:
     """Skip element extraction in the 'without element graph' ablation."""
     return "extract_elements" if runtime.context.use_elements else route_after_elements(state, runtime)
+
+
+def route_topic(
+    state: ConsultState, runtime: Runtime[ConsultContext]
+) -> Literal["extract_elements", "search_law", "draft_answer", "__end__"]:
+    """A declined question ends here, with the answer saying why; any other goes on as the profile asks."""
+    return "__end__" if state.declined else route_start(state, runtime)
 
 
 def route_after_draft(state: ConsultState, runtime: Runtime[ConsultContext]) -> Literal["review_draft", "audit_answer"]:
@@ -78,8 +86,10 @@ def build_graph(
     builder.add_node("check_format", check_format)
     builder.add_node("audit_answer", make_audit_answer(audit_graph))
     builder.add_node(ANSWER_NODE, check_content)
+    builder.add_node("check_topic", check_topic)
     builder.add_edge(START, "start_turn")
-    builder.add_conditional_edges("start_turn", route_start)
+    builder.add_edge("start_turn", "check_topic")
+    builder.add_conditional_edges("check_topic", route_topic)
     builder.add_conditional_edges("extract_elements", route_after_elements)
     builder.add_edge("search_law", "draft_answer")
     builder.add_conditional_edges("draft_answer", route_after_draft)

@@ -54,6 +54,9 @@ class ConsultOutput(CitedAnswer, RunRecord):
     response: str = ""
     """回答: the answer in prose; citations to ids outside the audited set are removed."""
 
+    declined: bool = False
+    """True when the question was not a legal one: ``response`` says so, and nothing was searched or cited."""
+
     element_graph: dict[str, Any] = field(default_factory=dict)
     """Legal elements of the question: entities, events, relationships, user_claims, key_facts,
     legal_questions (plus ``errors`` when extraction failed and empty lists were used). In a thread,

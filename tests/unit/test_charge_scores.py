@@ -17,9 +17,31 @@ def test_signals_come_from_rank_offence_precedents_pre_judgment_and_the_facts_wo
         charges_of=CHARGES_OF,
     )
     assert set(signals) == {"盗窃", "诈骗", "故意伤害"}
-    assert signals["盗窃"] == {"vote": 1.0, "offence": 1.0, "rank": 0.5, "prejudged": 0.0, "named": 1.0}
-    assert signals["诈骗"] == {"vote": 0.25, "offence": 0.5, "rank": 0.3333, "prejudged": 0.0, "named": 0.0}
+    # No judgment counts: a charge could have filled every neighbour, so coverage is its share of them.
+    assert signals["盗窃"] == {
+        "vote": 1.0, "coverage": 1.0, "offence": 1.0, "rank": 0.5, "prejudged": 0.0, "named": 1.0,
+    }  # fmt: skip
+    assert signals["诈骗"] == {
+        "vote": 0.25, "coverage": 0.5, "offence": 0.5, "rank": 0.3333, "prejudged": 0.0, "named": 0.0,
+    }  # fmt: skip
     assert signals["故意伤害"] == dict.fromkeys(SIGNALS, 0.0) | {"prejudged": 0.6}
+
+
+def test_a_rare_charge_whose_few_judgments_are_all_neighbours_covers_fully() -> None:
+    precedents = [(["盗窃"], 5.0)] * 7 + [(["职务侵占"], 1.0)] * 2 + [(["盗窃"], 1.0)]
+    signals = charge_signals(
+        "被告人利用保管职务之便将单位财物据为己有。",
+        fused=[],
+        offence=[],
+        precedents=precedents,
+        prejudged={},
+        charges_of={},
+        judgments={"盗窃": 900, "职务侵占": 2},
+    )
+    # 盗窃 holds most of the vote, but 职务侵占's only two judgments are both among the ten neighbours.
+    assert signals["盗窃"]["vote"] > 0.9 and signals["职务侵占"]["vote"] < 0.06
+    assert signals["盗窃"]["coverage"] == 0.8
+    assert signals["职务侵占"]["coverage"] == 1.0
 
 
 def test_the_best_is_chosen_and_others_only_above_the_threshold_or_best_in_an_act() -> None:

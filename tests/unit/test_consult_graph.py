@@ -29,7 +29,7 @@ from tools.services import Services
 QUESTION = "醉酒驾驶机动车会受到什么处罚？"
 TAIL = where_to_ask(["刑法:133-1"], "zh") + label("notice", "zh")
 """What every Response whose basis is 133-1 ends with: where to take the matter, and that it is no legal advice."""
-FIRST_DRAFT_NODES = ["start_turn", "extract_elements", "search_law", "draft_answer"]
+FIRST_DRAFT_NODES = ["start_turn", "check_topic", "extract_elements", "search_law", "draft_answer"]
 
 
 class RuleFake(FakeChatModel):
@@ -103,7 +103,7 @@ def test_answer_has_audited_legal_basis_with_verbatim_text(active_kb: Services, 
     assert ids == ["刑法:133-1"] and out["dropped_citations"] == [pruned["article_id"]]
     assert out["decisions"] == [{"round": 1, "decision": "Pass", "reason": ""}]
     nodes = _nodes(out)
-    assert nodes[:6] == [*FIRST_DRAFT_NODES, "review_draft", "verify_article"]
+    assert nodes[:7] == [*FIRST_DRAFT_NODES, "review_draft", "verify_article"]
     assert nodes[-5:] == ["verify_article", "review_verdicts", "audit_answer", "check_content", "verify_claims"]
     # extract, draft, manager, 2 checklists (generated once, then stored), 2 verifications, content check.
     assert out["usage"]["llm_calls"] in (6, 8)
@@ -192,7 +192,9 @@ def test_law_search_in_the_loop_uses_the_draft(active_kb: Services, install: Any
         }
     )
     out = _run(ConsultContext(model="fake", profile="thorough", audit=False, initial_search=False))
-    assert _nodes(out)[:5] == ["start_turn", "extract_elements", "draft_answer", "review_draft", "search_law"]
+    assert _nodes(out)[:6] == [
+        "start_turn", "check_topic", "extract_elements", "draft_answer", "review_draft", "search_law",
+    ]  # fmt: skip
     # Only the draft names theft, so only a search that reads it finds the theft article.
     assert "刑法:264" in [e["article_id"] for e in out["evidence"]]
 
@@ -335,7 +337,7 @@ def test_garbage_element_json_is_recorded_not_fatal(active_kb: Services, install
     graph = out["element_graph"]
     assert graph["entities"] == [] and graph["key_facts"] == []
     assert "after 3 attempts" in graph["errors"][0]
-    assert out["trace"][1]["detail"]["failed"] is True
+    assert next(t for t in out["trace"] if t["node"] == "extract_elements")["detail"]["failed"] is True
     assert out["legal_basis"]
 
 
@@ -364,7 +366,7 @@ def test_progress_events_stream_while_the_graph_runs(active_kb: Services, instal
     events = [(namespace, event) for namespace, event in stream]
     top = [e for ns, e in events if not ns]
     done = [e["stage"] for e in top if e.get("event") == "done"]
-    assert done[:4] == FIRST_DRAFT_NODES and done[-2:] == ["check_content", "verify_claims"]
+    assert done[:5] == FIRST_DRAFT_NODES and done[-2:] == ["check_content", "verify_claims"]
     assert [e["detail"]["decision"] for e in top if e["stage"] == "review_draft"] == ["LawSearch", "Pass"]
     # The audit subgraph's branches announce each article they verify, under the subgraph's namespace.
     audited = [e["article_id"] for ns, e in events if ns and e["stage"] == "audit"]
@@ -684,3 +686,26 @@ def test_the_fast_profile_rewrites_a_draft_that_cited_a_pruned_article(active_kb
     assert any("改写成给咨询者的最终答复" in str(c[-1].content) for c in model.calls)
     assert next(e for e in out["trace"] if e["node"] == "check_content")["detail"]["rewritten"] is True
     assert "刑法:133" not in {i["article_id"] for i in out["legal_basis"]}
+
+
+def test_a_question_that_is_not_a_legal_one_is_declined_before_any_search(active_kb: Services, install: Any) -> None:
+    model = install(by_schema={"OnTopic": ['{"legal": false}']})
+    out = _run(question="明天北京的天气怎么样？")
+    assert out["declined"] is True and out["response"] == label("off_topic", "zh")
+    assert _nodes(out) == ["start_turn", "check_topic"]  # nothing searched, drafted or cited
+    assert not out.get("evidence") and not out.get("legal_basis") and len(model.calls) == 1
+    assert "明天北京的天气怎么样" in str(model.calls[0][-1].content)
+
+
+def test_the_topic_model_is_asked_only_when_no_legal_word_settles_it(active_kb: Services, install: Any) -> None:
+    # 醉酒驾驶 is a legal question by its words: no topic call, so a scripted "not legal" is never read.
+    model = install(by_schema={"OnTopic": ['{"legal": false}']})
+    out = _run(context=ConsultContext(model="fake", profile="fast"))
+    assert out["declined"] is False and out["legal_basis"]
+    assert model.by_schema["OnTopic"] == ['{"legal": false}']
+    # Worded without one, the question is put to the model; a yes, or no valid answer, and it is answered.
+    for replies in (['{"legal": true}'], ["不知道"] * 3):
+        model = install(by_schema={"OnTopic": list(replies)})
+        question = "隔壁家的大树挡住了阳光，可以要求砍掉吗？"  # a legal question in no legal word
+        out = _run(context=ConsultContext(model="fake", profile="fast"), question=question)
+        assert out["declined"] is False and "search_law" in _nodes(out) and not model.by_schema["OnTopic"]

@@ -24,6 +24,7 @@ from tools.errors import InputError
 from tools.kb.cases import CaseRepository, get_cases
 from tools.kb.charges import ChargeRepository
 from tools.kb.ontology import OntologyRepository, extract_lexical
+from tools.law.charge_scores import SIGNALS
 from tools.llm.fake import FakeChatModel
 from tools.pipelines.ingestion import build_ontology, ingest_cases, ingest_charges
 from tools.retrieval.vectors import CASES
@@ -506,7 +507,7 @@ def test_a_fact_with_two_acts_yields_two_charges_tied_to_their_acts(active_judge
     assert sorted(out["proposed"]) == sorted(out["charges"]) == ["故意伤害", "盗窃"]
     assert {"刑法:264", "刑法:234"} <= set(out["articles"])
     best = out["scored_charges"][0]
-    assert set(best["signals"]) == {"vote", "offence", "rank", "prejudged", "named"} and 0 < best["probability"] < 1
+    assert set(best["signals"]) == set(SIGNALS) and 0 < best["probability"] < 1
 
 
 def test_a_proposed_charge_whose_articles_fail_the_audit_is_set_aside(active_judge_kb: Services, install: Any) -> None:

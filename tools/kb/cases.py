@@ -143,6 +143,11 @@ RETURN c.id AS id, c.fact AS fact, c.charges AS charges, c.term_months AS term_m
        c.life_imprisonment AS life, c.death_penalty AS death, collect(a.id) AS articles
 """
 
+_JUDGMENTS = """
+MATCH (c:Case)-[:CONVICTED_OF]->(ch:Charge)
+RETURN ch.name AS name, count(DISTINCT c.fact) AS judgments
+"""
+
 _PRECEDENTS = """
 UNWIND $charges AS name
 MATCH (c:Case)-[:CONVICTED_OF]->(:Charge {name: name})
@@ -197,3 +202,9 @@ def get_cases(store: GraphStore, ids: Sequence[str]) -> list[CaseSummary]:
 def precedents(store: GraphStore, charges: Sequence[str], limit: int) -> list[str]:
     """Ids of cases convicted of any of ``charges`` (names in the graph), at most ``limit``."""
     return [r["id"] for r in store.read(_PRECEDENTS, {"charges": list(charges), "limit": limit})] if charges else []
+
+
+def judgment_counts(store: GraphStore) -> dict[str, int]:
+    """Charge name -> the distinct judgments (facts) convicting of it: a judgment stored once per defendant
+    counts once."""
+    return {r["name"]: int(r["judgments"]) for r in store.read(_JUDGMENTS)}

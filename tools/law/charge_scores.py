@@ -10,12 +10,15 @@ is a number with a plain meaning, so a judgment can show why each charge was con
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-SIGNALS = ("vote", "offence", "rank", "prejudged", "named")
+SIGNALS = ("vote", "coverage", "offence", "rank", "prejudged", "named")
 """The signals of a candidate charge, each in [0, 1]:
 - vote: the BM25-similarity-weighted share of the nearest precedents convicted of it;
+- coverage: how many of the nearest precedents were convicted of it over how many could have been (its
+  judgments in the KB, at most the number of neighbours): a rare charge whose two judgments are both among
+  the neighbours covers 1.0 where its vote is 0.2, so a frequent neighbour does not win by numbers alone;
 - offence: its defining article's offence-description score over the best such score for the fact;
 - rank: 1 / (1 + rank) of its best defining article in the Researcher's fused ranking (0 outside it);
 - prejudged: the model's pre-judgment confidence (0 when not pre-judged);
@@ -41,11 +44,14 @@ def charge_signals(
     precedents: Sequence[tuple[Iterable[str], float]],
     prejudged: Mapping[str, float],
     charges_of: Mapping[str, set[str]],
+    judgments: Mapping[str, int] | None = None,
 ) -> dict[str, dict[str, float]]:
     """Candidate charge -> its signals. Candidates are the charges that the fused articles or the offence
     articles define (``charges_of``: article id -> charge names), that precedents were convicted of, or
     that were pre-judged; ``precedents`` are (charges, similarity) of the nearest cases, ``offence`` the
-    (article, score) pairs of :class:`tools.retrieval.offence.OffenceIndex`, best first."""
+    (article, score) pairs of :class:`tools.retrieval.offence.OffenceIndex`, best first; ``judgments``:
+    charge -> distinct judgments convicting of it in the KB (none known: coverage counts as if each had as
+    many as there are neighbours)."""
     signals: dict[str, dict[str, float]] = {}
 
     def entry(name: str) -> dict[str, float]:
@@ -60,18 +66,30 @@ def charge_signals(
         for name in charges_of.get(article_id, ()):
             row = entry(name)
             row["offence"] = max(row["offence"], score / best if best > 0 else 0.0)
-    total = sum(score for _, score in precedents)
-    for names, score in precedents:
-        for name in set(names):
-            entry(name)["vote"] += score / total if total > 0 else 0.0
+    _add_precedents(entry, precedents)
     for name, confidence in prejudged.items():
         entry(name)["prejudged"] = confidence
     for name, row in signals.items():
+        possible = min((judgments or {}).get(name, len(precedents)), len(precedents))
+        row["coverage"] = round(min(row["coverage"] / possible, 1.0), 4) if possible else 0.0
         row["named"] = 1.0 if f"{name}罪" in fact or f"涉嫌{name}" in fact else 0.0
         row["vote"] = round(min(row["vote"], 1.0), 4)
         row["offence"] = round(row["offence"], 4)
         row["rank"] = round(row["rank"], 4)
     return signals
+
+
+def _add_precedents(
+    entry: Callable[[str], dict[str, float]], precedents: Sequence[tuple[Iterable[str], float]]
+) -> None:
+    """Each precedent's similarity share into its charges' ``vote``, and a count into their ``coverage``
+    (divided by the charge's possible count once every precedent is in)."""
+    total = sum(score for _, score in precedents)
+    for names, score in precedents:
+        for name in set(names):
+            row = entry(name)
+            row["vote"] += score / total if total > 0 else 0.0
+            row["coverage"] += 1.0
 
 
 def rank_charges(signals: Mapping[str, Mapping[str, float]], model: ChargeModel) -> list[tuple[str, float]]:
