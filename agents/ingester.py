@@ -21,7 +21,7 @@ from tools.corpus.cail import load_cases
 from tools.corpus.charge_rules import load_charge_rules
 from tools.corpus.consultations import load_consultations
 from tools.corpus.india import load_acts, load_offences
-from tools.corpus.interpretations import interpretation_files, parse_interpretation
+from tools.corpus.interpretations import interpretation_files, mark_superseded, parse_interpretation
 from tools.corpus.laws_db import list_laws, resolve_laws
 from tools.errors import InputError
 from tools.kb.cases import CaseRepository
@@ -111,6 +111,7 @@ def load_interpretations(state: IngestState) -> dict[str, Any]:
     started = time.perf_counter()
     services = get_services()
     parsed = [parse_interpretation(path) for path in interpretation_files(_interpretations_dir(state))]
+    repealed = mark_superseded(parsed)
     on_plan, on_batch = _progress("interpretations")
     report = ingest_interpretations(
         parsed,
@@ -120,7 +121,10 @@ def load_interpretations(state: IngestState) -> dict[str, Any]:
         on_plan,
         on_batch,
     )
-    return {"reports": {"interpretations": asdict(report)}, "trace": [trace_event("load_interpretations", started)]}
+    return {
+        "reports": {"interpretations": {**asdict(report), "repealed": repealed}},
+        "trace": [trace_event("load_interpretations", started)],
+    }
 
 
 def load_cases_file(state: IngestState) -> dict[str, Any]:

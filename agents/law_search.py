@@ -31,7 +31,7 @@ from tools.retrieval.hybrid import (
     select_collections,
 )
 from tools.retrieval.source_weights import fitted_source_fusion
-from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES
+from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, IN_FORCE, INTERPRETATIONS, STATUTES
 from tools.services import Services, get_services
 
 
@@ -103,10 +103,17 @@ def source_rankings(
     answered consultations similar to ``question`` (default: the query) add."""
     rankings = services.retriever.rankings(query, ctx.candidates_per_retriever)
     hits_per_collection = {INTERPRETATIONS: ctx.interpretation_k, CASES: ctx.case_k, COMMUNITY_REPORTS: ctx.top_k}
+    # Interpretations a later one repealed or replaced are not offered unless asked for.
+    where = {INTERPRETATIONS: None if ctx.repealed_interpretations else {IN_FORCE: True}}
     for collection in collections:
         if collection != STATUTES:
             rankings[collection] = articles_cited_by(
-                services.vectors, collection, query, hits_per_collection[collection], ctx.candidates_per_retriever
+                services.vectors,
+                collection,
+                query,
+                hits_per_collection[collection],
+                ctx.candidates_per_retriever,
+                where.get(collection),
             )
     rankings["kg"] = kg_linked_articles(services.graph, query, ctx.candidates_per_retriever)
     return rankings | consultation_rankings(question or query, query, rankings, services, ctx)

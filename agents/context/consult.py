@@ -31,6 +31,9 @@ class ConsultContext(AuditContext):
     interpretation_k: int = setting(
         5, "Interpretation chunks a law search reads (their cited articles join the fusion)."
     )
+    repealed_interpretations: bool = setting(
+        False, "Search judicial interpretations that a later one repealed or replaced too."
+    )
     case_k: int = setting(5, "Similar cases a law search reads (their cited articles join the fusion).")
     consultation_k: int = setting(
         10,

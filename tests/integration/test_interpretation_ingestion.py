@@ -95,3 +95,22 @@ def test_an_interpretation_file_is_removed_by_source(kb_clean: Services, interps
     assert kb_clean.statutes.counts()["刑法"] == 505
     with pytest.raises(InputError, match="no source named"):
         remove_source(interps[1].source, kb_clean.vectors, cases, repo, ConsultationRepository(kb_clean.graph))
+
+
+def test_a_repealed_interpretation_is_neither_offered_nor_shown(kb_clean: Services) -> None:
+    from tools.corpus.interpretations import mark_superseded
+    from tools.retrieval.hybrid import articles_cited_by
+    from tools.retrieval.vectors import IN_FORCE
+
+    food = "最高人民法院、最高人民检察院关于办理危害食品安全刑事案件适用法律若干问题的解释"
+    interps = [parse_interpretation(RULES_DIR / f"{food}({date}).md") for date in ("2013-05-02", "2021-12-30")]
+    mark_superseded(interps)
+    ingest_interpretations(interps, kb_clean.vectors, InterpretationRepository(kb_clean.graph), batch_size=16)
+    shown = InterpretationRepository(kb_clean.graph).for_articles(["刑法:143", "刑法:144"])
+    assert {i["id"] for found in shown.values() for i in found} == {f"{food}(2021-12-30)"}
+    query = "生产、销售不符合食品安全标准的食品，足以造成严重食物中毒事故"
+    in_force = kb_clean.vectors.search(INTERPRETATIONS, query, 50, {IN_FORCE: True})
+    assert in_force and {h.metadata["interpretation"] for h in in_force} == {f"{food}(2021-12-30)"}
+    everything = kb_clean.vectors.search(INTERPRETATIONS, query, 50)
+    assert f"{food}(2013-05-02)" in {h.metadata["interpretation"] for h in everything}
+    assert articles_cited_by(kb_clean.vectors, INTERPRETATIONS, query, 5, 10, {IN_FORCE: True})

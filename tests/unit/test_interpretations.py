@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SHARED_DATA
-from tools.corpus.interpretations import criminal_law_refs, interpretation_files, parse_interpretation
+from tools.corpus.interpretations import criminal_law_refs, interpretation_files, mark_superseded, parse_interpretation
 from tools.errors import CorpusError
 from tools.llm.tokens import count_tokens
 
@@ -56,3 +56,18 @@ def test_malformed_inputs_are_corpus_errors(tmp_path: Path) -> None:
     with pytest.raises(CorpusError, match="no interpretation markdown files"):
         interpretation_files(empty)
     assert len(interpretation_files(RULES_DIR)) == 439
+
+
+FOOD = "最高人民法院、最高人民检察院关于办理危害食品安全刑事案件适用法律若干问题的解释"
+
+
+def test_an_interpretation_a_later_one_repeals_or_replaces_is_marked() -> None:
+    names = [f"{FOOD}(2013-05-02)", f"{FOOD}(2021-12-30)", "人民检察院刑事诉讼规则（试行）(2012-11-22)"]
+    names += ["人民检察院刑事诉讼规则(2019-12-02)", MOTOR]
+    interps = [parse_interpretation(RULES_DIR / f"{name}.md") for name in names]
+    before = [i.content_hash for i in interps]
+    assert mark_superseded(interps) == 2
+    # The 2021 food-safety interpretation's last article repeals the 2013 one (法释〔2013〕12号); the 2019
+    # procuratorate rules replace their （试行） version; the motor-vehicle interpretation stays in force.
+    assert [i.repealed_by for i in interps] == [names[1], "", names[3], "", ""]
+    assert all(new != old for new, old in zip((i.content_hash for i in interps), before, strict=True))

@@ -20,6 +20,9 @@ from tools.llm.tokens import count_tokens
 _ARTICLE_START_RE = re.compile(rf"^{ARTICLE_REF}[\s　]")
 _CRIMINAL_REF_RE = re.compile(rf"(?:《中华人民共和国刑法》|《刑法》|刑法){ARTICLE_REF}")
 _DATE_RE = re.compile(r"\((\d{4}-\d{2}-\d{2})\)$")
+_REPEALS_RE = re.compile(r"((?:《[^》]+》(?:（[^）]*）|\([^)]*\))?[、和及]?)+)[^。；]{0,10}?(?:同时|予以)?废止")
+"""A sentence repealing earlier interpretations: 《…的解释》（法释〔2013〕12号）同时废止."""
+_TRIAL_RE = re.compile(r"[（(]试行[)）]|\s")
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,9 @@ class Interpretation:
     source: str
     content_hash: str
     chunks: list[InterpretationChunk] = field(default_factory=list)
+    repealed_by: str = ""
+    """The id of the later interpretation that repealed or replaced this one (empty: in force), set by
+    :func:`mark_superseded` from the whole directory."""
 
     @property
     def cites(self) -> list[str]:
@@ -107,6 +113,32 @@ def parse_interpretation(path: Path, max_tokens: int = 512) -> Interpretation:
                 )
             )
     return interp
+
+
+def mark_superseded(interpretations: list[Interpretation]) -> int:
+    """Set ``repealed_by`` on every interpretation a later one of the list repeals by title (its closing
+    article: 《…》（法释〔…〕）同时废止) or replaces under the same title (a revision, or the final version of
+    a （试行） one), and fold the mark into ``content_hash`` so a KB ingested before the repeal is rewritten.
+    Returns how many are marked. Titles compare without （试行） and spaces; only an earlier date is repealed."""
+    by_title: dict[str, list[Interpretation]] = {}
+    for interp in interpretations:
+        by_title.setdefault(_TRIAL_RE.sub("", interp.title), []).append(interp)
+    repealed: dict[str, str] = {}
+    for interp in interpretations:
+        text = "".join(chunk.text for chunk in interp.chunks)
+        named = {
+            _TRIAL_RE.sub("", title)
+            for m in _REPEALS_RE.finditer(text)
+            for title in re.findall(r"《([^》]+)》", m.group(1))
+        }
+        for title in named | {_TRIAL_RE.sub("", interp.title)}:
+            for older in by_title.get(title, []):
+                if older.date < interp.date and older.id not in repealed:
+                    repealed[older.id] = interp.id
+    for interp in interpretations:
+        interp.repealed_by = repealed.get(interp.id, "")
+        interp.content_hash = hashlib.sha256(f"{interp.content_hash}|{interp.repealed_by}".encode()).hexdigest()[:16]
+    return len(repealed)
 
 
 def interpretation_files(directory: Path) -> list[Path]:

@@ -1,5 +1,5 @@
-"""Judicial interpretations in the knowledge graph: (:Interpretation {id, title, date, source, hash})
--[:INTERPRETS]->(:Article), and lookups from articles to the interpretations that apply them."""
+"""Judicial interpretations in the knowledge graph: (:Interpretation {id, title, date, source, repealed_by,
+hash}) -[:INTERPRETS]->(:Article), and lookups from articles to the interpretations in force that apply them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from tools.kb.port import GraphStore
 
 _UPSERT = """
 MERGE (i:Interpretation {id: $id})
-SET i.title = $title, i.date = $date, i.source = $source
+SET i.title = $title, i.date = $date, i.source = $source, i.repealed_by = $repealed_by
 WITH i
 OPTIONAL MATCH (i)-[old:INTERPRETS]->(:Article)
 DELETE old
@@ -28,7 +28,7 @@ _HASHES = "MATCH (i:Interpretation) RETURN i.id AS id, i.hash AS hash"
 _FOR_ARTICLES = """
 UNWIND $ids AS article_id
 MATCH (i:Interpretation)-[:INTERPRETS]->(a:Article {id: article_id})
-RETURN a.id AS article_id, i.id AS id, i.title AS title
+RETURN a.id AS article_id, i.id AS id, i.title AS title, i.repealed_by AS repealed_by
 ORDER BY article_id, id
 """
 
@@ -53,6 +53,7 @@ class InterpretationRepository:
                 "title": interp.title,
                 "date": interp.date,
                 "source": interp.source,
+                "repealed_by": interp.repealed_by,
                 "cites": interp.cites,
             },
         )
@@ -65,9 +66,11 @@ class InterpretationRepository:
         return {r["id"]: r["hash"] for r in self.store.read(_HASHES) if r["hash"]}
 
     def for_articles(self, article_ids: Sequence[str]) -> dict[str, list[dict[str, str]]]:
-        """article id -> [{id, title}] of the interpretations that apply it."""
+        """article id -> [{id, title}] of the interpretations in force that apply it (one a later interpretation
+        repealed or replaced is left out)."""
         found: dict[str, list[dict[str, str]]] = {}
-        for row in self.store.read(_FOR_ARTICLES, {"ids": list(article_ids)}) if article_ids else []:
+        rows = self.store.read(_FOR_ARTICLES, {"ids": list(article_ids)}) if article_ids else []
+        for row in (r for r in rows if not r["repealed_by"]):
             found.setdefault(row["article_id"], []).append({"id": row["id"], "title": row["title"]})
         return found
 

@@ -28,7 +28,15 @@ from tools.kb.ontology import FeatureExtractor, Features, OntologyRepository
 from tools.kb.port import GraphStore
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import CRIMINAL_LAW, Article
-from tools.retrieval.vectors import CASES, CONSULTATIONS, INTERPRETATIONS, STATUTES, ChromaVectors, Metadata
+from tools.retrieval.vectors import (
+    CASES,
+    CONSULTATIONS,
+    IN_FORCE,
+    INTERPRETATIONS,
+    STATUTES,
+    ChromaVectors,
+    Metadata,
+)
 
 
 @dataclass
@@ -100,7 +108,15 @@ def ingest_interpretations(
                 INTERPRETATIONS,
                 [c.id for c in batch],
                 [f"{interp.title} {c.label}\n{c.text}" for c in batch],
-                [{"interpretation": interp.id, "label": c.label, "cites": ",".join(c.cites)} for c in batch],
+                [
+                    {
+                        "interpretation": interp.id,
+                        "label": c.label,
+                        "cites": ",".join(c.cites),
+                        IN_FORCE: not interp.repealed_by,
+                    }
+                    for c in batch
+                ],
             )
             on_batch(len(batch))
         repo.upsert(interp)

@@ -245,10 +245,18 @@ def rank_cited(citing: Iterable[tuple[Iterable[str], float]], floor: float = 0.0
     return sorted(scores, key=lambda a: -scores[a])
 
 
-def articles_cited_by(vectors: ChromaVectors, collection: str, query: str, n_hits: int, depth: int) -> list[str]:
+def articles_cited_by(
+    vectors: ChromaVectors,
+    collection: str,
+    query: str,
+    n_hits: int,
+    depth: int,
+    where: Mapping[str, Any] | None = None,
+) -> list[str]:
     """Collection-based retrieval: the articles cited by the chunks most similar to ``query`` (for cases,
-    AALawyer's CCs-RAG), ranked by the summed similarity of the chunks citing them."""
+    AALawyer's CCs-RAG), ranked by the summed similarity of the chunks citing them; ``where``: a Chroma
+    metadata filter on the chunks."""
     if vectors.count(collection) == 0:
         return []
-    hits = vectors.search(collection, query, n_hits)
+    hits = vectors.search(collection, query, n_hits, where)
     return rank_cited((str(h.metadata.get(CITED_FIELD[collection], "")).split(","), h.score) for h in hits)[:depth]

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 STATUTES = "statutes"
 INTERPRETATIONS = "interpretations"
 CASES = "cases"
+IN_FORCE = "in_force"
+"""Metadata key of an interpretation chunk: false when a later interpretation repealed or replaced it."""
 CONSULTATIONS = "consultations"
 """Answered consultations' questions, with the articles their answers cite: LawSearch's nearest precedents."""
 ENTITIES = "entities"
