@@ -37,6 +37,7 @@ from tools.law.claims import (
     ClaimCheck,
     asks_about_punishment,
     check_claims,
+    reattribute,
     sentences,
 )
 from tools.law.penalties import article_tiers, closest_tier, condition_match, penalty_kinds, stated_condition
@@ -199,12 +200,17 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     """Check the Response's claims against its Legal Basis and act on what fails (see the module doc)."""
     started = time.perf_counter()
     ctx = runtime.context
-    response = readable_citations(state.response, state.legal_basis, ctx.language)
     records: list[ClaimCheck] = []
-    usage = empty_usage()
+    response = state.response
     # The checks read Chinese statute wording; other packs get readable citations only.
     if ctx.language == "zh":
-        response, records, usage, note = _checked(state, ctx, response)
+        # A sentence that states one basis article's words while citing another cites the one it states.
+        response, records = reattribute(response, {b["article_id"]: b["text"] for b in state.legal_basis})
+    response = readable_citations(response, state.legal_basis, ctx.language)
+    usage = empty_usage()
+    if ctx.language == "zh":
+        response, checked, usage, note = _checked(state, ctx, response)
+        records += checked
         quoted: set[str] = set()
         if state.legal_basis and asks_about_punishment(state.question):
             added, checks = stated_penalties(state.question, response, state.legal_basis, ctx.language)

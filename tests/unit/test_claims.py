@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from agents.claim_check import quoted_provisions
 from tests.conftest import laws_db_text
-from tools.law.claims import FROM_QUESTION, SUPPORTED, UNSUPPORTED, asks_about_punishment, check_claims, find_claims
+from tools.law.claims import (
+    FROM_QUESTION,
+    SUPPORTED,
+    UNSUPPORTED,
+    asks_about_punishment,
+    check_claims,
+    find_claims,
+    misattributed,
+    reattribute,
+)
 from tools.law.penalties import article_tiers, closest_tier, penalty_kinds, quantities
 from tools.law.wording import relevant_passage
 
@@ -142,3 +151,25 @@ def test_only_the_basis_articles_close_to_the_question_are_quoted() -> None:
     assert quoted_provisions(question, said, basis, set(), "zh") == ""  # type: ignore[arg-type]
     # An article the answer already quotes (a stated penalty) is not quoted twice.
     assert quoted_provisions(question, "", basis, {"刑法:133-1"}, "zh") == ""  # type: ignore[arg-type]
+
+
+def test_a_sentence_citing_one_article_for_what_another_provides_cites_the_other() -> None:
+    law = "中华人民共和国保险法"
+    basis = {
+        "保险法:89": laws_db_text(law, "第八十九条"),  # a company's dissolution
+        "保险法:74": laws_db_text(law, "第七十四条"),  # branches have no legal personality
+    }
+    wrong = "根据[保险法:89]，保险公司的分支机构不具有法人资格，其民事责任由保险公司承担。"
+    assert misattributed(wrong, basis) == ("保险法:89", "保险法:74")
+    fixed, checks = reattribute("回答：" + wrong + "其余照旧[保险法:89]。", basis)
+    assert (
+        fixed
+        == "回答：根据[保险法:74]，保险公司的分支机构不具有法人资格，其民事责任由保险公司承担。其余照旧[保险法:89]。"
+    )
+    assert checks == [
+        {"claim": "保险法:89 → 保险法:74", "kind": "attribution", "verdict": "rewritten", "article": "保险法:74"}
+    ]
+    # Stating the cited article's own words, citing both, or saying too little to tell: the citation stands.
+    assert misattributed("根据[保险法:89]，经营有人寿保险业务的保险公司不得解散。", basis) is None
+    assert misattributed("根据[保险法:89]、[保险法:74]，分支机构不具有法人资格。", basis) is None
+    assert misattributed("请依照[保险法:89]处理。", basis) is None

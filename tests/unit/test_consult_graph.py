@@ -709,3 +709,30 @@ def test_the_topic_model_is_asked_only_when_no_legal_word_settles_it(active_kb: 
         question = "隔壁家的大树挡住了阳光，可以要求砍掉吗？"  # a legal question in no legal word
         out = _run(context=ConsultContext(model="fake", profile="fast"), question=question)
         assert out["declined"] is False and "search_law" in _nodes(out) and not model.by_schema["OnTopic"]
+
+
+def test_a_response_crediting_one_article_with_anothers_provision_is_corrected(active_kb: Services) -> None:
+    from types import SimpleNamespace
+
+    from agents.claim_check import verify_claims
+    from agents.state.consult import ConsultState
+
+    law = "中华人民共和国保险法"
+    basis = [
+        {"article_id": f"保险法:{n}", "law": law, "number": f"第{cn}条", "text": laws_db_text(law, f"第{cn}条")}
+        for n, cn in (("89", "八十九"), ("74", "七十四"))
+    ]
+    state = ConsultState(
+        question="保险公司的分支机构出了事，谁来承担责任？",
+        response="回答：根据[保险法:89]，保险公司的分支机构不具有法人资格，其民事责任由保险公司承担。",
+        legal_basis=basis,  # type: ignore[arg-type]
+    )
+    out = verify_claims(state, SimpleNamespace(context=ConsultContext(model="fake", claim_rewrite=False)))  # type: ignore[arg-type]
+    assert "根据《保险法》第七十四条，保险公司的分支机构不具有法人资格" in out["response"]
+    assert "第八十九条，保险公司的分支机构" not in out["response"]
+    assert {
+        "claim": "保险法:89 → 保险法:74",
+        "kind": "attribution",
+        "verdict": "rewritten",
+        "article": "保险法:74",
+    } in (out["claim_checks"])

@@ -1,5 +1,5 @@
 """Claims an answer makes that code can check against the articles it rests on: penalty kinds, amounts and
-periods with their units, and charge names.
+periods with their units, charge names, and which article a sentence says provides what it states.
 
 A claim is supported when a basis article states it (the charge table's DEFINES edges count for charge
 names: 刑法:133-1 never writes 危险驾驶罪), or when it only repeats the question (我借给他5万元 is the
@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from functools import partial
 
 # pydantic (LangGraph's JSON schemas for Studio and the API) needs this TypedDict before Python 3.12.
 from typing_extensions import TypedDict
 
 from tools.law.penalties import Quantity, penalty_kinds, quantities
+from tools.law.wording import bigram_share
 
 SUPPORTED = "supported"
 UNSUPPORTED = "unsupported"
@@ -34,7 +36,7 @@ class ClaimCheck(TypedDict):
 
     claim: str
     kind: str
-    """penalty, quantity or charge."""
+    """penalty, quantity, charge or attribution (what a sentence says an article provides)."""
     verdict: str
     article: str
     """The basis article that states it (supported, added), or the one whose words apply instead (removed)."""
@@ -120,3 +122,48 @@ def check_claims(
     """Every checkable claim of ``text`` with its verdict and supporting article (see :func:`check_claim`)."""
     defined = charges_defined or {}
     return [(claim, *check_claim(claim, basis, question, defined)) for claim in find_claims(text, charge_names)]
+
+
+ATTRIBUTION_SHARE = 0.5
+"""Share of a sentence's character pairs another basis article must hold to take its citation: half of a
+paraphrase's pairs in one article's text is that article's wording, not chance (two unrelated civil articles
+share about a fifth)."""
+ATTRIBUTION_MARGIN = 0.25
+"""How much more of the sentence that article must hold than the cited one: a sentence drawing on both is left
+alone."""
+_CITED_ID = re.compile(r"[\[【]\s*([^\[\]【】:：\s]+)\s*[:：]\s*([\w-]+)\s*[\]】]")
+
+
+def misattributed(sentence: str, basis: Mapping[str, str]) -> tuple[str, str] | None:
+    """(cited, holder) when ``sentence`` cites exactly one basis article ([保险法:89]) but states what another
+    basis article provides: the other holds at least :data:`ATTRIBUTION_SHARE` of the sentence's character
+    pairs and :data:`ATTRIBUTION_MARGIN` more than the cited one (an answer credited 保险法:89 with the text of
+    92). None when the citation stands or cannot be judged."""
+    cited = {f"{law}:{number}" for law, number in _CITED_ID.findall(sentence)} & set(basis)
+    if len(cited) != 1 or len(basis) < 2:
+        return None
+    article = cited.pop()
+    content = _CITED_ID.sub("", sentence)
+    own = bigram_share(content, basis[article])
+    share, holder = max((bigram_share(content, text), other) for other, text in basis.items() if other != article)
+    return (article, holder) if share >= ATTRIBUTION_SHARE and share - own >= ATTRIBUTION_MARGIN else None
+
+
+def _cite_instead(cited: str, holder: str, match: re.Match[str]) -> str:
+    return f"[{holder}]" if f"{match[1]}:{match[2]}" == cited else match[0]
+
+
+def reattribute(text: str, basis: Mapping[str, str]) -> tuple[str, list[ClaimCheck]]:
+    """``text`` with each misattributed citation (:func:`misattributed`) replaced by the article whose words
+    the sentence states, and a check per replacement."""
+    out: list[str] = []
+    checks: list[ClaimCheck] = []
+    for sentence in sentences(text):
+        if found := misattributed(sentence, basis):
+            cited, holder = found
+            sentence = _CITED_ID.sub(partial(_cite_instead, cited, holder), sentence)
+            checks.append(
+                {"claim": f"{cited} → {holder}", "kind": "attribution", "verdict": REWRITTEN, "article": holder}
+            )
+        out.append(sentence)
+    return "".join(out), checks
