@@ -21,7 +21,7 @@ CONSULTATIONS := --consultations $(SHARED_ZH)/eval/stard_train.jsonl --consultat
 # (tools/corpus/laws_db_vectors.npz, read by every ingestion); the interpretations' are imported here.
 CONSULT_VECTORS := artefacts/kb-consult-interpretations.npz
 
-.PHONY: install demo test-install test lint kb-consult kb-consult-12 kb-judge article-priors stress
+.PHONY: install demo test-install test lint kb-consult kb-consult-12 kb-judge consult-checklists article-priors stress
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,13 @@ KB_DIR ?= $(HOME)/.local/share/jurisgraph/kb
 kb-consult: install
 	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph vectors --import $(CONSULT_VECTORS)
 	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph ingest --all $(INTERPRETATIONS) $(CONSULTATIONS)
+
+# Checklists of the articles answered consultations cite most, made ahead of the first question (one model call
+# each; resumable: rerun to go on) and exported for `make kb-consult` to import like kb-judge's.
+POOL ?= 300
+consult-checklists: kb-consult
+	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph checklists --cited $(POOL)
+	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph checklists --export artefacts/kb-consult-checklists.jsonl
 
 # The 12-law KB the consult runs up to session 17 measured on (docs/results.md); charges only.
 CONSULT_LAWS := 刑法,民法典,劳动合同法,劳动法,道路交通安全法,刑事诉讼法,民事诉讼法,社会保险法,公司法,户口登记条例,治安管理处罚法,消费者权益保护法

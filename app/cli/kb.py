@@ -20,6 +20,14 @@ def checklists(
     model: Annotated[str | None, typer.Option(help="Chat model (default JURIS_MODEL or 'local').")] = None,
     regenerate: Annotated[bool, typer.Option(help="Replace checklists that already exist.")] = False,
     limit: Annotated[int | None, typer.Option(help="Only the first N articles.")] = None,
+    cited: Annotated[
+        int | None,
+        typer.Option(
+            help="Instead of --laws, the N articles the KB's answered consultations cite most (what a consult "
+            "audits most often), most cited first.",
+            min=1,
+        ),
+    ] = None,
     export: Annotated[
         Path | None, typer.Option(help="Write every stored checklist and recorded failure to this JSONL file.")
     ] = None,
@@ -27,8 +35,9 @@ def checklists(
         Path | None, typer.Option("--import", help="Read checklists from a file --export wrote (or edited).")
     ] = None,
 ) -> None:
-    """Generate the diagnostic checklist of every article of the given laws (stored, reused, resumable);
-    with --export or --import, move checklists between knowledge bases instead (no model calls)."""
+    """Generate the diagnostic checklist of every article of the given laws, or of the articles consultations
+    cite most (stored, reused, resumable); with --export or --import, move checklists between knowledge bases
+    instead (no model calls)."""
     from tools.errors import StructuredOutputError
     from tools.kb.checklist_generation import DERIVED_MODEL, ensure_checklist
     from tools.kb.checklists import ChecklistRepository, articles_of_laws
@@ -46,9 +55,18 @@ def checklists(
         return
     spec = model or load_settings().model
     chat = load_chat_model(spec, services.settings)
-    ids = articles_of_laws(services.statutes, [law.strip() for law in laws.split(",") if law.strip()])[:limit]
-    if not ids:
-        raise InputError(f"no ingested articles for {laws!r}: run `jurisgraph ingest --laws {laws}` first")
+    if cited is not None:
+        counts = services.consultations.citation_counts()
+        ingested = {a.id for a in services.statutes.get_articles([i for i, _ in counts.most_common(cited)])}
+        ids = [i for i, _ in counts.most_common(cited) if i in ingested][:limit]
+        if not ids:
+            raise InputError(
+                "no answered consultation cites an ingested article: run `jurisgraph ingest --consultations FILE` first"
+            )
+    else:
+        ids = articles_of_laws(services.statutes, [law.strip() for law in laws.split(",") if law.strip()])[:limit]
+        if not ids:
+            raise InputError(f"no ingested articles for {laws!r}: run `jurisgraph ingest --laws {laws}` first")
     repo = ChecklistRepository(services.graph)
     made = reused = derived = 0
     failed: list[str] = []

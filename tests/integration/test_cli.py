@@ -248,6 +248,10 @@ def test_consultations_ingest_show_on_articles_and_remembered_answers_join_them(
     assert "1 answer(s) cite no article it could read and were left out (lines 2)." in added.stdout
     shown = _run("kg", "show", "刑法:264", data_dir=data_dir)
     assert "Consultations citing it (1 shown):" in shown.stdout and "[q1] 偷同事手机怎么处理？" in shown.stdout
+    # The articles consultations cite most get their checklists ahead of the first question (here: 264 alone).
+    pool = _run("checklists", "--cited", "50", data_dir=data_dir)
+    counts = re.search(r"Checklists: (\d+) generated .*?, (\d+) already stored, 0 failed", pool.stdout)
+    assert pool.returncode == 0 and counts and int(counts[1]) + int(counts[2]) == 1, pool.stdout + pool.stderr
 
     remembered = _run("ask", "--remember", "刑法第二百六十四条规定了什么？", data_dir=data_dir)
     assert remembered.returncode == 0, remembered.stderr
