@@ -20,6 +20,8 @@ CONSULTATIONS := --consultations $(SHARED_ZH)/eval/stard_train.jsonl --consultat
 # them takes about 40 minutes here, importing them none. The statutes' vectors ship with the package
 # (tools/corpus/laws_db_vectors.npz, read by every ingestion); the interpretations' are imported here.
 CONSULT_VECTORS := artefacts/kb-consult-interpretations.npz
+# The checklists of the articles consultations cite most (`make consult-checklists`), imported when present.
+CONSULT_CHECKLISTS := artefacts/kb-consult-checklists.jsonl
 
 .PHONY: install demo test-install test lint kb-consult kb-consult-12 kb-judge consult-checklists article-priors stress
 
@@ -39,6 +41,7 @@ install: $(BIN)/python
 demo: install
 	$(BIN)/jurisgraph vectors --import $(CONSULT_VECTORS)
 	$(BIN)/jurisgraph ingest --all $(INTERPRETATIONS) $(CONSULTATIONS)
+	test ! -f $(CONSULT_CHECKLISTS) || $(BIN)/jurisgraph checklists --import $(CONSULT_CHECKLISTS)
 	$(BIN)/jurisgraph ask "$(QUESTION)"
 	$(BIN)/jurisgraph ask "$(CIVIL_QUESTION)"
 
@@ -49,13 +52,14 @@ KB_DIR ?= $(HOME)/.local/share/jurisgraph/kb
 kb-consult: install
 	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph vectors --import $(CONSULT_VECTORS)
 	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph ingest --all $(INTERPRETATIONS) $(CONSULTATIONS)
+	test ! -f $(CONSULT_CHECKLISTS) || JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph checklists --import $(CONSULT_CHECKLISTS)
 
 # Checklists of the articles answered consultations cite most, made ahead of the first question (one model call
 # each; resumable: rerun to go on) and exported for `make kb-consult` to import like kb-judge's.
 POOL ?= 300
 consult-checklists: kb-consult
 	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph checklists --cited $(POOL)
-	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph checklists --export artefacts/kb-consult-checklists.jsonl
+	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph checklists --export $(CONSULT_CHECKLISTS)
 
 # The 12-law KB the consult runs up to session 17 measured on (docs/results.md); charges only.
 CONSULT_LAWS := 刑法,民法典,劳动合同法,劳动法,道路交通安全法,刑事诉讼法,民事诉讼法,社会保险法,公司法,户口登记条例,治安管理处罚法,消费者权益保护法
