@@ -128,7 +128,7 @@ def vectors(
     ] = None,
 ) -> None:
     """Move document vectors between knowledge bases: an ingestion whose texts are in the cache embeds
-    nothing (a judge KB's 5,070 cases take about 35 minutes to embed on 2 cores). No text is written."""
+    nothing (a judge KB's 5,642 case facts take about 40 minutes to embed on 2 cores). No text is written."""
     from tools.llm.embeddings import embeddings_name, load_embeddings
     from tools.retrieval.vector_cache import (
         VectorCache,
