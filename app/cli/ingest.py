@@ -123,7 +123,7 @@ def _print_ingest_reports(reports: dict[str, Any], elapsed: float) -> None:
     if interp := reports.get("interpretations"):
         console.print(
             f"Interpretations: {interp['added']} added, {interp['updated']} updated, {interp['unchanged']} "
-            f"unchanged of {interp['files']}; {interp['chunks']} chunks embedded, {interp['links']} Criminal Law "
+            f"unchanged of {interp['files']}; {interp['chunks']} chunks written, {interp['links']} Criminal Law "
             f"references linked; {interp.get('repealed', 0)} repealed or replaced by a later one (not searched)."
         )
     if onto := reports.get("ontology"):
