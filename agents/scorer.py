@@ -155,7 +155,15 @@ def score_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str
         for name in kept
     ]
     families: list[FamilyRecord] = [
-        {"family": c.family, "charge": c.charge, "decided": c.decided, "by": c.by, "element": c.element} for c in checks
+        {
+            "family": c.family,
+            "charge": c.charge,
+            "decided": c.decided,
+            "by": c.by,
+            "element": c.element,
+            "quote": c.quote,
+        }
+        for c in checks
     ]
     usage = empty_usage()
     for used in usages:

@@ -86,6 +86,8 @@ class FamilyRecord(TypedDict):
     by: str
     """fact (the fact states the element), question (the model answered a yes/no question) or default."""
     element: str
+    quote: str
+    """The fact's words that state the element (by fact), empty otherwise."""
 
 
 class SetAside(TypedDict):

@@ -8,6 +8,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from app.cli.console import console, err, print_panel, print_usage
+from tools.law.charge_scores import SIGNALS
 
 if TYPE_CHECKING:
     from agents.state.audit import CheckResult, Verdict
@@ -47,12 +48,12 @@ def print_charge_scores(out: dict[str, Any]) -> None:
     for i, act in enumerate(out.get("acts") or [], 1):
         console.print(f"  [dim]行为 Act {i}:[/dim] {escape(act[:80])}{'…' if len(act) > 80 else ''}")
     table = Table(
-        "罪名 Charge", "p", "vote", "offence", "rank", "prejudged", "named", "行为 Act", title="罪名评分 Charge scores"
+        "罪名 Charge", "p", *SIGNALS, "行为 Act", title="罪名评分 Charge scores"
     )
     for entry in scored:
         mark = "[bold green]✓[/bold green] " if entry["name"] in out["charges"] else ""
         signals = entry["signals"]
-        values = [f"{signals.get(k, 0.0):.2f}" for k in ("vote", "offence", "rank", "prejudged", "named")]
+        values = [f"{signals.get(k, 0.0):.2f}" for k in SIGNALS]
         act = "" if entry["act"] is None else str(entry["act"] + 1)
         table.add_row(mark + escape(entry["name"]), f"{entry['probability']:.2f}", *values, act)
     console.print(table)
@@ -61,6 +62,7 @@ def print_charge_scores(out: dict[str, Any]) -> None:
         console.print(
             f"  [dim]相近罪名 Family check ({escape(check['family'])}, by {check['by']}):[/dim] "
             f"{escape(check['charge'])} {outcome}: {escape(check['element'])}"
+            + (f"; the fact says 「{escape(check['quote'])}」" if check.get("quote") else "")
         )
     for aside in out.get("set_aside") or []:
         name, reason = escape(aside["name"]), escape(aside["reason"])

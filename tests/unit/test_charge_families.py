@@ -93,6 +93,8 @@ def test_each_family_check_separates_its_pair(proposed: str, neighbour: str, fac
     charges, checks = check_families([proposed], [proposed, neighbour], fact)
     assert charges == [decided]
     assert [(c.charge, c.decided, c.by) for c in checks] == [(proposed, decided, "fact")]
+    # The judgment shows where the fact states the element: words of the fact itself.
+    assert all(checks[0].quote.split("…")) and all(part in fact for part in checks[0].quote.split("…"))
 
 
 def test_a_charge_without_a_neighbour_among_the_candidates_is_not_checked() -> None:

@@ -77,7 +77,14 @@ def test_a_judgment_shows_each_charges_signals_acts_and_checks(capsys: pytest.Ca
             {"name": "抢劫", "probability": 0.35, "signals": signals, "articles": ["刑法:263"], "act": 1},
         ],
         "family_checks": [
-            {"family": "伤害秩序", "charge": "故意伤害", "decided": "故意伤害", "by": "fact", "element": "伤害他人身体"}
+            {
+                "family": "伤害秩序",
+                "charge": "故意伤害",
+                "decided": "故意伤害",
+                "by": "fact",
+                "element": "伤害他人身体",
+                "quote": "轻伤",
+            }
         ],
         "set_aside": [{"name": "抢劫", "probability": 0.35, "reason": "定罪法条均未通过构成要件核查"}],
         "usage": {"llm_calls": 5, "prompt_tokens": 100, "completion_tokens": 10},
@@ -86,7 +93,8 @@ def test_a_judgment_shows_each_charges_signals_acts_and_checks(capsys: pytest.Ca
     print_judgment(out)
     printed = capsys.readouterr()
     assert "Charge scores" in printed.out and "0.91" in printed.out and "0.42" in printed.out
-    assert "Act 2:" in printed.out and "故意伤害 holds" in printed.out
+    assert "Act 2:" in printed.out and "故意伤害 holds" in printed.out and "the fact says 「轻伤」" in printed.out
+    assert "coverage" in printed.out  # every signal has its column
     assert "Set aside:" in printed.err and "抢劫 (0.35)" in printed.err
 
 

@@ -27,6 +27,12 @@ class Member:
     def stated_in(self, fact: str) -> bool:
         return all(re.search(pattern, fact) for pattern in self.stated)
 
+    def quote(self, fact: str) -> str:
+        """The words of ``fact`` that state the element (each pattern's first match, joined by …); empty when
+        the fact does not state it."""
+        found = [re.search(pattern, fact) for pattern in self.stated]
+        return "…".join(m.group() for m in found if m) if all(found) else ""
+
 
 @dataclass(frozen=True)
 class Family:
@@ -272,6 +278,8 @@ class FamilyCheck:
     "default" (neither settled it; the proposal stands)."""
     element: str
     """The element the decision turned on."""
+    quote: str = ""
+    """Where the fact states it (its words), when the fact decided."""
 
 
 Ask = Callable[[Member], bool | None]
@@ -300,13 +308,13 @@ def check_families(
             others = [m for m in rivals if m.charge != charge and m.charge not in out]
             position = family.members.index(member)
             specific = [m for m in stated if family.members.index(m) < position and m.charge not in out]
-            decided, by, element = charge, "default", member.element
+            decided, by, element, quote = charge, "default", member.element, ""
             if specific:
-                decided, by, element = specific[0].charge, "fact", specific[0].element
+                decided, by, element, quote = specific[0].charge, "fact", specific[0].element, specific[0].quote(fact)
             elif member in stated:
-                by = "fact"
+                by, quote = "fact", member.quote(fact)
             elif others and (alternative := next((m for m in stated if m in others), None)):
-                decided, by, element = alternative.charge, "fact", alternative.element
+                decided, by, element, quote = alternative.charge, "fact", alternative.element, alternative.quote(fact)
             elif others and ask and member != family.members[-1] and (answer := ask(member)) is not None:
                 by = "question"
                 # No: the charge merges into a neighbour already proposed, else the best-ranked neighbour.
@@ -322,5 +330,5 @@ def check_families(
                     )
                     decided = ranked[0].charge
             out = [decided if c == charge else c for c in out]
-            checks.append(FamilyCheck(family.name, charge, decided, by, element))
+            checks.append(FamilyCheck(family.name, charge, decided, by, element, quote))
     return list(dict.fromkeys(out)), checks
