@@ -47,9 +47,7 @@ def print_charge_scores(out: dict[str, Any]) -> None:
         return
     for i, act in enumerate(out.get("acts") or [], 1):
         console.print(f"  [dim]行为 Act {i}:[/dim] {escape(act[:80])}{'…' if len(act) > 80 else ''}")
-    table = Table(
-        "罪名 Charge", "p", *SIGNALS, "行为 Act", title="罪名评分 Charge scores"
-    )
+    table = Table("罪名 Charge", "p", *SIGNALS, "行为 Act", title="罪名评分 Charge scores")
     for entry in scored:
         mark = "[bold green]✓[/bold green] " if entry["name"] in out["charges"] else ""
         signals = entry["signals"]
