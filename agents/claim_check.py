@@ -20,7 +20,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from agents.common.answers import split_draft
-from agents.common.guidance import where_to_ask
+from agents.common.guidance import missing_fact, where_to_ask
 from agents.common.models import chat_model
 from agents.context import ConsultContext
 from agents.state.common import LegalBasisItem, trace_event
@@ -224,7 +224,8 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         # recover a loan, on 海商法), so the honest answer replaces it.
         response = _no_support(state, ctx.language)
     elif ctx.next_steps:
-        response += where_to_ask([b["article_id"] for b in state.legal_basis], ctx.language)
+        basis_ids = [b["article_id"] for b in state.legal_basis]
+        response += missing_fact(basis_ids, state.verdicts, ctx.language) + where_to_ask(basis_ids, ctx.language)
     response += label("notice", ctx.language)
     return {
         "response": response,

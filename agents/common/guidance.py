@@ -4,7 +4,7 @@ without a basis still tells the person where to go instead of drawing a conclusi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from prompts import label, load_table
@@ -32,3 +32,15 @@ def where_to_ask(article_ids: Sequence[str], lang: str) -> str:
             if _covers(area, article_id):
                 return label("guidance", lang, area=area["area"], where=area["where"])
     return label("guidance_default", lang, where=table["default"]["where"])
+
+
+def missing_fact(basis_ids: Sequence[str], verdicts: Sequence[Mapping[str, Any]], lang: str) -> str:
+    """One sentence asking for the fact the answer turns on, or "": the first element of the first kept article
+    (basis order) that the audit found may hold but the question does not state (``stated`` false), in the
+    checklist's own words. The user can answer it in the same thread (``ask --thread``)."""
+    by_article = {v["article_id"]: v for v in verdicts}
+    for article_id in basis_ids:
+        for check in (by_article.get(article_id) or {}).get("checks", []):
+            if not check.get("stated", True):
+                return label("ask_missing", lang, item=check["item"])
+    return ""

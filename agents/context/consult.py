@@ -70,6 +70,6 @@ class ConsultContext(AuditContext):
     )
     next_steps: bool = setting(
         True,
-        "The Response ends with the area of law of its Legal Basis and where to take the matter (the bodies and "
-        "time limits that area's law names).",
+        "The Response ends with the one unstated fact it turns on, the area of law of its Legal Basis and where to "
+        "take the matter (the bodies and time limits that area's law names).",
     )

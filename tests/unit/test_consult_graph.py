@@ -4,6 +4,7 @@ Manager route, the auditor's pruning, citation filtering, ablations and multi-tu
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +30,15 @@ from tools.services import Services
 QUESTION = "醉酒驾驶机动车会受到什么处罚？"
 TAIL = where_to_ask(["刑法:133-1"], "zh") + label("notice", "zh")
 """What every Response whose basis is 133-1 ends with: where to take the matter, and that it is no legal advice."""
+ASK_MISSING = re.compile(r"答复还取决于一个问题没有说明的事实：[^。]*。")
+
+
+def _answer(out: dict[str, Any]) -> str:
+    """The Response without the sentence asking for an unstated element: whether there is one depends on the
+    checklists earlier tests stored (test_the_answer_asks_for_the_fact_it_turns_on checks it)."""
+    return ASK_MISSING.sub("", out["response"])
+
+
 FIRST_DRAFT_NODES = ["start_turn", "check_topic", "extract_elements", "search_law", "draft_answer"]
 
 
@@ -294,7 +304,7 @@ def test_ablations(active_kb: Services, install: Any, flags: dict[str, Any], abs
     assert [b["article_id"] for b in out["legal_basis"]] == ["刑法:133-1"]
     if flags.get("content_check") is False:
         # The draft as written, its id made readable and the penalty the question asks about added.
-        assert out["response"] == (
+        assert _answer(out) == (
             "构成危险驾驶罪（《刑法》第一百三十三条之一）。依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。"
             + TAIL
         )
@@ -391,7 +401,7 @@ def test_final_answer_streams_token_by_token(active_kb: Services, install: Any) 
     assert "".join(answer_tokens) == rewrite
     # Its bracket id made readable by verify_claims; every penalty it names is 133-1's own.
     # Then what 133-1 provides, its sentences closest to the question quoted.
-    assert out["response"] == (
+    assert _answer(out) == (
         "醉酒驾驶机动车的，构成危险驾驶罪（《刑法》第一百三十三条之一），处拘役，并处罚金。"
         "《中华人民共和国刑法》第一百三十三条之一规定：在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金："
         "（二）醉酒驾驶机动车的。" + TAIL
@@ -547,7 +557,7 @@ def test_penalty_the_article_states_is_added_and_bracket_ids_become_citations(
     )
     # The question asks about punishment: 133-1's penalty for drunk driving is quoted from the article.
     penalty = "依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。"
-    assert response.endswith(penalty + TAIL)
+    assert _answer(out).endswith(penalty + TAIL)
     # 危险驾驶罪 is checked too once the KB holds charges (133-1 DEFINES it): supported either way.
     assert [c for c in _checks(out) if c[0] != "危险驾驶"] == [
         ("拘役", "added", "刑法:133-1"),
@@ -576,7 +586,7 @@ def test_claims_removed_by_rule_without_a_rewrite(active_kb: Services, monkeypat
     model = _answer_fake(monkeypatch, "回答：醉驾会被罚款两万元[刑法:133-1]，并处死刑。构成危险驾驶罪。")
     out = _run(ConsultContext(model="fake", profile="thorough", claim_rewrite=False))
     assert not [c for c in model.calls if str(c[-1].content).startswith("下面答复中的一些说法")]
-    assert out["response"] == (
+    assert _answer(out) == (
         "构成危险驾驶罪。依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。"
         "（答复中法律依据未载明的说法已删去，以《中华人民共和国刑法》第一百三十三条之一的规定为准。）" + TAIL
     )
@@ -736,3 +746,29 @@ def test_a_response_crediting_one_article_with_anothers_provision_is_corrected(a
         "verdict": "rewritten",
         "article": "保险法:74",
     } in (out["claim_checks"])
+
+
+def test_the_answer_asks_for_the_fact_it_turns_on(active_kb: Services, install: Any) -> None:
+    from agents.common.guidance import missing_fact
+
+    # The first kept article's first element that may hold but the question does not state, in its own words.
+    verdicts = [
+        {"article_id": "刑法:264", "checks": [{"item": "是否窃取他人财物？", "stated": True}]},
+        {"article_id": "刑法:133-1", "checks": [
+            {"item": "是否在道路上驾驶机动车？", "stated": True},
+            {"item": "血液酒精含量是否达到80毫克/100毫升？", "stated": False},
+        ]},
+    ]  # fmt: skip
+    asked = missing_fact(["刑法:133-1", "刑法:264"], verdicts, "zh")
+    assert asked == label("ask_missing", "zh", item="血液酒精含量是否达到80毫克/100毫升？")
+    assert missing_fact(["刑法:264"], verdicts, "zh") == ""  # every element stated: nothing to ask
+    # Through the graph: the Response asks for the element the audit found unstated, before where to ask.
+    ChecklistRepository(active_kb.graph).save(
+        Checklist(
+            "刑法:133-1", ("是否醉酒驾驶机动车？", "血液酒精含量是否达到80毫克/100毫升？"), "fake", prompt_version()
+        )
+    )
+    install(by_schema={"text": ["回答：构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"]})
+    out = _run(ConsultContext(model="fake", profile="thorough"))
+    assert label("ask_missing", "zh", item="血液酒精含量是否达到80毫克/100毫升？") + TAIL in out["response"]
+    assert not missing_fact(["刑法:133-1"], out["verdicts"], "en").startswith("答复")  # in the answer's language
