@@ -37,10 +37,21 @@ def where_to_ask(article_ids: Sequence[str], lang: str) -> str:
 def missing_fact(basis_ids: Sequence[str], verdicts: Sequence[Mapping[str, Any]], lang: str) -> str:
     """One sentence asking for the fact the answer turns on, or "": the first element of the first kept article
     (basis order) that the audit found may hold but the question does not state (``stated`` false), in the
-    checklist's own words. The user can answer it in the same thread (``ask --thread``)."""
+    checklist's own words, if it is a short question (:data:`MISSING_FACT_CHARS`). The user can answer it in the
+    same thread (``ask --thread``)."""
     by_article = {v["article_id"]: v for v in verdicts}
     for article_id in basis_ids:
         for check in (by_article.get(article_id) or {}).get("checks", []):
-            if not check.get("stated", True):
-                return label("ask_missing", lang, item=check["item"])
+            item = str(check["item"]).strip()
+            if not check.get("stated", True) and _askable(item):
+                return label("ask_missing", lang, item=item)
     return ""
+
+
+MISSING_FACT_CHARS = 40
+"""Longest checklist item put to the user as a question: a longer one is a clause of the article copied out (the
+checklist written from the article's text when the model failed), not a fact a person can answer."""
+
+
+def _askable(item: str) -> bool:
+    return len(item) <= MISSING_FACT_CHARS and item.endswith(("？", "?"))

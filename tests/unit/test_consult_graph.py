@@ -762,6 +762,19 @@ def test_the_answer_asks_for_the_fact_it_turns_on(active_kb: Services, install: 
     asked = missing_fact(["刑法:133-1", "刑法:264"], verdicts, "zh")
     assert asked == label("ask_missing", "zh", item="血液酒精含量是否达到80毫克/100毫升？")
     assert missing_fact(["刑法:264"], verdicts, "zh") == ""  # every element stated: nothing to ask
+    # A clause of the article copied out as an item is no question a person can answer.
+    copied = [
+        {
+            "article_id": "刑事诉讼法:120",
+            "checks": [
+                {
+                    "item": "侦查人员在讯问犯罪嫌疑人的时候，应当首先讯问犯罪嫌疑人是否有犯罪行为。",
+                    "stated": False,
+                }
+            ],
+        }
+    ]
+    assert missing_fact(["刑事诉讼法:120"], copied, "zh") == ""
     # Through the graph: the Response asks for the element the audit found unstated, before where to ask.
     ChecklistRepository(active_kb.graph).save(
         Checklist(
