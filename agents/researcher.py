@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.common.offences import offence_index
+from agents.common.precedents import own_copies
 from agents.common.question import validate_question
 from agents.context import JudgeContext
 from agents.state.common import trace_event
@@ -154,11 +155,6 @@ def search_semantic(
         rankings["case_bm25"] = articles_of(by_words)
         refs = by_text + by_words + by_features
     return rankings, refs
-
-
-def own_copies(services: Services, fact: str) -> set[str]:
-    """Ids of the stored cases whose fact is ``fact``: a case is never its own precedent."""
-    return services.case_index.index().identical(fact) if services.vectors.count(CASES) else set()
 
 
 def expand_community(

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.common.offences import offence_index
+from agents.common.precedents import own_copies
 from agents.context import JudgeContext
 from agents.state.common import trace_event
 from agents.state.judge import FamilyRecord, JudgeState, ScoredCharge
@@ -84,10 +85,9 @@ def fact_signals(
     judgments = judgment_counts(services.graph)
     # A fact the KB itself holds (a stored case judged again, an eval item) is not its own precedent: its
     # judgment does not count among those its charges could have found either.
-    if services.vectors.count(CASES):
-        own = get_cases(services.graph, sorted(services.case_index.index().identical(fact)))
-        for name in {name for case in own for name in case.charges}:
-            judgments[name] = judgments.get(name, 1) - 1
+    own = get_cases(services.graph, sorted(own_copies(services, fact)))
+    for name in {name for case in own for name in case.charges}:
+        judgments[name] = judgments.get(name, 1) - 1
     signals = candidate_signals(services, index, repository, fact, fused, prejudged, ctx, judgments)
     acts = split_acts(fact)
     if len(acts) < 2:

@@ -57,6 +57,10 @@ class CaseRepository:
     def __init__(self, store: GraphStore, charges: ChargeRepository) -> None:
         self.store = store
         self.charges = charges
+        self._labels: dict[tuple[str, tuple[str, ...]], str | None] = {}
+        """(label, cited articles) -> the charge it denotes, for this repository's life: mapping a label may read
+        the graph, and upsert, relabel and label_report all map the same labels (CMDL repeats a judgment's labels
+        and articles once per defendant)."""
 
     def upsert(self, cases: Sequence[Case]) -> None:
         """MERGE cases and replace their CITES / CONVICTED_OF edges (labels mapped to the charges in force; a
@@ -64,7 +68,7 @@ class CaseRepository:
         rows = []
         for case in cases:
             row = {**asdict(case), "articles": list(case.articles), "hash": case.content_hash}
-            row["charges"] = [name for raw in case.charges if (name := self.charge_of(raw, case))]
+            row["charges"] = self._charges(case)
             rows.append(row)
         if rows:
             self.store.query(_UPSERT, {"rows": rows})
@@ -73,21 +77,24 @@ class CaseRepository:
     def charge_of(self, label: str, case: Case) -> str | None:
         """The charge a case's label denotes (:meth:`ChargeRepository.map_label`); the charges the case's
         cited articles define are read only for a label that does not name one charge outright."""
-        found = self.charges.candidates(label)
-        if len(found) == 1:
-            return found[0]
-        return self.charges.map_label(label, self.charges.defined_by(case.articles))
+        key = (label, case.articles)
+        if key not in self._labels:
+            found = self.charges.candidates(label)
+            self._labels[key] = (
+                found[0] if len(found) == 1 else self.charges.map_label(label, self.charges.defined_by(case.articles))
+            )
+        return self._labels[key]
+
+    def _charges(self, case: Case) -> list[str]:
+        """The charges in force ``case``'s labels denote, in order (a label denoting none left out)."""
+        return [name for raw in case.charges if (name := self.charge_of(raw, case))]
 
     def relabel(self, cases: Sequence[Case]) -> int:
         """Rewrite the stored cases among ``cases`` whose charges the labels now map to otherwise (the charge
         rules or the mapping changed since they were stored; their content hash did not); how many."""
         ids = [case.id for case in cases]
         stored = {r["id"]: list(r["charges"] or []) for r in self.store.read(_CHARGES, {"ids": ids})} if ids else {}
-        stale = [
-            case
-            for case in cases
-            if case.id in stored and stored[case.id] != [n for raw in case.charges if (n := self.charge_of(raw, case))]
-        ]
+        stale = [case for case in cases if case.id in stored and stored[case.id] != self._charges(case)]
         self.upsert(stale)
         return len(stale)
 
