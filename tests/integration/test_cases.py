@@ -167,3 +167,20 @@ def test_judgments_finer_labels_map_onto_the_charges_in_force_and_the_rest_are_r
     report = repo.label_report(cases)
     assert report.mapped == {"买卖国家机关证件": "伪造、变造、买卖国家机关公文、证件、印章"}
     assert report.unmapped == {"寻衅肇事": 2}
+
+
+def test_a_judgment_stored_once_per_defendant_counts_once_for_its_charges(
+    kb: Services, repo: CaseRepository, tmp_path: Path
+) -> None:
+    from tools.kb.cases import judgment_counts
+
+    theft = "被告人甲、乙共同盗窃电动车一辆。"
+    rows = [
+        {"id": "d1", "fact": theft, "articles": [264], "charges": ["盗窃"]},
+        {"id": "d2", "fact": theft, "articles": [264], "charges": ["盗窃"]},  # the same judgment, second defendant
+        {"id": "d3", "fact": "被告人丙盗窃手机一部。", "articles": [264], "charges": ["盗窃"]},
+    ]
+    path = tmp_path / "defendants.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    ingest_cases(load_cases(path), kb.vectors, repo, batch_size=16)
+    assert judgment_counts(kb.graph) == {"盗窃": 2}
