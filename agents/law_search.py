@@ -119,7 +119,7 @@ def source_rankings(
     return rankings | consultation_rankings(question or query, query, rankings, services, ctx)
 
 
-CONSULTATION_SOURCES = ("consultations", "centroids", "routed", "prior")
+CONSULTATION_SOURCES = ("consultations", "centroids", "routed", "expanded", "prior")
 """The rankings answered consultations add to a law search."""
 
 
@@ -128,8 +128,9 @@ def consultation_rankings(
 ) -> dict[str, list[str]]:
     """What answered consultations add: the articles those similar to ``question`` cite (``consultations``),
     those whose citing questions are nearest ``question`` on average (``centroids``), a search for ``query``
-    within the laws they cite (``routed``), and the candidates found so far reordered by how often
-    consultations cite them (``prior``). Nothing when the KB holds none or ``consultation_k`` is 0.
+    within the laws they cite (``routed``), a statute search for ``question`` in the words of the articles
+    answered questions with its words cite (``expanded``), and the candidates found so far reordered by how
+    often consultations cite them (``prior``). Nothing when the KB holds none or ``consultation_k`` is 0.
     Questions are matched with the user's question alone, as answered questions were asked: the search query
     adds the element graph's key facts and the draft, which read like no question."""
     search = services.consultations
@@ -140,9 +141,11 @@ def consultation_rankings(
     voted = vote(neighbours, depth)
     centroids = search.centroid_ranking(question, depth, ctx.hidden_consultation_half)
     routed = services.retriever.within_laws(query, cited_laws(neighbours, ctx.routed_laws), depth)
-    candidates = [a for ranked in (*found.values(), voted, centroids, routed) for a in ranked]
+    hidden = ctx.hidden_consultation_half
+    expanded = search.expanded_ranking(question, services.retriever.statute_index(), depth, hidden)
+    candidates = [a for ranked in (*found.values(), voted, centroids, routed, expanded) for a in ranked]
     prior = prior_ranking(search.citation_counts(ctx.hidden_consultation_half), candidates, depth)
-    return dict(zip(CONSULTATION_SOURCES, (voted, centroids, routed, prior), strict=True))
+    return dict(zip(CONSULTATION_SOURCES, (voted, centroids, routed, expanded, prior), strict=True))
 
 
 def search_law(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:

@@ -116,6 +116,12 @@ def test_law_search_votes_for_what_similar_consultations_cite_and_hides_a_half(
         found["consultations"] + found["routed"] + ["刑法:264", "刑法:133-1"]
     )
 
+    # The question's BM25 query extended by the statute words answered questions point to, learned from the
+    # KB's consultations (the learning itself: tests/unit/test_term_expansion.py).
+    statutes = kb.retriever.statute_index()
+    assert found["expanded"] == kb.consultations.expanded_ranking(question, statutes, context.candidates_per_retriever)
+    assert found["expanded"] and all(a.startswith("刑法:") for a in found["expanded"])
+
     # Hiding the drunk-driving questions' half removes exactly those of that half from the neighbours.
     hidden = half_of("d1")
     neighbours = kb.consultations.neighbours(question, 10, hidden_half=hidden)

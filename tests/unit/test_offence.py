@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tools.law.penalties import offence_description
-from tools.retrieval.offence import OffenceIndex, bigrams
+from tools.retrieval.offence import OffenceIndex, bigrams, pair_informativeness
 
 THEFT = (
     "盗窃公私财物，数额较大的，或者多次盗窃、入户盗窃、携带凶器盗窃、扒窃的，"
@@ -52,3 +52,23 @@ def test_scores_weigh_rare_pairs_above_shared_ones() -> None:
 def test_a_fact_sharing_no_pair_finds_nothing(fact: str) -> None:
     assert OffenceIndex([("刑法:264", THEFT)]).search(fact, 5) == []
     assert OffenceIndex([]).search(fact or "盗窃", 5) == []
+
+
+TORTURE = "司法工作人员对犯罪嫌疑人、被告人实行刑讯逼供或者使用暴力逼取证人证言的，处三年以下有期徒刑或者拘役。"
+ARSON = "放火、决水、爆炸以及投放毒害性物质或者以其他危险方法危害公共安全，尚未造成严重后果的，处三年以上有期徒刑。"
+
+
+def test_the_boilerplate_of_judged_facts_matches_no_offence() -> None:
+    judged = [
+        "被告人张某盗窃财物，有被告人供述、证人证言证实。",
+        "被告人李某诈骗他人财物，有证人证言、鉴定意见证实。",
+        "被告人王某醉酒驾驶机动车，有被告人供述证实。",
+    ]
+    weights = pair_informativeness(judged)
+    assert weights["被告"] == 0.0 and weights["证言"] < weights["醉酒"] <= 1.0
+    fact = "被告人赵某在张家大门上倒上汽油后放火，致门楼烧毁，有被告人供述、证人证言证实。"
+    plain = OffenceIndex([("刑法:247", TORTURE), ("刑法:114", ARSON)])
+    assert plain.search(fact, 1)[0][0] == "刑法:247"  # 被告人, 证人证言: the boilerplate decides
+    weighed = OffenceIndex([("刑法:247", TORTURE), ("刑法:114", ARSON)], weights)
+    assert [aid for aid, _ in weighed.search(fact, 2)] == ["刑法:114"]
+    assert pair_informativeness(judged[:1]) == {}  # one fact says nothing of what facts share

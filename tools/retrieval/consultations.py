@@ -20,6 +20,7 @@ import numpy as np
 from tools.law.articles import law_of
 from tools.retrieval.hybrid import LexicalCollection, rank_cited
 from tools.retrieval.lexical import LexicalIndex
+from tools.retrieval.term_expansion import TermExpansion
 from tools.retrieval.vectors import CONSULTATIONS, ChromaVectors
 
 LEXICAL_SHARE = 0.8
@@ -55,6 +56,8 @@ class ConsultationSearch:
         """Citation counts per hidden half, with the index (collection state) they were counted on."""
         self._centroids: dict[str, tuple[LexicalIndex, list[str], np.ndarray]] = {}
         """Article centroids per hidden half (ids, unit rows), with the index they were computed on."""
+        self._expansions: dict[str, tuple[LexicalIndex, LexicalIndex, TermExpansion]] = {}
+        """Term expansions per hidden half, with the consultation and statute indexes they were learned on."""
 
     def count(self) -> int:
         return self.vectors.count(CONSULTATIONS)
@@ -105,6 +108,27 @@ class ConsultationSearch:
             return []
         sims = rows @ np.asarray(self.vectors.embed_query(query), dtype=np.float64)
         return [articles[i] for i in np.argsort(-sims, kind="stable")[:depth]]
+
+    def expanded_ranking(self, question: str, statutes: LexicalIndex, depth: int, hidden_half: str = "") -> list[str]:
+        """Statutes ranked by BM25 for ``question`` extended by the statute words that the words of answered
+        questions (those of ``hidden_half`` left out) point to (``TermExpansion``)."""
+        if depth < 1 or self.count() == 0:
+            return []
+        return self._term_expansion(statutes, hidden_half).ranking(question, depth)
+
+    def _term_expansion(self, statutes: LexicalIndex, hidden_half: str) -> TermExpansion:
+        index = self._lexical.index()
+        cached = self._expansions.get(hidden_half)
+        if cached is None or cached[0] is not index or cached[1] is not statutes:
+            meta = self._lexical.metadata
+            ids, questions = self.vectors.documents(CONSULTATIONS)
+            answered = [
+                (question, _articles(meta.get(cid, {})))
+                for cid, question in zip(ids, questions, strict=True)
+                if not hidden_half or meta.get(cid, {}).get("half") != hidden_half
+            ]
+            cached = self._expansions[hidden_half] = (index, statutes, TermExpansion(statutes, answered))
+        return cached[2]
 
     def _article_centroids(self, hidden_half: str) -> tuple[list[str], np.ndarray]:
         index = self._lexical.index()

@@ -142,6 +142,10 @@ class HybridRetriever:
         self._laws: tuple[LexicalIndex | None, set[str]] = (None, set())
         """The law names of the statutes, as of the lexical index they were read with."""
 
+    def statute_index(self) -> LexicalIndex:
+        """The statutes' BM25 index, current with the collection."""
+        return self._statutes.index()
+
     def within_laws(self, query: str, laws: Sequence[str], n: int) -> list[str]:
         """Statute search restricted to ``laws`` (a router's choice): BM25 and dense rankings over their
         articles alone, fused, at most ``n``."""

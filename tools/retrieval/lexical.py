@@ -12,7 +12,7 @@ import logging
 import re
 import zipfile
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -77,6 +77,10 @@ class LexicalIndex:
         self._weights = weights
         self._vocabulary = vocabulary
         self._digests = list(digests)
+        # Read per document only to learn statute words (term expansion): built on first use, not per load.
+        self._by_document: Any = None
+        self._words: list[str] = []
+        self._row_of: dict[str, int] | None = None
 
     @classmethod
     def from_tokens(cls, ids: Sequence[str], tokens: Sequence[list[str]]) -> LexicalIndex:
@@ -165,6 +169,23 @@ class LexicalIndex:
             raise ValueError(f"a {shape} matrix for {len(ids)} documents and {len(words)} words")
         return cls(ids, weights, {w: i for i, w in enumerate(words)}, digests)
 
+    def words(self, doc_id: str) -> list[str]:
+        """The distinct indexed words of one document (none for an unknown id)."""
+        row = self._rows().get(doc_id)
+        if row is None:
+            return []
+        if self._by_document is None:
+            # Words first: a thread that sees the matrix must see the words it indexes.
+            self._words = sorted(self._vocabulary, key=self._vocabulary.__getitem__)
+            self._by_document = self._weights.tocsr()
+        start, end = self._by_document.indptr[row], self._by_document.indptr[row + 1]
+        return [self._words[c] for c in self._by_document.indices[start:end]]
+
+    def _rows(self) -> dict[str, int]:
+        if self._row_of is None:
+            self._row_of = {doc_id: row for row, doc_id in enumerate(self.ids)}
+        return self._row_of
+
     def identical(self, query: str) -> set[str]:
         """Ids of the documents whose tokens equal the query's: a fact's own copies in the KB."""
         same = _digest(tokenize(query))
@@ -182,17 +203,30 @@ class LexicalIndex:
         tokens equal the query's are left out (a case is never its own precedent); with ``keep``, only ids it
         accepts count; with ``distinct``, a document whose tokens equal one already found is left out (CMDL
         stores one judgment once per defendant: nine copies of one fact would fill a vote of ten)."""
+        tokens = tokenize(query)
+        same = _digest(tokens) if skip_identical else None
+        return self._top(Counter(tokens), k, keep, distinct, same)
+
+    def search_words(self, words: Mapping[str, float], k: int) -> list[tuple[str, float]]:
+        """``search`` for a query given as weighted words (a word weighing 2 counts as two occurrences), so an
+        expanded query can weigh its added words below the question's own."""
+        return self._top(words, k)
+
+    def _top(
+        self,
+        words: Mapping[str, float],
+        k: int,
+        keep: Callable[[str], bool] | None = None,
+        distinct: bool = False,
+        same: str | None = None,
+    ) -> list[tuple[str, float]]:
         import numpy as np
 
-        if not self.ids:
-            return []
-        tokens = tokenize(query)
-        counts = Counter(self._vocabulary[t] for t in tokens if t in self._vocabulary)
-        if not counts:
+        counts = {self._vocabulary[w]: float(n) for w, n in words.items() if w in self._vocabulary and n > 0}
+        if not self.ids or not counts:
             return []
         columns = list(counts)
         scores = np.asarray(self._weights[:, columns] @ np.asarray([counts[c] for c in columns], dtype=np.float64))
-        same = _digest(tokens) if skip_identical else None
         # Stable order: equal scores keep the documents' own (id) order, as the sort over all of them did.
         order = np.argsort(-scores, kind="stable")
         found: list[tuple[str, float]] = []
