@@ -204,6 +204,24 @@ def test_an_audit_without_reasons_prunes_as_one_with_them(active_judge_kb: Servi
     assert any("先用一句话写 reason" in str(c[-1].content) for c in model.calls)
 
 
+def test_a_judgment_keeps_an_article_whose_checklist_cannot_be_answered(
+    active_judge_kb: Services, install: Any
+) -> None:
+    # A consultation drops such an article (test_consult_graph); a judgment keeps it, so a flaky model never
+    # removes the theft article from a theft.
+    unreadable = ["{garbage"] * 60  # every audited article's answers, every attempt
+    install(
+        by_schema={
+            "Prejudgment": [PREJUDGMENT],
+            "Judgment": [_judgment(["盗窃"], [264])],
+            "ChecklistAnswers": unreadable,
+        }
+    )
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake", structured_retries=1))
+    assert out["verdicts"] and all(v["decided_by"] == "unverified" and v["applicable"] for v in out["verdicts"])
+    assert out["charges"] == ["盗窃"] and "刑法:264" not in out["dropped"]
+
+
 def test_without_a_prejudgment_the_evidence_alone_decides(active_judge_kb: Services, install: Any) -> None:
     model = install(by_schema={"Judgment": [_judgment(["盗窃"], [1])]})
     out = build_graph().invoke(
