@@ -136,8 +136,8 @@ def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: AuditConte
         )
         usage = add_usage(usage, used)
     except StructuredOutputError as exc:
-        failed = _unverified(article.id, f"no checklist could be generated: {exc}", facts_kind)
-        return failed, add_usage(usage, failed_usage(exc))
+        verdict = _unverified(article.id, f"no checklist could be generated: {exc}", facts_kind)
+        return verdict, add_usage(usage, failed_usage(exc))
     items = list(checklist.items)
     reasons = ctx.audit_reasons == "always" or (ctx.audit_reasons == "questions" and facts_kind == "question")
     interps = InterpretationRepository(services.graph).for_articles([article.id]).get(article.id, [])
@@ -160,8 +160,8 @@ def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: AuditConte
             ctx.structured_retries,
         )
     except StructuredOutputError as exc:
-        failed = _unverified(article.id, f"the checklist could not be answered: {exc}", facts_kind)
-        return failed, add_usage(usage, failed_usage(exc))
+        verdict = _unverified(article.id, f"the checklist could not be answered: {exc}", facts_kind)
+        return verdict, add_usage(usage, failed_usage(exc))
     usage = add_usage(usage, used)
     checks: list[CheckResult] = [
         {"item": item, "holds": answer.holds, "reason": getattr(answer, "reason", ""), "stated": True}
