@@ -5,11 +5,8 @@ model answers every item with a boolean (after a short reason where ``audit_reas
 applicability follows from the true and false lists: all true applies and all false does not, by rule. A
 mixed list is kept and flagged for review (``audit_mixed="keep"``) or goes to the model's "checklist final"
 decision (``"model"``, LegalGraphRAG's design, which needs a model that reads alternatives as alternatives).
-An article whose checklist cannot be made or answered is marked ``unverified``: for a case fact it is kept, so a
-flaky model never silently removes correct law from a judgment (the scorer and the Adjudicator weigh it with
-other evidence); for a consultation question it is not kept, as an answer would otherwise reason from an
-article nothing showed to bear on the question (民法典:1199, school injuries, for a parent's drunk-driving
-record), and the honest answer names it among the closest articles, unverified.
+An article whose checklist cannot be made or answered is kept and marked ``unverified`` rather than pruned,
+so a flaky model never silently removes correct law.
 """
 
 from __future__ import annotations
@@ -115,9 +112,8 @@ def _unstated_reason(article: Article, facts: str, ctx: AuditContext) -> str:
     return "" if ctx.language in STATED_CHECK_LANGUAGES else label("unstated_kept", ctx.language)
 
 
-def _unverified(article_id: str, why: str, facts_kind: FactsKind) -> Verdict:
-    kept = facts_kind != "question"
-    return {"article_id": article_id, "applicable": kept, "reason": why, "checks": [], "decided_by": "unverified"}
+def _unverified(article_id: str, why: str) -> Verdict:
+    return {"article_id": article_id, "applicable": True, "reason": why, "checks": [], "decided_by": "unverified"}
 
 
 def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: AuditContext) -> tuple[Verdict, Usage]:
@@ -136,8 +132,7 @@ def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: AuditConte
         )
         usage = add_usage(usage, used)
     except StructuredOutputError as exc:
-        verdict = _unverified(article.id, f"no checklist could be generated: {exc}", facts_kind)
-        return verdict, add_usage(usage, failed_usage(exc))
+        return _unverified(article.id, f"no checklist could be generated: {exc}"), add_usage(usage, failed_usage(exc))
     items = list(checklist.items)
     reasons = ctx.audit_reasons == "always" or (ctx.audit_reasons == "questions" and facts_kind == "question")
     interps = InterpretationRepository(services.graph).for_articles([article.id]).get(article.id, [])
@@ -160,8 +155,9 @@ def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: AuditConte
             ctx.structured_retries,
         )
     except StructuredOutputError as exc:
-        verdict = _unverified(article.id, f"the checklist could not be answered: {exc}", facts_kind)
-        return verdict, add_usage(usage, failed_usage(exc))
+        return _unverified(article.id, f"the checklist could not be answered: {exc}"), add_usage(
+            usage, failed_usage(exc)
+        )
     usage = add_usage(usage, used)
     checks: list[CheckResult] = [
         {"item": item, "holds": answer.holds, "reason": getattr(answer, "reason", ""), "stated": True}
