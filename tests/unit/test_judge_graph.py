@@ -207,8 +207,7 @@ def test_an_audit_without_reasons_prunes_as_one_with_them(active_judge_kb: Servi
 def test_a_judgment_keeps_an_article_whose_checklist_cannot_be_answered(
     active_judge_kb: Services, install: Any
 ) -> None:
-    # A consultation drops such an article (test_consult_graph); a judgment keeps it, so a flaky model never
-    # removes the theft article from a theft.
+    # Kept and marked, so a flaky model never removes the theft article from a theft.
     unreadable = ["{garbage"] * 60  # every audited article's answers, every attempt
     install(
         by_schema={
