@@ -137,14 +137,14 @@ def consultation_rankings(
     if ctx.consultation_k < 1 or not search.count():
         return {}
     depth = ctx.candidates_per_retriever
-    neighbours = search.neighbours(question, ctx.consultation_k, ctx.hidden_consultation_half)
-    voted = vote(neighbours, depth)
-    centroids = search.centroid_ranking(question, depth, ctx.hidden_consultation_half)
-    routed = services.retriever.within_laws(query, cited_laws(neighbours, ctx.routed_laws), depth)
     hidden = ctx.hidden_consultation_half
+    neighbours = search.neighbours(question, ctx.consultation_k, hidden)
+    voted = vote(neighbours, depth)
+    centroids = search.centroid_ranking(question, depth, hidden)
+    routed = services.retriever.within_laws(query, cited_laws(neighbours, ctx.routed_laws), depth)
     expanded = search.expanded_ranking(question, services.retriever.statute_index(), depth, hidden)
     candidates = [a for ranked in (*found.values(), voted, centroids, routed, expanded) for a in ranked]
-    prior = prior_ranking(search.citation_counts(ctx.hidden_consultation_half), candidates, depth)
+    prior = prior_ranking(search.citation_counts(hidden), candidates, depth)
     return dict(zip(CONSULTATION_SOURCES, (voted, centroids, routed, expanded, prior), strict=True))
 
 
