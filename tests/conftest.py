@@ -38,6 +38,7 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Temp
         "JURIS_FALKORDB_HOST",
         "JURIS_FALKORDB_PORT",
         "JURIS_MODEL_PATH",
+        "JURIS_RERANKER",
         "JURIS_FAKE_SCRIPT",
         "JURIS_PACK",
         "JURIS_CHECKPOINT_URI",

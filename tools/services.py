@@ -10,6 +10,7 @@ import atexit
 import contextlib
 import threading
 from dataclasses import dataclass
+from functools import partial
 
 from tools.corpus.laws_db import BUNDLED_VECTORS
 from tools.kb import GraphStore, open_graph_store
@@ -17,8 +18,9 @@ from tools.kb.statutes import StatuteRepository
 from tools.llm.embeddings import load_embeddings
 from tools.retrieval.consultations import ConsultationSearch
 from tools.retrieval.hybrid import HybridRetriever, LexicalCollection
+from tools.retrieval.reranker import RerankerLoader
 from tools.retrieval.vector_cache import DocumentCachedEmbeddings, VectorCache
-from tools.retrieval.vectors import CASES, ChromaVectors
+from tools.retrieval.vectors import CASES, STATUTES, ChromaVectors
 from tools.settings import Settings, load_settings, protect_data_dir
 
 WARM_UP_QUERY = "法律"
@@ -44,6 +46,9 @@ class Services:
 
     vector_cache: VectorCache
     """Document vectors already computed, reused by every ingestion into these (or other) stores."""
+
+    reranker: RerankerLoader
+    """LawSearch's reranker of statute candidates, loaded on first use."""
 
     def close(self) -> None:
         self.graph.close()
@@ -86,6 +91,7 @@ def build_services(settings: Settings, graph: GraphStore | None = None) -> Servi
         case_index=LexicalCollection(vectors, CASES, settings.cache_dir),
         consultations=ConsultationSearch(vectors, settings.cache_dir),
         vector_cache=cache,
+        reranker=RerankerLoader(settings.reranker_dir, cache, partial(vectors.texts, STATUTES)),
     )
 
 

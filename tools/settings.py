@@ -106,6 +106,11 @@ class Settings:
     )
     """GGUF file for the ``local`` provider. Default: the assembled Qwen2.5 model under ``data_dir/models``."""
 
+    reranker: str = field(default_factory=lambda: _env("JURIS_RERANKER", ""))
+    """LawSearch's reranker, which orders every source's candidates by EmbeddingGemma's similarity to the
+    question: its model folder, ``off``, or empty for where ``jurisgraph model install --embedder`` puts it
+    (``data_dir/models``)."""
+
     fake_script: Path | None = field(
         default_factory=lambda: Path(p) if (p := os.environ.get("JURIS_FAKE_SCRIPT", "").strip()) else None
     )
@@ -143,6 +148,13 @@ class Settings:
     @property
     def default_model_file(self) -> Path:
         return self.data_dir / "models" / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+
+    @property
+    def reranker_dir(self) -> Path | None:
+        """The reranker's model folder; None when it is off."""
+        if self.reranker == "off":
+            return None
+        return Path(self.reranker) if self.reranker else self.data_dir / "models" / "embeddinggemma-300m"
 
     @property
     def chroma_dir(self) -> Path:

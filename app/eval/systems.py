@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from agents.common.answers import format_evidence
 from agents.context import ConsultContext, Context, JudgeContext
-from agents.law_search import CONSULTATION_SOURCES, fetch_evidence, source_rankings
+from agents.law_search import CONSULTATION_SOURCES, RERANKED, fetch_evidence, source_rankings
 from agents.state.audit import Verdict
 from agents.state.common import TraceEvent
 from agents.state.consult import ConsultInput, EvidenceItem
@@ -347,7 +347,7 @@ def retrieval_system(depth: int, contexts: EvalContexts, prejudge_model: str | N
         fused = services.retriever.fuse(statutes, depth)
         # Every source of the fusion is recorded, so that its weights can be refitted offline from the rows;
         # ``cases`` is recorded for every question below, the routed ``cases`` source only for criminal ones.
-        recorded = (*STATUTE_RETRIEVERS, "kg", INTERPRETATIONS, COMMUNITY_REPORTS, *CONSULTATION_SOURCES)
+        recorded = (*STATUTE_RETRIEVERS, "kg", INTERPRETATIONS, COMMUNITY_REPORTS, *CONSULTATION_SOURCES, RERANKED)
         out = {k: sources[k][:depth] for k in recorded if k in sources}
         if CASES in sources:
             out["routed_cases"] = sources[CASES][:depth]

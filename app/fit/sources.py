@@ -19,7 +19,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from agents.law_search import CONSULTATION_SOURCES
+from agents.law_search import CONSULTATION_SOURCES, RERANKED
 from app.eval.metrics import recall_at_k
 from app.eval.runner import read_results
 from app.eval.tasks import HALVES, gold_articles, half_of, load_items
@@ -28,6 +28,8 @@ from tools.retrieval.hybrid import RRF_K
 from tools.retrieval.source_weights import BUNDLED_WEIGHTS, SourceFusion
 
 SOURCES = ("bm25", "dense", "exact", "kg", "interpretations", "community_reports", "cases")
+LATER_SOURCES = (*CONSULTATION_SOURCES, RERANKED)
+"""What answered consultations add, and the reranker's ordering of every candidate."""
 GRID = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 OFFSETS = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0, RRF_K)
 """Reciprocal-rank offsets tried: 60 is the usual constant, which lets agreement between sources decide; a small
@@ -52,7 +54,7 @@ def load_run(spec: str) -> tuple[str, list[Item]]:
         if not row.get("ok") or item is None or not (gold := gold_articles(item)):
             continue
         recorded = row["prediction"]["rankings"]
-        rankings = {s: recorded.get(ROWS.get(s, s), [])[:DEPTH] for s in (*SOURCES, *CONSULTATION_SOURCES)}
+        rankings = {s: recorded.get(ROWS.get(s, s), [])[:DEPTH] for s in (*SOURCES, *LATER_SOURCES)}
         loaded.append((half_of(str(item["id"])), rankings, gold))
     return Path(data).stem, loaded
 
@@ -113,7 +115,7 @@ def table(runs: Mapping[str, Sequence[Item]], rows: Mapping[str, SourceFusion]) 
 def fit_sources(specs: Sequence[str], write: bool) -> SourceFusion:
     """Fit, print the table, and with ``write`` replace the shipped fusion (with its provenance)."""
     runs = dict(load_run(spec) for spec in specs)
-    every = (*SOURCES, *CONSULTATION_SOURCES)
+    every = (*SOURCES, *LATER_SOURCES)
     equal = dict.fromkeys(every, 1.0)
     fitted = fit(runs, equal)
     rows = {

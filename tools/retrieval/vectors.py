@@ -140,6 +140,14 @@ class ChromaVectors:
         return list(got["ids"]), [d or "" for d in got["documents"]]
 
     @_retrying
+    def texts(self, collection: str, ids: Sequence[str]) -> dict[str, str]:
+        """id -> text of those of ``ids`` the collection holds."""
+        if not ids:
+            return {}
+        got = self._collection(collection).get(ids=list(ids), include=["documents"])
+        return {i: d or "" for i, d in zip(got["ids"], got["documents"], strict=True)}
+
+    @_retrying
     def collections(self) -> list[str]:
         """The names (without this pack's prefix) of the collections the store holds."""
         names = [c.name for c in self._client.list_collections()]
