@@ -62,12 +62,20 @@ _ELEMENT_SPLIT = re.compile(r"[，,]")
 # "以非法占有为目的" keeps its 的; any other element's closing 的 ("故意伤害他人身体的") is the clause's.
 _CLOSING_DE = re.compile(r"(?<!目)的$")
 _LIST_HEADS = ("有下列情形之一", "有下列行为之一")
+# An article outside criminal law attaches an effect to conditions: "饲养的动物造成他人损害的，…应当承担侵权责任",
+# "用人单位有下列情形之一的，劳动者可以解除劳动合同：（一）…的；（二）…". The conditions end at the first 的，
+# (or the colon of a list head); a listed condition is one line.
+_CONDITION_END = re.compile(r"的[，：:]")
+_CLAUSE_END = re.compile(r"[。；\n]")
+_LISTED = re.compile(r"[（(][一二三四五六七八九十]+[）)]\s*(.+?)(?:的)?[；;。，]?$")
+MAX_ITEMS = 8
+"""Most items a checklist holds (the schema's bound)."""
 
 
 class ChecklistSchema(BaseModel):
     """What the model returns: ordered yes/no questions."""
 
-    items: list[Annotated[str, Field(min_length=2, max_length=ITEM_CHARS)]] = Field(min_length=1, max_length=8)
+    items: list[Annotated[str, Field(min_length=2, max_length=ITEM_CHARS)]] = Field(min_length=1, max_length=MAX_ITEMS)
 
     @field_validator("items")
     @classmethod
@@ -137,7 +145,7 @@ def statute_elements(article_text: str) -> list[str]:
     the persons it punishes ("对其直接负责的主管人员…"), one item per comma-separated element. A part
     opening with 或者 is an alternative to the one before and joins it, and a "有下列情形之一" head is
     dropped (its list is too long for one item). Items that fail the checks a model's items must pass are
-    left out; an article that defines no offence gives none.
+    left out; an article outside criminal law gives its conditions instead (:func:`condition_elements`).
 
     The fallback when the model cannot make a checklist: the local model never made one for 刑法:234
     (故意伤害), 232 (故意杀人) or 263 (抢劫), so the commonest charges went unverified."""
@@ -146,7 +154,7 @@ def statute_elements(article_text: str) -> list[str]:
         m.start() for m in (CRIMINAL_PENALTY.search(first), _DEFINITION.search(first), _NOT_ELEMENT.search(first)) if m
     ]
     if not ends:
-        return []
+        return [] if _CRIMINAL_WORDS.search(article_text) else condition_elements(article_text)
     elements: list[str] = []
     for part in filter(None, (p.strip() for p in _ELEMENT_SPLIT.split(first[: min(ends)]))):
         part = _CLOSING_DE.sub("", part)
@@ -157,6 +165,34 @@ def statute_elements(article_text: str) -> list[str]:
     tiers = penalty_tiers(article_text)
     items = [f"是否{element}？" for element in elements]
     return [i for i in items if len(i) <= ITEM_CHARS and _unusable(i, article_text, tiers) is None]
+
+
+def condition_elements(article_text: str) -> list[str]:
+    """The conditions of an article outside criminal law as yes/no items, read by code: the clause before its
+    first 的， ("饲养的动物造成他人损害的，…" -> 是否饲养的动物造成他人损害？), or, when that clause is a
+    "有下列情形之一" head, one item per listed condition ("（二）未及时足额支付劳动报酬的；" -> 是否未及时足额支付劳动
+    报酬？), each of which suffices. An article that attaches its effect to no condition (an obligation, a
+    definition, a time limit) gives none.
+
+    The fallback when the model cannot make a checklist: the local model failed most civil and procedural
+    articles (it wrote their clauses as statements), which then stayed in answers unverified."""
+    clause = _CLAUSE_END.split(article_text, maxsplit=1)[0]
+    end = _CONDITION_END.search(clause)
+    if end is None:
+        return []
+    head = clause[: end.start()]
+    if head.endswith(_LIST_HEADS):
+        # The list right under the head: its lines up to the first that is not one of its items.
+        conditions = []
+        for line in article_text.splitlines()[1:]:
+            if not (listed := _LISTED.match(line.strip())):
+                break
+            conditions.append(listed.group(1).strip())
+    else:
+        conditions = [head.strip()]
+    items = [f"是否{_CLOSING_DE.sub('', c)}？" for c in conditions if c]
+    kept = [i for i in items if len(i) <= ITEM_CHARS and _unusable(i, article_text, None) is None]
+    return list(dict.fromkeys(kept))[:MAX_ITEMS]
 
 
 def checkable(items: Sequence[str], article_text: str) -> bool:
