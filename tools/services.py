@@ -56,13 +56,15 @@ class Services:
 
     def warm_up(self) -> threading.Thread:
         """Load in the background what the first search would wait for (about 4 s over every law: the BM25
-        index checked against the store, jieba's dictionary, the embedding model's first pass, the precedents'
-        index), so that it is ready by the time a graph's first model call returns. A failure here is left for
-        the real search to report."""
+        index checked against the store, jieba's dictionary, the embedding model's first pass, the reranker, the
+        precedents' index), so that it is ready by the time a graph's first model call returns. A failure here
+        is left for the real search to report."""
 
         def load() -> None:
             with contextlib.suppress(Exception):
                 self.retriever.rankings(WARM_UP_QUERY, 1)
+                if (reranker := self.reranker.get()) is not None:  # about 3 s to load the model
+                    reranker.embeddings.embed_query(WARM_UP_QUERY)
                 if self.vectors.count(CASES):
                     self.case_index.index()
 

