@@ -16,6 +16,7 @@ from langgraph.runtime import Runtime
 from agents.context import ConsultContext
 from agents.law_search import RERANKED, search_law, source_rankings
 from agents.state.consult import ConsultState
+from tools.errors import ModelUnavailableError
 from tools.llm.embeddings import HashEmbeddings
 from tools.retrieval.reranker import ArticleReranker, RerankerLoader
 from tools.retrieval.vector_cache import VectorCache, VectorFile, text_digest, write_vector_file
@@ -122,3 +123,23 @@ def test_law_search_adds_the_reranked_source_when_installed_and_says_why_not(
         assert traced["trace"][0]["detail"]["sources"][RERANKED] == len(rankings[RERANKED])
     finally:
         set_services(None)
+
+
+def test_a_model_that_cannot_load_is_reported_once_and_not_retried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    model_dir = tmp_path / "gemma"
+    model_dir.mkdir()
+    (model_dir / "modules.json").write_text("[]")
+    calls: list[str] = []
+
+    def fail(spec: str) -> Embeddings:
+        calls.append(spec)
+        raise ModelUnavailableError("install sentence-transformers (pip install '.[english]')")
+
+    monkeypatch.setattr("tools.retrieval.reranker.load_embeddings", fail)
+    loader = RerankerLoader(model_dir, VectorCache(tmp_path / "v.sqlite"), _lookup, seeds=())
+    with caplog.at_level(logging.WARNING):
+        assert loader.get() is None and loader.get() is None
+    assert len(calls) == 1 and loader.missing.startswith("reranker unavailable: install sentence-transformers")
+    assert [r.message for r in caplog.records] == [loader.missing]

@@ -20,6 +20,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from tools.corpus.laws_db import BUNDLED_RERANK_VECTORS
+from tools.errors import ModelUnavailableError
 from tools.llm.embeddings import load_embeddings
 from tools.retrieval.vector_cache import DocumentCachedEmbeddings, VectorCache
 
@@ -68,26 +69,32 @@ class RerankerLoader:
         self._seeds = list(seeds)
         self._lock = threading.Lock()
         self._loaded: ArticleReranker | None = None
-        self._missing_reported = False
+        self._failure = ""
 
     @property
     def missing(self) -> str:
-        """Why a reranker that is on cannot be loaded (empty when it can, or is off)."""
-        if self.model_dir is None or (self.model_dir / "modules.json").is_file():
-            return ""
+        """Why a reranker that is on cannot be used (empty when it can, or is off)."""
+        if self._failure or self.model_dir is None or (self.model_dir / "modules.json").is_file():
+            return self._failure
         return f"reranker not installed in {self.model_dir} (jurisgraph model install --embedder, or make install)"
 
     def get(self) -> ArticleReranker | None:
-        """The reranker, or None when its model is not installed; a damaged install raises
-        ``ModelUnavailableError``."""
+        """The reranker, or None when it is off or cannot be used: its model is not installed, or cannot be
+        loaded (sentence-transformers missing, a damaged folder). The reason is logged once and kept in
+        :attr:`missing`: a consultation without the reranker still answers, from the other sources."""
         with self._lock:
-            if self._loaded is not None or self.model_dir is None:
+            if self._loaded is not None or self.model_dir is None or self._failure:
                 return self._loaded
-            if self.missing:
-                if not self._missing_reported:
-                    self._missing_reported = True
-                    logger.warning("%s", self.missing)
-                return None
-            inner = load_embeddings(RERANKER_EMBEDDINGS.format(path=self.model_dir))
-            self._loaded = ArticleReranker(DocumentCachedEmbeddings(inner, self._cache, self._seeds), self._texts)
-            return self._loaded
+            if why := self.missing:
+                self._failure = why
+            else:
+                try:
+                    inner = load_embeddings(RERANKER_EMBEDDINGS.format(path=self.model_dir))
+                except ModelUnavailableError as exc:
+                    self._failure = f"reranker unavailable: {exc}"
+                else:
+                    cached = DocumentCachedEmbeddings(inner, self._cache, self._seeds)
+                    self._loaded = ArticleReranker(cached, self._texts)
+                    return self._loaded
+            logger.warning("%s", self._failure)
+            return None
