@@ -90,8 +90,8 @@ class SentenceTransformerEmbeddings(Embeddings):
 
 class EmbeddingGemmaEmbeddings(SentenceTransformerEmbeddings):
     """EmbeddingGemma-300M (``jurisgraph model install --embedder``) with the prompts it was trained with for
-    retrieval, its vectors cut to their first 256 dimensions (Matryoshka: most of the quality at a third of
-    the size, which keeps the shipped statute vectors near 12 MB)."""
+    retrieval, its vectors cut to their first 256 dimensions (Matryoshka), which keeps the shipped statute vectors
+    at 12 MB but loses part of its ranking quality against all 768 (docs/results.md)."""
 
     query_prompt = "task: search result | query: "
     document_prompt = "title: none | text: "
