@@ -63,7 +63,9 @@ class Services:
         def load() -> None:
             with contextlib.suppress(Exception):
                 self.retriever.rankings(WARM_UP_QUERY, 1)
-                if (reranker := self.reranker.get()) is not None:  # about 3 s to load the model
+                # Loaded when installed (about 3 s); a missing one is reported by the search that needs it, not
+                # by a judgment's warm-up.
+                if not self.reranker.missing and (reranker := self.reranker.get()) is not None:
                     reranker.embeddings.embed_query(WARM_UP_QUERY)
                 if self.vectors.count(CASES):
                     self.case_index.index()
