@@ -149,27 +149,36 @@ def vectors(
     if (export is None) == (import_file is None):
         raise InputError("give --export FILE or --import FILE")
     settings = load_settings()
-    if reranker and export is not None:
-        _export_reranker_vectors(export, collection or [STATUTES], float16)
+    if import_file is not None:
+        # Importing names the model the vectors must come from; only the search model's name needs loading it.
+        model = (
+            EmbeddingGemmaEmbeddings.model_name if reranker else embeddings_name(load_embeddings(settings.embeddings))
+        )
+        data = read_vector_file(import_file)
+        cache = VectorCache(settings.vector_cache_file)
+        try:
+            written = import_vectors(data, cache, model)
+            console.print(f"Imported {written} {model} vectors ({cache.count(model)} cached in {cache.path}).")
+        finally:
+            cache.close()
+        return
+    if reranker:
+        _export_reranker_vectors(cast(Path, export), collection or [STATUTES], float16)
         return
     embeddings = load_embeddings(settings.embeddings)
-    model = EmbeddingGemmaEmbeddings.model_name if reranker else embeddings_name(embeddings)
-    if import_file is None:
-        store = ChromaVectors(settings, embeddings)
-        names = collection or store.collections()
-        if unknown := sorted(set(names) - set(store.collections())):
-            raise InputError(f"no collection {', '.join(unknown)} here; there are {', '.join(store.collections())}")
-        data = collect_vectors(model, (pair for name in names for pair in store.embedded_documents(name)))
-        write_vector_file(cast(Path, export), data, float16)
-        console.print(f"Exported {len(data.digests)} {model} vectors to {export}.")
-        return
-    data = read_vector_file(import_file)
-    cache = VectorCache(settings.vector_cache_file)
-    try:
-        written = import_vectors(data, cache, model)
-        console.print(f"Imported {written} {model} vectors ({cache.count(model)} cached in {cache.path}).")
-    finally:
-        cache.close()
+    model = embeddings_name(embeddings)
+    store = ChromaVectors(settings, embeddings)
+    names = _known_collections(collection or store.collections(), store.collections())
+    data = collect_vectors(model, (pair for name in names for pair in store.embedded_documents(name)))
+    write_vector_file(cast(Path, export), data, float16)
+    console.print(f"Exported {len(data.digests)} {model} vectors to {export}.")
+
+
+def _known_collections(names: list[str], held: list[str]) -> list[str]:
+    """``names``, when the store holds every one of them (``held``); else an InputError naming those it lacks."""
+    if unknown := sorted(set(names) - set(held)):
+        raise InputError(f"no collection {', '.join(unknown)} here; there are {', '.join(held)}")
+    return names
 
 
 RERANK_BATCH = 64
@@ -185,10 +194,7 @@ def _export_reranker_vectors(path: Path, names: list[str], float16: bool) -> Non
     from tools.services import get_services
 
     services = get_services()
-    if unknown := sorted(set(names) - set(services.vectors.collections())):
-        raise InputError(
-            f"no collection {', '.join(unknown)} here; there are {', '.join(services.vectors.collections())}"
-        )
+    names = _known_collections(names, services.vectors.collections())
     found = services.reranker.get()
     if found is None:
         raise ModelUnavailableError(services.reranker.missing or "the reranker is off (JURIS_RERANKER=off)")

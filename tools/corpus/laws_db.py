@@ -24,7 +24,8 @@ about 45 minutes on 2 cores; an ingestion reads a vector from here before comput
 embeds nothing unless a text changed (exported with ``jurisgraph vectors --export --float16``)."""
 BUNDLED_RERANK_VECTORS = Path(__file__).with_name("laws_db_rerank_vectors.npz")
 """EmbeddingGemma-300M vectors (256 dimensions, float16) of the same articles, read by LawSearch's reranker
-the same way (``jurisgraph vectors --export --reranker --float16`` after embedding them, about 90 minutes)."""
+the same way (``make rerank-vectors``: ``jurisgraph vectors --export --reranker --float16``, which embeds them
+first, 94 minutes here)."""
 _CURRENT = ("现行有效", "已被修改")
 
 
