@@ -68,7 +68,7 @@ consult-checklists: kb-consult
 RERANKER ?= $(HOME)/.local/share/jurisgraph/models/embeddinggemma-300m
 rerank-vectors: kb-consult
 	JURIS_DATA_DIR=$(KB_DIR)/consult JURIS_RERANKER=$(RERANKER) $(BIN)/jurisgraph vectors --export \
-		tools/corpus/laws_db_rerank_vectors.npz --reranker --float16
+		tools/corpus/laws_db_rerank_vectors.npz --reranker --precision int8
 
 # The 12-law KB the consult runs up to session 17 measured on (docs/results.md); charges only.
 CONSULT_LAWS := 刑法,民法典,劳动合同法,劳动法,道路交通安全法,刑事诉讼法,民事诉讼法,社会保险法,公司法,户口登记条例,治安管理处罚法,消费者权益保护法

@@ -122,7 +122,9 @@ def vectors(
         Path | None,
         typer.Option("--import", help="Put the vectors of a file --export wrote into this data dir's vector cache."),
     ] = None,
-    float16: Annotated[bool, typer.Option("--float16", help="Export at half precision (half the size).")] = False,
+    precision: Annotated[
+        str, typer.Option(help="How --export stores the numbers: float32, float16 (half the size) or int8 (a quarter).")
+    ] = "float32",
     collection: Annotated[
         list[str] | None, typer.Option(help="Export only this collection (repeatable); default: every one.")
     ] = None,
@@ -138,6 +140,7 @@ def vectors(
     nothing (a judge KB's 5,642 case facts take about 40 minutes to embed on 2 cores). No text is written."""
     from tools.llm.embeddings import EmbeddingGemmaEmbeddings, embeddings_name, load_embeddings
     from tools.retrieval.vector_cache import (
+        PRECISIONS,
         VectorCache,
         collect_vectors,
         import_vectors,
@@ -148,6 +151,8 @@ def vectors(
 
     if (export is None) == (import_file is None):
         raise InputError("give --export FILE or --import FILE")
+    if precision not in PRECISIONS:  # before the export's embedding, which may take hours
+        raise InputError(f"--precision {precision}: one of {', '.join(PRECISIONS)}")
     settings = load_settings()
     if import_file is not None:
         # Importing names the model the vectors must come from; only the search model's name needs loading it.
@@ -163,14 +168,14 @@ def vectors(
             cache.close()
         return
     if reranker:
-        _export_reranker_vectors(cast(Path, export), collection or [STATUTES], float16)
+        _export_reranker_vectors(cast(Path, export), collection or [STATUTES], precision)
         return
     embeddings = load_embeddings(settings.embeddings)
     model = embeddings_name(embeddings)
     store = ChromaVectors(settings, embeddings)
     names = _known_collections(collection or store.collections(), store.collections())
     data = collect_vectors(model, (pair for name in names for pair in store.embedded_documents(name)))
-    write_vector_file(cast(Path, export), data, float16)
+    write_vector_file(cast(Path, export), data, precision)
     console.print(f"Exported {len(data.digests)} {model} vectors to {export}.")
 
 
@@ -185,7 +190,7 @@ RERANK_BATCH = 64
 """Texts the reranker embeds between two writes to the vector cache: an interrupted export loses at most these."""
 
 
-def _export_reranker_vectors(path: Path, names: list[str], float16: bool) -> None:
+def _export_reranker_vectors(path: Path, names: list[str], precision: str) -> None:
     """Embed every text of the collections with the reranker (through the vector cache, so a second run goes
     on where the first stopped) and write them as a vector file."""
     from tools.errors import ModelUnavailableError
@@ -208,7 +213,7 @@ def _export_reranker_vectors(path: Path, names: list[str], float16: bool) -> Non
             rows.extend(found.embeddings.embed_documents(batch))
             progress.advance(task, len(batch))
     model = embeddings_name(found.embeddings)
-    write_vector_file(path, collect_vectors(model, zip(texts, rows, strict=True)), float16)
+    write_vector_file(path, collect_vectors(model, zip(texts, rows, strict=True)), precision)
     console.print(f"Exported {len(texts)} {model} vectors to {path}.")
 
 

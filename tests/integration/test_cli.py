@@ -384,12 +384,22 @@ def test_a_reader_that_closes_the_pipe_early_is_not_a_failure(data_dir: Path, co
 def test_vectors_of_chosen_collections_export_alone(data_dir: Path, tmp_path: Path) -> None:
     assert _run("ingest", data_dir=data_dir).returncode == 0
     one = _run(
-        "vectors", "--export", str(tmp_path / "s.npz"), "--collection", "statutes", "--float16", data_dir=data_dir
+        "vectors",
+        "--export",
+        str(tmp_path / "s.npz"),
+        "--collection",
+        "statutes",
+        "--precision",
+        "float16",
+        data_dir=data_dir,
     )
     assert one.returncode == 0, one.stderr
     assert "Exported 505 hash-256 vectors" in one.stdout  # the Criminal Law's articles, no other collection's
     missing = _run("vectors", "--export", str(tmp_path / "x.npz"), "--collection", "nope", data_dir=data_dir)
     assert missing.returncode == 2 and "no collection nope here" in missing.stderr
+    coarse = _run("vectors", "--export", str(tmp_path / "y.npz"), "--precision", "int4", data_dir=data_dir)
+    assert coarse.returncode == 2 and "--precision int4: one of float32, float16, int8" in coarse.stderr
+    assert not (tmp_path / "y.npz").exists()
 
 
 def test_a_wiped_vector_store_is_named_and_repaired(tmp_path: Path) -> None:

@@ -143,6 +143,34 @@ def test_two_members_of_one_family_both_stated_both_stand() -> None:
     assert check_families(["盗窃", "侵占"], ["盗窃", "侵占"], fact)[0] == ["盗窃", "侵占"]
 
 
+DRUNK_CRASH = (
+    "被告人醉酒后驾驶小型轿车行驶至某路口，撞倒横过道路的行人王某，致王某重伤。经鉴定，被告人血液中乙醇含量为"
+    "186mg/100ml。经认定，被告人负事故全部责任。"
+)
+
+
+def test_a_drunk_driver_who_causes_serious_injury_is_judged_under_the_heavier_offence() -> None:
+    # 交通肇事 is no candidate (nothing retrieved it): the statute itself (133-1 ③) sends the act there.
+    charges, checks = check_families(["危险驾驶"], ["危险驾驶", "故意伤害"], DRUNK_CRASH)
+    assert charges == ["交通肇事"]
+    [check] = checks
+    assert (check.charge, check.decided, check.by) == ("危险驾驶", "交通肇事", "fact")
+    assert "第一百三十三条之一第三款" in check.element and check.quote == "驾驶…致王某重伤"
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "被告人醉酒驾驶小型轿车，在某路口被执勤民警查获，经鉴定血液中乙醇含量为152mg/100ml，未造成人员伤亡。",
+        "被告人醉酒驾驶机动车与路边护栏相撞，未造成人员重伤，血液中乙醇含量为120mg/100ml。",
+    ],
+)
+def test_drunk_driving_without_a_serious_accident_stays_dangerous_driving(fact: str) -> None:
+    assert check_families(["危险驾驶"], ["危险驾驶"], fact)[0] == ["危险驾驶"]
+    # And a model that proposed 交通肇事 for it is corrected to what the fact states.
+    assert check_families(["交通肇事"], ["交通肇事"], fact)[0] == ["危险驾驶"]
+
+
 def test_every_family_orders_distinct_charges() -> None:
     for family in FAMILIES:
         names = [m.charge for m in family.members]

@@ -639,3 +639,24 @@ def test_a_fact_with_a_control_character_is_refused_before_any_query(
             JudgeInput(fact=f"被告人张某{control}秘密窃取他人手机一部，价值3000元。"), context=JudgeContext()
         )
     assert model.calls == []
+
+
+DRUNK_CRASH = (
+    "经审理查明：2019年5月1日22时许，被告人李某醉酒后驾驶小型轿车行驶至某路口，撞倒横过道路的行人王某，致王某重伤。"
+    "经鉴定，被告人血液中乙醇含量为186mg/100ml。经认定，被告人负事故全部责任。"
+)
+
+
+def test_a_drunk_driver_who_causes_serious_injury_is_convicted_of_the_heavier_offence(
+    active_judge_kb: Services, install: Any
+) -> None:
+    # Model and precedents say 危险驾驶; 刑法:133-1's third paragraph sends the act to 交通肇事 (133), and the
+    # judgment says so, quoting the fact.
+    drunk = json.dumps({"charges": [{"name": "危险驾驶", "confidence": 0.9}], "articles": [133]})
+    install(by_schema={"Prejudgment": [drunk], "Judgment": [_judgment(["危险驾驶"], [133])]})
+    out = build_graph().invoke(JudgeInput(fact=DRUNK_CRASH), context=JudgeContext(model="fake"))
+    assert out["proposed"] == out["charges"] == ["交通肇事"]
+    assert "刑法:133" in out["articles"]
+    [check] = [c for c in out["family_checks"] if c["charge"] == "危险驾驶"]
+    assert check["decided"] == "交通肇事" and check["by"] == "fact" and "致王某重伤" in check["quote"]
+    assert "第一百三十三条之一第三款" in check["element"]

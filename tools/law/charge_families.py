@@ -39,6 +39,10 @@ class Family:
     name: str
     members: tuple[Member, ...]
     """Most specific first."""
+    by_law: bool = False
+    """The statute itself sends an act that meets two members to the first (刑法:133-1's third paragraph: a
+    drunk driver who causes a serious accident is judged under the heavier 交通肇事), so a member the fact
+    states is weighed even when no retriever proposed it."""
 
     def member(self, charge: str) -> Member | None:
         return next((m for m in self.members if m.charge == charge), None)
@@ -245,6 +249,26 @@ FAMILIES: tuple[Family, ...] = (
         ),
     ),
     Family(
+        "交通",
+        (
+            Member(
+                "交通肇事",
+                "违反交通运输管理法规，发生重大事故，致人重伤、死亡或者使公私财产遭受重大损失"
+                "（醉酒驾驶等危险驾驶行为同时构成交通肇事的，依照处罚较重的规定定罪处罚：刑法第一百三十三条之一第三款）",
+                (
+                    r"驾驶|驾车|行驶|车辆|机动车",
+                    r"(?<!未)(?<!没有)(?<!无)(致|造成)[^，。；]{0,12}(重伤|死亡|身亡)|抢救无效死亡|当场死亡|重大(交通)?事故",
+                ),
+            ),
+            Member(
+                "危险驾驶",
+                "醉酒驾驶机动车、追逐竞驶，或者严重超员超速、违规运输危险化学品",
+                (r"醉酒|醉驾|酒后驾驶|乙醇含量|酒精含量|追逐竞驶|严重超(员|载|速)|危险化学品",),
+            ),
+        ),
+        by_law=True,
+    ),
+    Family(
         "食品",
         (
             Member(
@@ -299,7 +323,11 @@ def check_families(
     out = list(chosen)
     checks: list[FamilyCheck] = []
     for family in FAMILIES:
-        rivals = [m for m in family.members if m.charge in candidates or m.charge in chosen]
+        rivals = [
+            m
+            for m in family.members
+            if m.charge in candidates or m.charge in chosen or (family.by_law and m.stated_in(fact))
+        ]
         if len(rivals) < 2:
             continue
         stated = [m for m in rivals if m.stated_in(fact)]

