@@ -155,7 +155,8 @@ def test_a_drunk_driver_who_causes_serious_injury_is_judged_under_the_heavier_of
     assert charges == ["交通肇事"]
     [check] = checks
     assert (check.charge, check.decided, check.by) == ("危险驾驶", "交通肇事", "fact")
-    assert "第一百三十三条之一第三款" in check.element and check.quote == "驾驶…致王某重伤"
+    assert "第一百三十三条之一第三款" in check.element
+    assert check.quote.endswith("致王某重伤")
 
 
 @pytest.mark.parametrize(
