@@ -40,9 +40,10 @@ class Family:
     members: tuple[Member, ...]
     """Most specific first."""
     by_law: bool = False
-    """The statute itself sends an act that meets two members to the first (刑法:133-1's third paragraph: a
-    drunk driver who causes a serious accident is judged under the heavier 交通肇事), so a member the fact
-    states is weighed even when no retriever proposed it."""
+    """The statute itself separates the members by words a fact states (刑法:133-1's third paragraph: a drunk
+    driver who causes a serious accident is judged under the heavier 交通肇事; 205-1: 虚开 of an invoice other
+    than a VAT special one is 虚开发票), so a member the fact states is weighed even when no retriever proposed
+    it."""
 
     def member(self, charge: str) -> Member | None:
         return next((m for m in self.members if m.charge == charge), None)
@@ -274,6 +275,22 @@ FAMILIES: tuple[Family, ...] = (
             ),
             Member("行贿", "为谋取不正当利益，给予国家工作人员以财物", (_GIVING,)),
         ),
+    ),
+    Family(
+        "虚开",
+        (
+            Member(
+                "虚开增值税专用发票、用于骗取出口退税、抵扣税款发票",
+                "虚开增值税专用发票或者用于骗取出口退税、抵扣税款的其他发票",
+                (r"专用发票|出口退税|抵扣税款",),
+            ),
+            Member(
+                "虚开发票",
+                "虚开增值税专用发票和用于骗取出口退税、抵扣税款的发票以外的发票（普通发票）",
+                (r"普通发票|虚开[^，。；]{0,20}发票|发票[^，。；]{0,10}虚开",),
+            ),
+        ),
+        by_law=True,
     ),
     Family(
         "交通",
