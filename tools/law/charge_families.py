@@ -42,8 +42,8 @@ class Family:
     by_law: bool = False
     """The statute itself separates the members by words a fact states (刑法:133-1's third paragraph: a drunk
     driver who causes a serious accident is judged under the heavier 交通肇事; 205-1: 虚开 of an invoice other
-    than a VAT special one is 虚开发票), so a member the fact states is weighed even when no retriever proposed
-    it."""
+    than a VAT special one is 虚开发票; 191: laundering is 洗钱 only for the crimes it lists), so a member the
+    fact states is weighed even when no retriever proposed it."""
 
     def member(self, charge: str) -> Member | None:
         return next((m for m in self.members if m.charge == charge), None)
@@ -288,6 +288,26 @@ FAMILIES: tuple[Family, ...] = (
                 "虚开发票",
                 "虚开增值税专用发票和用于骗取出口退税、抵扣税款的发票以外的发票（普通发票）",
                 (r"普通发票|虚开[^，。；]{0,20}发票|发票[^，。；]{0,10}虚开",),
+            ),
+        ),
+        by_law=True,
+    ),
+    Family(
+        "赃款赃物",
+        (
+            Member(
+                "洗钱",
+                "掩饰、隐瞒毒品犯罪、黑社会性质的组织犯罪、恐怖活动犯罪、走私犯罪、贪污贿赂犯罪、破坏金融管理秩序犯罪、"
+                "金融诈骗犯罪的所得及其产生的收益的来源和性质",
+                (
+                    r"(毒品|贩毒|黑社会|恐怖|走私|贪污|受贿|贿赂|金融诈骗|集资诈骗|票据诈骗|信用卡诈骗|非法吸收公众存款)"
+                    r"[^。]{0,30}(所得|收益|赃款|资金|钱款)",
+                ),
+            ),
+            Member(
+                "掩饰、隐瞒犯罪所得、犯罪所得收益",
+                "明知是犯罪所得及其产生的收益而予以窝藏、转移、收购、代为销售或者以其他方法掩饰、隐瞒",
+                (r"明知[^。]{0,30}(犯罪所得|赃|盗窃所得|诈骗所得|来路不明|盗窃的|偷来|骗来)|收购赃|代为销售",),
             ),
         ),
         by_law=True,
