@@ -5,12 +5,14 @@ from pathlib import Path
 
 import pytest
 
+from tools.corpus.laws_db import list_laws, resolve_laws
 from tools.errors import CorpusError, StructuredOutputError
 from tools.kb.checklist_files import export_checklists, import_checklists, read_checklist_file
 from tools.kb.checklist_generation import DERIVED_MODEL, ensure_checklist, failure_key, prompt_version
 from tools.kb.checklists import Checklist, ChecklistRepository
 from tools.law.articles import Article
 from tools.llm.fake import FakeChatModel
+from tools.pipelines.ingestion import ingest_laws
 from tools.services import Services
 
 pytestmark = pytest.mark.integration
@@ -75,6 +77,22 @@ def test_when_the_model_cannot_make_a_checklist_it_is_read_from_the_article(
     # Stored like a model's checklist: reused without calls.
     again = FakeChatModel(responses=[statement] * 3)
     assert ensure_checklist(_article(kb, "刑法:234"), repo, again, "fake")[0] == made and again.calls == []
+
+
+def test_a_civil_articles_conditions_are_read_by_code_not_asked_of_the_model(fresh_services: Services) -> None:
+    ingest_laws(resolve_laws(["劳动合同法"], list_laws()), fresh_services.vectors, fresh_services.statutes, 128)
+    repo = ChecklistRepository(fresh_services.graph)
+    article = _article(fresh_services, "劳动合同法:38")
+    # What the local model stored for such articles: the effect the article provides, asked back.
+    repo.save(Checklist(article.id, ("劳动者是否可以解除劳动合同？",), "local", prompt_version()))
+    unused = FakeChatModel(responses=[])
+    made, usage = ensure_checklist(article, repo, unused, "local")
+    assert made.model == DERIVED_MODEL and usage["llm_calls"] == 0 and unused.calls == []
+    assert "是否未及时足额支付劳动报酬？" in made.items and len(made.items) >= 5  # one per listed condition
+    assert repo.get(article.id) == made
+    # Even asked to regenerate, the conditions stand; and reused without a call.
+    assert ensure_checklist(article, repo, unused, "local", regenerate=True) == (made, usage)
+    assert unused.calls == []
 
 
 def test_a_checklist_restating_the_article_is_asked_for_again(kb: Services, repo: ChecklistRepository) -> None:

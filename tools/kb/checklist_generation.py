@@ -1,5 +1,6 @@
 """Checklists made on demand: an article's stored list when it is still good, else one the model makes (or,
-when it cannot, one read from the article's text), stored for every later audit.
+when it cannot, one read from the article's text), stored for every later audit. An article outside criminal
+law that states its conditions gets them, read by code, without asking the model at all.
 
 Generated on first demand (the auditor) or in bulk (``jurisgraph checklists``), and made again when asked,
 when the prompt changed since, or when the stored items fail today's checks. The prompt version is a hash of
@@ -17,7 +18,14 @@ from prompts import load_prompt, render_prompt
 from tools.errors import StructuredOutputError
 from tools.kb.checklists import Checklist, ChecklistRepository
 from tools.law.articles import Article
-from tools.law.checklist_rules import PROMPT, ChecklistSchema, checkable, rules_version, statute_elements
+from tools.law.checklist_rules import (
+    PROMPT,
+    ChecklistSchema,
+    checkable,
+    read_conditions,
+    rules_version,
+    statute_elements,
+)
 from tools.llm.chat import Usage, empty_usage, failed_usage, invoke_structured
 from tools.llm.fake import FAKE_SPEC
 
@@ -56,7 +64,19 @@ def ensure_checklist(
     When the model cannot make one, the checklist is read from the article's text (:func:`statute_elements`,
     recorded as made by ``statute-text``) and stored like a model's; an article that defines no offence has
     none to read, so its failure is recorded on the article and raised again, without calls, while its
-    :func:`failure_key` holds. ``regenerate`` tries the model anyway."""
+    :func:`failure_key` holds. ``regenerate`` tries the model anyway.
+
+    An article outside criminal law whose conditions code can read (:func:`read_conditions`) is checked on
+    them, whatever the model made of it before: the local model wrote what such an article provides
+    (是否需要赔偿损失？) or asked questions (…应当承担什么责任？) instead of its conditions, and its first list
+    of an article cost a consultation up to a minute."""
+    if conditions := read_conditions(article.text):
+        held = checklists.get(article.id)
+        if held is not None and held.model == DERIVED_MODEL and list(held.items) == conditions:
+            return held, empty_usage()
+        checklist = Checklist(article.id, tuple(conditions), DERIVED_MODEL, prompt_version(language))
+        checklists.save(checklist)
+        return checklist, empty_usage()
     stored = None if regenerate else checklists.get(article.id)
     # The fake model's lists only serve fake runs: a real model never audits with a placeholder list a test
     # run or a `--model fake` try left in the knowledge base.

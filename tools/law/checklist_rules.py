@@ -154,7 +154,7 @@ def statute_elements(article_text: str) -> list[str]:
         m.start() for m in (CRIMINAL_PENALTY.search(first), _DEFINITION.search(first), _NOT_ELEMENT.search(first)) if m
     ]
     if not ends:
-        return [] if _CRIMINAL_WORDS.search(article_text) else condition_elements(article_text)
+        return read_conditions(article_text)
     elements: list[str] = []
     for part in filter(None, (p.strip() for p in _ELEMENT_SPLIT.split(first[: min(ends)]))):
         part = _CLOSING_DE.sub("", part)
@@ -193,6 +193,12 @@ def condition_elements(article_text: str) -> list[str]:
     items = [f"是否{_CLOSING_DE.sub('', c)}？" for c in conditions if c]
     kept = [i for i in items if len(i) <= ITEM_CHARS and _unusable(i, article_text, None) is None]
     return list(dict.fromkeys(kept))[:MAX_ITEMS]
+
+
+def read_conditions(article_text: str) -> list[str]:
+    """The checklist code reads for an article outside criminal law (:func:`condition_elements`); empty for an
+    article of criminal law, whose elements the model lists, or for one that states no condition."""
+    return [] if _CRIMINAL_WORDS.search(article_text) else condition_elements(article_text)
 
 
 def checkable(items: Sequence[str], article_text: str) -> bool:
