@@ -53,6 +53,15 @@ def test_items_of_facts_pass_and_a_stored_list_naming_the_law_fails_todays_check
     assert not checkable(["是否是民法典第七百零八条？", "出租人是否已按约定交付租赁物？"], LEASE)
 
 
+@pytest.mark.parametrize(
+    "item", ["受贿所得数额是多少？", "虚开发票的主体是哪些人？", "当事人一方不履行合同义务的，应当承担什么责任？"]
+)
+def test_an_open_question_is_refused(item: str) -> None:
+    with pytest.raises(ValidationError, match="not ask what, which or how much"):
+        ChecklistSchema.model_validate({"items": [item]}, context={"article_text": LEASE})
+    assert not checkable([item, "出租人是否已按约定交付租赁物？"], LEASE)
+
+
 def _article(law: str, number: str) -> str:
     """An article's text as the knowledge base stores it (laws.db opens some with their number)."""
     return re.sub(r"^第[^条]+条\s*", "", laws_db_text(law, number))

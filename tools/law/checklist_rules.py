@@ -28,6 +28,9 @@ _NOT_TEXT = re.compile(r"[\W_]|是否")
 # "是否构成诈骗罪？" or "是否实施了本条规定的行为？" asks the audit's own question back: whatever the model
 # answers, nothing was checked.
 _CIRCULAR = re.compile(r"构成[^，。？?]{0,15}罪|本条")
+# "受贿所得数额是多少？", "…的主体是哪些人？", "…应当承担什么责任？": the local model wrote such questions, which no
+# fact answers yes or no; the audit read them as unmet and pruned the article.
+_OPEN_QUESTION = re.compile(r"什么|哪些|哪种|哪个|如何|怎样|怎么|多少|多长|何种|何时")
 # An item drawing at least this share of its wording from an article's sentencing bands (and more than from
 # its basic offence) asks about a band, not an element: the local model wrote checklists for 刑法:263 of
 # 入户抢劫, 持枪抢劫… only, all false for a plain robbery, and the audit pruned the article that applied.
@@ -99,6 +102,8 @@ def _unusable(item: str, article_text: str | None, tiers: tuple[str, str] | None
         return f"items must state each element concretely, without ellipses (……): {item!r}"
     if not ("是否" in item or item.rstrip().endswith(("?", "？"))):
         return f"every item must be a yes/no question (是否…？), not a statement: {item!r}"
+    if _OPEN_QUESTION.search(item):
+        return f"every item must be a yes/no question (是否…？), not ask what, which or how much: {item!r}"
     if _CIRCULAR.search(item):
         return f"an item must ask about a fact, not whether the offence is made out: {item!r}"
     if _names_only_a_reference(item, article_text):
