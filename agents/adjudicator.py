@@ -28,12 +28,21 @@ from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.context import JudgeContext
 from agents.state.common import trace_event
-from agents.state.judge import CaseRef, JudgeEvidence, JudgeState, ScoredCharge, Term, TermCheck
+from agents.state.judge import (
+    CaseRef,
+    CircumstanceRecord,
+    JudgeEvidence,
+    JudgeState,
+    ScoredCharge,
+    Term,
+    TermCheck,
+)
 from prompts import label, render_prompt
 from tools.kb.cases import CaseSummary, get_cases
 from tools.kb.charges import ChargeRepository
 from tools.law.articles import CRIMINAL_LAW, make_article_id
 from tools.law.charge_names import MAX_CHARGE_CHARS
+from tools.law.circumstances import fitted_circumstance_factors, stated_circumstances
 from tools.law.penalties import FIXED_TERM_MONTHS
 from tools.law.sentencing import align_reasoning, describe_term
 from tools.llm.chat import empty_usage, invoke_structured, with_max_items
@@ -210,6 +219,7 @@ def decide_by_code(
     if not charges:
         return None
     term, count = precedent_sentence(charges, precedents, repository, ctx.precedent_k)
+    term, circumstances = moved_by_circumstances(term, fact)
     term, term_check, articles = check_term(term, fact, charges, [], evidence_articles, repository)
     companions = services.statutes.penalty_companions()
     articles = list(dict.fromkeys(a for d in articles for a in (d, companions.get(d)) if a in evidence_articles))
@@ -223,6 +233,11 @@ def decide_by_code(
         precedents=count,
         term=describe_term(term["months"], term["life"], term["death"], detention),
     )
+    if circumstances:
+        listed = label("list_separator", ctx.language).join(
+            f"{c['name']}（{c['article']}）" if c["article"] else c["name"] for c in circumstances
+        )
+        reasoning += label("circumstances_applied", ctx.language, circumstances=listed)
     decided: dict[str, Any] = {
         "charges": charges,
         "articles": articles,
@@ -233,9 +248,26 @@ def decide_by_code(
         "set_aside": set_aside,
         "grounded": {},
         "anchored": anchored,
+        "circumstances": circumstances,
         "usage": empty_usage(),
     }
     return grounded_judgment(decided, True, ctx.language)
+
+
+def moved_by_circumstances(term: Term, fact: str) -> tuple[Term, list[CircumstanceRecord]]:
+    """``term`` (a precedent median: the typical case of the charge) moved by the circumstances ``fact``
+    states, each by its fitted factor, and the record of each. Life, death and no term are not moved.
+    Measured on the judge's own terms of ljp_dev (s24/s23 runs): MAE 20.70 -> 20.56 months (tune),
+    35.17 -> 34.38 (report)."""
+    stated = stated_circumstances(fact)
+    if not stated or term["life"] or term["death"] or term["months"] <= 0:
+        return term, []
+    factors = fitted_circumstance_factors()
+    records: list[CircumstanceRecord] = [
+        {"name": c.name, "article": c.article or "", "found": c.found, "factor": round(factors.factor([c.name]), 3)}
+        for c in stated
+    ]
+    return {**term, "months": factors.apply(term["months"], [c.name for c in stated])}, records
 
 
 def adjudicate(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:

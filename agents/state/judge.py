@@ -90,6 +90,18 @@ class FamilyRecord(TypedDict):
     """The fact's words that state the element (by fact), empty otherwise."""
 
 
+class CircumstanceRecord(TypedDict):
+    """A sentencing circumstance the fact states, the provision it invokes and how far it moved the term."""
+
+    name: str
+    article: str
+    """The provision that gives it effect (刑法:67 for 自首); empty for one no article names (谅解)."""
+    found: str
+    """The clause of the fact it was read from."""
+    factor: float
+    """What the term (in months, plus one) was multiplied by: fitted on judged cases (circumstance_factors.json)."""
+
+
 class SetAside(TypedDict):
     """A proposed charge the judgment does not convict, and why."""
 
@@ -176,6 +188,10 @@ class JudgeOutput(RunRecord):
 
     set_aside: list[SetAside] = field(default_factory=list)
     """Proposed charges the judgment does not convict, each with the reason."""
+
+    circumstances: list[CircumstanceRecord] = field(default_factory=list)
+    """The sentencing circumstances the fact states (自首, 坦白, 累犯…) that moved a term code set (empty when
+    the model wrote the judgment: it read them itself)."""
 
     anchored: list[str] = field(default_factory=list)
     """Charges taken from the pre-judgment because the Adjudicator named none the evidence supports (empty

@@ -61,3 +61,16 @@ def fit_priors_cmd(
     from tools.retrieval.article_priors import BUNDLED_PRIORS
 
     fit_priors(cases, exclude or [], rankings, limit, out or BUNDLED_PRIORS)
+
+
+def fit_circumstances_cmd(
+    cases: Annotated[list[Path], typer.Option(help="Case files (CAIL JSONL) with terms (repeatable).")],
+    check: Annotated[Path, typer.Option(help="An ljp dev file, measured on both halves.")],
+    exclude: Annotated[list[Path] | None, typer.Option(help="Dev files whose facts are left out.")] = None,
+    write: WriteOption = False,
+) -> None:
+    """How far each sentencing circumstance moves a term (tools/law/circumstance_factors.json), by ridge
+    regression on judged cases."""
+    from app.fit.circumstances import fit_circumstances
+
+    fit_circumstances(cases, exclude or [], check, write)

@@ -47,6 +47,7 @@ fit_cli.command("sources")(fit.fit_sources_cmd)
 fit_cli.command("charges")(fit.fit_charges_cmd)
 fit_cli.command("research")(fit.fit_research_cmd)
 fit_cli.command("priors")(fit.fit_priors_cmd)
+fit_cli.command("circumstances")(fit.fit_circumstances_cmd)
 
 
 def _stop(_signum: int, _frame: object) -> None:

@@ -88,6 +88,12 @@ def print_judgment(out: dict[str, Any]) -> None:
     console.print(f"[bold]罪名 Charges:[/bold] {escape('、'.join(out['charges']) or '（无）')}")
     console.print(f"[bold]适用法条 Articles:[/bold] {escape('、'.join(out['articles']) or '（无）')}")
     console.print(f"[bold]刑期 Term:[/bold] {sentence}")
+    for c in out.get("circumstances") or []:
+        provision = f"（{escape(c['article'])}）" if c["article"] else ""
+        console.print(
+            f"  [dim]量刑情节 Circumstance:[/dim] {escape(c['name'])}{provision} x{c['factor']:.2f}: "
+            f"「{escape(c['found'])}」"
+        )
     if out.get("undecided"):
         err.print(f"[yellow]No sentence:[/yellow] {escape(out['undecided'])}")
     print_panel(out["reasoning"] or "（无）", "理由 Reasoning")

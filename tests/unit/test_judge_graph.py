@@ -25,6 +25,7 @@ from tools.kb.cases import CaseRepository, get_cases
 from tools.kb.charges import ChargeRepository
 from tools.kb.ontology import OntologyRepository, extract_lexical
 from tools.law.charge_scores import SIGNALS
+from tools.law.circumstances import fitted_circumstance_factors
 from tools.llm.fake import FakeChatModel
 from tools.pipelines.ingestion import build_ontology, ingest_cases, ingest_charges
 from tools.retrieval.vectors import CASES
@@ -158,12 +159,18 @@ def test_the_fast_profile_sets_the_judgment_by_code(active_judge_kb: Services, i
     assert not any("拟定罪名" in str(c[-1].content) for c in model.calls)  # no Adjudicator call
     assert out["charges"] == out["proposed"] == ["盗窃"] and out["dropped"] == [] and out["anchored"] == []
     assert out["articles"] == ["刑法:264"]  # the charge's defining audited article; 67 (自首) is no conviction's
-    # The term is the median of the kept precedents convicted of theft, within what art. 264 allows.
+    # The term is the median of the kept precedents convicted of theft, lowered for the surrender the fact
+    # states (主动投案，如实供述: 自首, art. 67, cited), within what art. 264 allows.
     kept = [e["id"] for e in out["evidence"] if e["kind"] == "case"]
     thefts = sorted(c.term_months for c in get_cases(active_judge_kb.graph, kept) if "盗窃" in c.charges)
     check = out["term_check"]
     assert thefts and check is not None and check["articles"] == ["刑法:264"]
-    assert out["term"]["months"] == min(max(thefts[(len(thefts) - 1) // 2], check["low"]), check["high"])
+    median = thefts[(len(thefts) - 1) // 2]
+    assert [(c["name"], c["article"]) for c in out["circumstances"]] == [("自首", "刑法:67")]
+    assert "主动投案" in out["circumstances"][0]["found"] and out["circumstances"][0]["factor"] < 1
+    moved = fitted_circumstance_factors().apply(median, ["自首"])
+    assert moved < median and out["term"]["months"] == min(max(moved, check["low"]), check["high"])
+    assert "量刑时考虑了自首（刑法:67）" in out["reasoning"]
     assert not out["term"]["life"] and not out["term"]["death"]
     number = next(e["n"] for e in out["evidence"] if e["id"] == "刑法:264")
     assert f"[{number}]" in out["reasoning"] and "构成盗窃罪" in out["reasoning"]
