@@ -231,7 +231,8 @@ def decide_by_code(
         articles=label("list_separator", ctx.language).join(f"[{number[a]}]" for a in articles),
         charges=label("list_separator", ctx.language).join(label("charge", ctx.language, charge=c) for c in charges),
         precedents=count,
-        term=describe_term(term["months"], term["life"], term["death"], detention),
+        term=describe_term(term["months"], term["life"], term["death"], detention)
+        + (label("and_fine", ctx.language) if term_check and term_check["fine"] and term["months"] else ""),
     )
     if circumstances:
         listed = label("list_separator", ctx.language).join(

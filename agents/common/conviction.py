@@ -137,6 +137,7 @@ def check_term(
         "death": allowed.death,
         "articles": list(allowed.articles),
         "mitigated": eased,
+        "fine": "罚金" in allowed.kinds,
         "corrected": (months, life, death) != (term["months"], term["life"], term["death"]),
         "original": term,
     }

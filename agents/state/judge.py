@@ -38,6 +38,8 @@ class TermCheck(TypedDict):
     """The articles the range was read from."""
     mitigated: bool
     """A mitigating provision or circumstance allows a term below the floor."""
+    fine: bool
+    """The tier met provides 罚金 (并处, or 并处或者单处): a court that imprisons also fines."""
     corrected: bool
     """The Adjudicator's term lay outside the range and was clamped to the nearest bound."""
     original: Term

@@ -83,6 +83,8 @@ def describe_term(term: dict[str, Any]) -> str:
 def print_judgment(out: dict[str, Any]) -> None:
     """A judgment: charges, articles, term, reasoning, numbered evidence, audit trail, and what was changed."""
     sentence = describe_term(out["term"])
+    if (check := out.get("term_check")) and check.get("fine") and out["term"]["months"]:
+        sentence += "，并处罚金"
     if out.get("fact_reduction"):
         err.print(f"[yellow]Fact reduced:[/yellow] {escape(out['fact_reduction'])}")
     console.print(f"[bold]罪名 Charges:[/bold] {escape('、'.join(out['charges']) or '（无）')}")
