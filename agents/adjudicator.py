@@ -42,7 +42,7 @@ from tools.kb.cases import CaseSummary, get_cases
 from tools.kb.charges import ChargeRepository
 from tools.law.articles import CRIMINAL_LAW, make_article_id
 from tools.law.charge_names import MAX_CHARGE_CHARS
-from tools.law.circumstances import fitted_circumstance_factors, stated_circumstances
+from tools.law.circumstances import fitted_circumstance_factors, probation_open, stated_circumstances
 from tools.law.penalties import FIXED_TERM_MONTHS
 from tools.law.sentencing import align_reasoning, describe_term
 from tools.llm.chat import empty_usage, invoke_structured, with_max_items
@@ -239,6 +239,9 @@ def decide_by_code(
             f"{c['name']}（{c['article']}）" if c["article"] else c["name"] for c in circumstances
         )
         reasoning += label("circumstances_applied", ctx.language, circumstances=listed)
+    probation = probation_open(term["months"], [c["name"] for c in circumstances]) and not term["life"]
+    if probation:
+        reasoning += label("probation_open", ctx.language)
     decided: dict[str, Any] = {
         "charges": charges,
         "articles": articles,
@@ -250,6 +253,7 @@ def decide_by_code(
         "grounded": {},
         "anchored": anchored,
         "circumstances": circumstances,
+        "probation_open": probation,
         "usage": empty_usage(),
     }
     return grounded_judgment(decided, True, ctx.language)

@@ -191,6 +191,10 @@ class JudgeOutput(RunRecord):
     set_aside: list[SetAside] = field(default_factory=list)
     """Proposed charges the judgment does not convict, each with the reason."""
 
+    probation_open: bool = False
+    """With a term set by code: art. 72's conditions code can read are met (at most three years, remorse
+    stated, no recidivism), so the court may consider 缓刑; the reasoning says so."""
+
     circumstances: list[CircumstanceRecord] = field(default_factory=list)
     """The sentencing circumstances the fact states (自首, 坦白, 累犯…) that moved a term code set (empty when
     the model wrote the judgment: it read them itself)."""

@@ -53,3 +53,11 @@ def test_the_fit_reads_judged_cases_and_checks_on_the_ljp_halves(capsys: pytest.
     printed = capsys.readouterr().out
     assert "cases with one charge, a fixed term" in printed
     assert "自首: stated in" in printed and "'tune': {'median'" in printed and "'report': {'median'" in printed
+
+
+def test_probation_is_opened_only_within_three_years_with_remorse_and_no_recidivism() -> None:
+    from tools.law.circumstances import probation_open
+
+    assert probation_open(24, ["自首"]) and probation_open(36, ["谅解"])
+    assert not probation_open(37, ["自首"]) and not probation_open(0, ["自首"])
+    assert not probation_open(12, []) and not probation_open(12, ["自首", "累犯"])

@@ -172,6 +172,8 @@ def test_the_fast_profile_sets_the_judgment_by_code(active_judge_kb: Services, i
     assert moved < median and out["term"]["months"] == min(max(moved, check["low"]), check["high"])
     assert "量刑时考虑了自首（刑法:67）" in out["reasoning"]
     assert check["fine"] and "，并处罚金。" in out["reasoning"]  # art. 264: 并处或者单处罚金
+    assert out["probation_open"] == (0 < out["term"]["months"] <= 36)  # 自首 shows remorse; art. 72
+    assert ("刑法第七十二条" in out["reasoning"]) == out["probation_open"]
     assert not out["term"]["life"] and not out["term"]["death"]
     number = next(e["n"] for e in out["evidence"] if e["id"] == "刑法:264")
     assert f"[{number}]" in out["reasoning"] and "构成盗窃罪" in out["reasoning"]

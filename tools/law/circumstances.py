@@ -95,3 +95,16 @@ def fitted_circumstance_factors() -> CircumstanceFactors:
     """The shipped factors (read once)."""
     data = read_fitted(BUNDLED_FACTORS)
     return CircumstanceFactors({str(k): float(v) for k, v in data["weights"].items()})
+
+
+PROBATION_MONTHS = 36
+"""Art. 72: 缓刑 may be declared for a sentence of 拘役 or of at most three years' imprisonment."""
+REMORSE = frozenset({"自首", "坦白", "谅解", "退赃退赔", "认罪认罚"})
+"""Circumstances that show 悔罪表现, one of art. 72's conditions."""
+
+
+def probation_open(months: int, names: Sequence[str]) -> bool:
+    """Whether art. 72's conditions that code can read are met: a term of at most three years, a circumstance
+    showing remorse, and no recidivism (art. 74 bars 累犯). The rest (情节较轻, no risk of reoffending, the
+    community) is for the court, so this opens the question, it does not decide it."""
+    return 0 < months <= PROBATION_MONTHS and "累犯" not in names and bool(REMORSE.intersection(names))
