@@ -220,13 +220,13 @@ def decide_by_code(
         return None
     term, count = precedent_sentence(charges, precedents, repository, ctx.precedent_k)
     term, circumstances = moved_by_circumstances(term, fact)
-    term, term_check, articles = check_term(term, fact, charges, [], evidence_articles, repository)
+    term, term_check, articles = check_term(term, fact, charges, [], evidence_articles, repository, not count)
     companions = services.statutes.penalty_companions()
     articles = list(dict.fromkeys(a for d in articles for a in (d, companions.get(d)) if a in evidence_articles))
     detention = term_check is not None and term_check["low"] < FIXED_TERM_MONTHS[0]
     number = {e["id"]: e["n"] for e in evidence}
     reasoning = label(
-        "decided_by_code",
+        "decided_by_code" if count else "decided_by_code_no_precedent",
         ctx.language,
         articles=label("list_separator", ctx.language).join(f"[{number[a]}]" for a in articles),
         charges=label("list_separator", ctx.language).join(label("charge", ctx.language, charge=c) for c in charges),

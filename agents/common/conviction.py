@@ -109,13 +109,15 @@ def check_term(
     articles: list[str],
     evidence_articles: set[str],
     repository: ChargeRepository,
+    from_floor: bool = False,
 ) -> tuple[Term, TermCheck | None, list[str]]:
     """(term, check, articles): the judgment's term moved into what the convicted charges' evidence
     articles allow at the tier the facts meet (:mod:`tools.law.sentencing`), the record of it (None when no
     such article sets a penalty code can read), and ``articles`` with each convicted charge's defining
     evidence article added where the Adjudicator left it out: a conviction names the article defining it.
     A knowledge base without a charge table ties no charge to its article: the term is then checked against
-    the audited articles the judgment cites."""
+    the audited articles the judgment cites. ``from_floor`` (no precedent set the term): a fixed term starts
+    at the floor of the basic offence's tier the facts meet."""
     if not charges:
         return term, None, articles
     if repository.has_charges():
@@ -128,6 +130,8 @@ def check_term(
     allowed = judgment_allowed({c: {a: texts[a] for a in ids if a in texts} for c, ids in defining.items()}, fact)
     if allowed is None:
         return term, None, articles
+    if from_floor and not (term["life"] or term["death"]):
+        term = {**term, "months": allowed.floor}
     eased = mitigated(articles, fact)
     months, life, death = clamp(term["months"], term["life"], term["death"], allowed, eased)
     check: TermCheck = {

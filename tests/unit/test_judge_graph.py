@@ -670,3 +670,25 @@ def test_a_drunk_driver_who_causes_serious_injury_is_convicted_of_the_heavier_of
     [check] = [c for c in out["family_checks"] if c["charge"] == "危险驾驶"]
     assert check["decided"] == "交通肇事" and check["by"] == "fact" and "致王某重伤" in check["quote"]
     assert "第一百三十三条之一第三款" in check["element"]
+
+
+TOMB_ROBBERY = (
+    "经审理查明：2018年3月至5月间，被告人王某伙同他人，在某县某村山坡上使用洛阳铲等工具挖掘盗洞，盗掘一座汉代古墓葬，"
+    "盗得铜镜二面、陶罐三件。经文物部门鉴定，该墓葬具有历史、艺术、科学价值。"
+)
+
+
+def test_a_charge_without_precedents_is_convicted_on_its_statute_and_sentenced_from_its_tier(
+    active_judge_kb: Services, install: Any
+) -> None:
+    # The model and the precedents say 盗窃; none of the KB's 120 cases is a tomb robbery. The fact states
+    # 盗掘, the element of 刑法:328: that charge is convicted, and its term starts at the floor of the basic
+    # tier (three years), not at the 拘役 of its lighter band; the reasoning says no precedent set it.
+    guess = json.dumps({"charges": [{"name": "盗窃", "confidence": 0.9}], "articles": [264]})
+    install(by_schema={"Prejudgment": [guess], "Judgment": [_judgment(["盗窃"], [264])]})
+    out = build_graph().invoke(JudgeInput(fact=TOMB_ROBBERY), context=JudgeContext(model="fake"))
+    assert out["charges"] == ["盗掘古文化遗址、古墓葬"] and out["articles"] == ["刑法:328"]
+    [check] = out["family_checks"]
+    assert (check["charge"], check["by"], check["quote"]) == ("盗窃", "fact", "盗掘")
+    assert out["term"] == {"months": 36, "life": False, "death": False}
+    assert "没有同罪名的判例" in out["reasoning"] and "有期徒刑3年，并处罚金" in out["reasoning"]

@@ -36,6 +36,9 @@ class Allowed:
     death: bool
     kinds: tuple[str, ...]
     articles: tuple[str, ...]
+    floor: int = 0
+    """The floor of the basic offence's tier (a heavier or lighter band aside): where a term starts when no
+    precedent sets one (刑法:328, 盗掘古墓葬: three years, not the 拘役 of its 情节较轻 band)."""
 
 
 def negligent(charge: str) -> bool:
@@ -72,7 +75,9 @@ def charge_allowed(charge: str, articles: Mapping[str, str], fact: str) -> Allow
     if not met:
         return None
     tiers = [t for _, t in met]
+    basic = [t.low for t in tiers if t.basic]
     return Allowed(
+        floor=min(basic) if basic else min(t.low for t in tiers),
         low=min(t.low for t in tiers),
         high=max(t.high for t in tiers),
         life=any(t.life for t in tiers),
@@ -90,6 +95,7 @@ def combine(ranges: Sequence[Allowed]) -> Allowed:
     total = sum(r.high for r in ranges)
     cap = next(c for limit, c in COMBINED_CAPS if limit is None or total < limit)
     return Allowed(
+        floor=max(r.floor for r in ranges),
         low=max(r.low for r in ranges),
         high=min(total, cap),
         life=any(r.life for r in ranges),
