@@ -437,11 +437,12 @@ def test_reranker_vectors_are_imported_under_the_rerankers_name_only(data_dir: P
     from tools.retrieval.vector_cache import VectorFile, text_digest, write_vector_file
 
     ours = tmp_path / "gemma.npz"
-    row = np.ones((1, 256), dtype=np.float32) / 16
-    write_vector_file(ours, VectorFile(EmbeddingGemmaEmbeddings.model_name, [text_digest("条文")], row))
+    name = EmbeddingGemmaEmbeddings.model_name
+    row = np.ones((1, 768), dtype=np.float32) / 16
+    write_vector_file(ours, VectorFile(name, [text_digest("条文")], row), "int8")
     imported = _run("vectors", "--import", str(ours), "--reranker", data_dir=tmp_path / "d")
     assert imported.returncode == 0, imported.stderr
-    assert "Imported 1 embeddinggemma-300m-256 vectors" in imported.stdout
+    assert f"Imported 1 {name} vectors" in imported.stdout and name == "embeddinggemma-300m-768"
     # The search model's vectors are no reranker's, and the other way round.
     refused = _run("vectors", "--import", str(ours), data_dir=tmp_path / "d")
-    assert refused.returncode == 5 and "'embeddinggemma-300m-256' vectors but 'hash-256'" in refused.stderr
+    assert refused.returncode == 5 and f"'{name}' vectors but 'hash-256'" in refused.stderr
