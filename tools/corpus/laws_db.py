@@ -23,9 +23,9 @@ articles), keyed by the digest of the text ingestion embeds (float16, 18 MB, no 
 about 45 minutes on 2 cores; an ingestion reads a vector from here before computing it, so ``ingest --all``
 embeds nothing unless a text changed (exported with ``jurisgraph vectors --export --precision float16``)."""
 BUNDLED_RERANK_VECTORS = Path(__file__).with_name("laws_db_rerank_vectors.npz")
-"""EmbeddingGemma-300M vectors (256 dimensions, float16) of the same articles, read by LawSearch's reranker
-the same way (``make rerank-vectors``: ``jurisgraph vectors --export --reranker --float16``, which embeds them
-first, 94 minutes here)."""
+"""EmbeddingGemma-300M vectors (768 dimensions, int8 with a scale per vector, 17.7 MB) of the same articles,
+read by LawSearch's reranker the same way (``make rerank-vectors``: ``jurisgraph vectors --export --reranker
+--precision int8``, which embeds them first, about 100 minutes here)."""
 _CURRENT = ("现行有效", "已被修改")
 
 

