@@ -27,6 +27,7 @@ from app.fit.priors import chosen_cases
 from tools.corpus.cail import Case
 from tools.fitted import provenance, write_fitted
 from tools.law.circumstances import BUNDLED_FACTORS, RULES, CircumstanceFactors, stated_circumstances
+from tools.law.sentencing import precedent_term
 
 MIN_PEERS = 3
 """Fewest other cases of a charge for its median to stand for the typical case."""
@@ -35,8 +36,10 @@ RIDGE = 5.0
 
 
 def lower_median(values: Sequence[int]) -> int:
-    ordered = sorted(values)
-    return ordered[(len(ordered) - 1) // 2]
+    """The judge's precedent median (:func:`tools.law.sentencing.precedent_term`) of fixed terms."""
+    median = precedent_term([(months, False, False) for months in values])
+    assert median is not None, "no terms to take a median of"
+    return median[0]
 
 
 def fixed_term_cases(cases: Sequence[Case]) -> list[Case]:
@@ -103,7 +106,8 @@ def fit_circumstances(case_files: Sequence[Path], exclude: Sequence[Path], check
     print(f"{len(y)} cases with one charge, a fixed term and {MIN_PEERS}+ peers; intercept {intercept:+.3f}")
     for rule, column, weight in zip(RULES, x.T, weights, strict=True):
         print(f"  {rule.name}: stated in {int(column.sum())}, weight {weight:+.3f} (factor {math.exp(weight):.2f})")
-    print("ljp MAE (months), precedent median alone and moved:", check_errors(cases, check, fitted))
+    errors = check_errors(cases, check, fitted)
+    print("ljp MAE (months), precedent median alone and moved:", errors)
     if write:
         source = provenance(
             [*case_files, check],
@@ -115,6 +119,6 @@ def fit_circumstances(case_files: Sequence[Path], exclude: Sequence[Path], check
             cases=len(y),
             intercept=round(intercept, 3),
             ridge=RIDGE,
-            check=check_errors(cases, check, fitted),
+            check=errors,
         )
         write_fitted(BUNDLED_FACTORS, {"weights": dict(fitted.weights)}, source)
