@@ -166,7 +166,7 @@ def search_law(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[st
     query = build_query(state.question, state.element_graph, state.draft)
     collections, skipped, decision, usage = route_sources(query, services, ctx)
     rankings = source_rankings(query, collections, services, ctx, state.question)
-    fused = fitted_source_fusion().fuse(rankings, ctx.top_k)
+    fused = fitted_source_fusion(RERANKED in rankings).fuse(rankings, ctx.top_k)
     evidence, missing = fetch_evidence(services.statutes, fused)
     # A user whose reranker is on but not installed learns why from the trace.
     why = services.reranker.missing if RERANKED not in rankings else ""

@@ -354,7 +354,7 @@ def retrieval_system(depth: int, contexts: EvalContexts, prejudge_model: str | N
         out["fused"] = [c.article_id for c in fused]
         if services.vectors.count(CASES):
             out["cases"] = articles_cited_by(services.vectors, CASES, query, context.candidates_per_retriever, depth)
-        out["law_search"] = [c.article_id for c in fitted_source_fusion().fuse(sources, depth)]
+        out["law_search"] = [c.article_id for c in fitted_source_fusion(RERANKED in sources).fuse(sources, depth)]
         stages_ms = {"law_search": _ms_since(started)}
         usage = empty_usage()
         if item.get("fact"):

@@ -9,7 +9,8 @@ mean over the files of R@5 on their tuning halves (each file counts once, whatev
 gain MIN_GAIN). R@5 and R@10 of every source alone, of equal
 weights and of the fitted fusion are printed for both halves. With ``--write`` the fusion replaces the shipped
 ``tools/retrieval/source_weights.json`` with its provenance (the runs, the data files' sha256, the half, the
-commit), which LawSearch loads.
+commit), which LawSearch loads. A second fusion is fitted the same way without the reranker's ordering and
+shipped beside it, for users whose reranker is off or not installed.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from app.eval.runner import read_results
 from app.eval.tasks import HALVES, gold_articles, half_of, load_items
 from tools.fitted import provenance, write_fitted
 from tools.retrieval.hybrid import RRF_K
-from tools.retrieval.source_weights import BUNDLED_WEIGHTS, SourceFusion
+from tools.retrieval.source_weights import BUNDLED_WEIGHTS, WITHOUT_RERANKER, SourceFusion
 
 SOURCES = ("bm25", "dense", "exact", "kg", "interpretations", "community_reports", "cases")
 LATER_SOURCES = (*CONSULTATION_SOURCES, RERANKED)
@@ -118,15 +119,22 @@ def fit_sources(specs: Sequence[str], write: bool) -> SourceFusion:
     every = (*SOURCES, *LATER_SOURCES)
     equal = dict.fromkeys(every, 1.0)
     fitted = fit(runs, equal)
+    plain = fit(runs, {s: w for s, w in equal.items() if s != RERANKED})
     rows = {
         **{f"{s} alone": SourceFusion({s: 1.0}) for s in every},
         "before (no consultations)": SourceFusion(dict.fromkeys(SOURCES, 1.0)),
         "equal weights": SourceFusion(equal),
         f"equal weights, offset {fitted.offset:g}": SourceFusion(equal, fitted.offset),
+        "fitted without the reranker": plain,
         "fitted": fitted,
     }
     print(table(runs, rows))
-    print(json.dumps({"weights": fitted.weights, "offset": fitted.offset}, ensure_ascii=False))
+    values = {
+        "weights": dict(fitted.weights),
+        "offset": fitted.offset,
+        WITHOUT_RERANKER: {"weights": dict(plain.weights), "offset": plain.offset},
+    }
+    print(json.dumps(values, ensure_ascii=False))
     if write:
         source = provenance(
             [Path(spec.partition(":")[2]) for spec in specs],
@@ -135,9 +143,12 @@ def fit_sources(specs: Sequence[str], write: bool) -> SourceFusion:
             objective="mean over the files of R@5 on their tuning halves",
             runs=[spec.partition(":")[0] for spec in specs],
             recall={
-                name: {half: round(recall(items, fitted, 5, half), 3) for half in HALVES}
-                for name, items in runs.items()
+                label: {
+                    name: {half: round(recall(items, fusion, 5, half), 3) for half in HALVES}
+                    for name, items in runs.items()
+                }
+                for label, fusion in (("fitted", fitted), (WITHOUT_RERANKER, plain))
             },
         )
-        write_fitted(BUNDLED_WEIGHTS, {"weights": dict(fitted.weights), "offset": fitted.offset}, source)
+        write_fitted(BUNDLED_WEIGHTS, values, source)
     return fitted

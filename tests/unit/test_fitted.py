@@ -18,7 +18,7 @@ from tools.retrieval.source_weights import fitted_source_fusion
 
 def _retrieval_run(tmp_path: Path) -> tuple[Path, Path]:
     """A retrieval run of 40 consultations whose BM25 ranking finds the gold article first and whose three other
-    rankings never do (and agree on the same wrong articles)."""
+    rankings, the reranker's included, never do (and agree on the same wrong articles)."""
     data, run = tmp_path / "consult.jsonl", tmp_path / "run"
     run.mkdir()
     items, rows = [], []
@@ -26,7 +26,7 @@ def _retrieval_run(tmp_path: Path) -> tuple[Path, Path]:
         gold = f"民法典:{n + 1}"
         items.append({"id": f"consult-{n}", "question": f"问题{n}", "answer": f"回答。法律依据:《民法典》第{n + 1}条"})
         junk = [f"刑法:{n + k + 1}" for k in range(6)]
-        rankings = {"bm25": [gold, *junk], "dense": junk, "routed": junk, "consultations": junk}
+        rankings = {"bm25": [gold, *junk], "dense": junk, "routed": junk, "consultations": junk, "reranked": junk}
         rows.append(
             {"item_id": f"consult-{n}", "system": "retrieval", "ok": True, "prediction": {"rankings": rankings}}
         )
@@ -47,11 +47,15 @@ def test_a_refit_writes_its_weights_with_their_provenance(tmp_path: Path, monkey
     assert fitted.weights["bm25"] > max(fitted.weights[s] for s in ("dense", "routed", "consultations"))
     assert sources.fit_sources([f"{run}:{data}"], write=True) == fitted
     written = json.loads(shipped.read_text(encoding="utf-8"))
-    assert read_fitted(shipped) == {"weights": fitted.weights, "offset": fitted.offset}
+    values = read_fitted(shipped)
+    assert {k: values[k] for k in ("weights", "offset")} == {"weights": fitted.weights, "offset": fitted.offset}
+    # Without the reranker (off or not installed) the product fuses with weights fitted without its ranking.
+    plain = values["without_reranker"]["weights"]
+    assert "reranked" not in plain and plain["bm25"] > max(plain[s] for s in ("dense", "routed", "consultations"))
     source = written["provenance"]
     assert source["fitted_on"] == "tune" and source["command"].startswith("jurisgraph fit sources")
     assert source["data_sha256"] == {"consult.jsonl": hashlib.sha256(data.read_bytes()).hexdigest()}
-    assert source["recall"]["consult"]["tune"] == 1.0
+    assert source["recall"]["fitted"]["consult"]["tune"] == source["recall"]["without_reranker"]["consult"]["tune"] == 1
 
 
 def test_the_shipped_parameters_load_and_a_broken_file_is_named(tmp_path: Path) -> None:

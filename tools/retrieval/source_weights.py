@@ -29,9 +29,17 @@ class SourceFusion:
         return weighted_rrf(rankings, self.weights, k, self.offset)
 
 
-@lru_cache(maxsize=1)
-def fitted_source_fusion() -> SourceFusion:
-    """The shipped fusion (read once)."""
+WITHOUT_RERANKER = "without_reranker"
+"""The key of the fusion fitted without the reranker's ordering, for users whose reranker is off or not
+installed: the fusion fitted beside the reranker leans on it and gives the sources it subsumes no weight."""
+
+
+@lru_cache(maxsize=2)
+def fitted_source_fusion(reranked: bool = True) -> SourceFusion:
+    """The shipped fusion (read once) of rankings with the reranker's ordering, or, ``reranked`` False, the
+    one fitted without it."""
     data = read_fitted(BUNDLED_WEIGHTS)
+    if not reranked:
+        data = data[WITHOUT_RERANKER]
     weights = {str(source): float(weight) for source, weight in data["weights"].items()}
     return SourceFusion(weights, float(data.get("offset", RRF_K)))
