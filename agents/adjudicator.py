@@ -219,8 +219,12 @@ def decide_by_code(
     if not charges:
         return None
     term, count = precedent_sentence(charges, precedents, repository, ctx.precedent_k)
+    if not count:
+        # No precedent: the typical case is the floor of the tier the facts meet, and the stated circumstances
+        # move it as they move a precedent median (below the floor only where a mitigating article allows).
+        term = check_term(term, fact, charges, [], evidence_articles, repository, from_floor=True)[0]
     term, circumstances = moved_by_circumstances(term, fact)
-    term, term_check, articles = check_term(term, fact, charges, [], evidence_articles, repository, not count)
+    term, term_check, articles = check_term(term, fact, charges, [], evidence_articles, repository)
     companions = services.statutes.penalty_companions()
     articles = list(dict.fromkeys(a for d in articles for a in (d, companions.get(d)) if a in evidence_articles))
     detention = term_check is not None and term_check["low"] < FIXED_TERM_MONTHS[0]
@@ -260,8 +264,8 @@ def decide_by_code(
 
 
 def moved_by_circumstances(term: Term, fact: str) -> tuple[Term, list[CircumstanceRecord]]:
-    """``term`` (a precedent median: the typical case of the charge) moved by the circumstances ``fact``
-    states, each by its fitted factor, and the record of each. Life, death and no term are not moved.
+    """``term`` (a precedent median, else the tier's floor: the typical case of the charge) moved by the
+    circumstances ``fact`` states, each by its fitted factor, and the record of each. Life, death and no term are not moved.
     Measured on the judge's own terms of ljp_dev (s24/s23 runs): MAE 20.70 -> 20.56 months (tune),
     35.17 -> 34.38 (report)."""
     stated = stated_circumstances(fact)

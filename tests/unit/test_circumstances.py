@@ -17,6 +17,9 @@ def test_circumstances_are_read_with_their_provision_and_clause() -> None:
     assert set(found) == {"累犯", "自首", "谅解"}  # 坦白 (如实供述) is part of 自首, art. 67 para. 1
     assert found["自首"].article == "刑法:67" and found["自首"].found == "案发后被告人主动投案"
     assert found["累犯"].article == "刑法:65" and found["谅解"].article is None
+    # Courts often name where the defendant surrendered; it is still 自首, not the lesser 坦白.
+    [surrender] = stated_circumstances("案发后，被告人主动到公安机关投案，如实供述了自己的罪行。")
+    assert (surrender.name, surrender.found) == ("自首", "被告人主动到公安机关投案")
 
 
 def test_a_denied_circumstance_is_not_read() -> None:

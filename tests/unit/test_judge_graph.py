@@ -692,3 +692,18 @@ def test_a_charge_without_precedents_is_convicted_on_its_statute_and_sentenced_f
     assert (check["charge"], check["by"], check["quote"]) == ("盗窃", "fact", "盗掘")
     assert out["term"] == {"months": 36, "life": False, "death": False}
     assert "没有同罪名的判例" in out["reasoning"] and "有期徒刑3年，并处罚金" in out["reasoning"]
+
+
+def test_without_precedents_the_stated_circumstances_move_the_floor_with_their_article_named(
+    active_judge_kb: Services, install: Any
+) -> None:
+    # The same tomb robbery, the defendant surrendering: 自首 (刑法:67) allows 减轻处罚, so the term starts at
+    # the basic tier's floor (three years) and is moved below it by 自首's fitted factor, which is named.
+    guess = json.dumps({"charges": [{"name": "盗窃", "confidence": 0.9}], "articles": [264]})
+    install(by_schema={"Prejudgment": [guess], "Judgment": [_judgment(["盗窃"], [264])]})
+    fact = TOMB_ROBBERY + "案发后，被告人王某主动到公安机关投案，如实供述了自己的罪行。"
+    out = build_graph().invoke(JudgeInput(fact=fact), context=JudgeContext(model="fake"))
+    assert out["charges"] == ["盗掘古文化遗址、古墓葬"]
+    assert [(c["name"], c["article"]) for c in out["circumstances"]] == [("自首", "刑法:67")]
+    assert out["term"]["months"] == fitted_circumstance_factors().apply(36, ["自首"]) < 36
+    assert "没有同罪名的判例" in out["reasoning"] and "量刑时考虑了自首（刑法:67）" in out["reasoning"]

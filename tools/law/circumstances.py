@@ -33,7 +33,7 @@ class Rule:
 
 
 RULES = (
-    Rule("自首", re.compile(r"自首|主动投案|自动投案"), "刑法:67"),
+    Rule("自首", re.compile(r"自首|(?:主动|自动)[^，。；]{0,10}投案"), "刑法:67"),  # 主动到公安机关投案 too
     Rule("坦白", re.compile(r"坦白|如实供述"), "刑法:67"),
     Rule("立功", re.compile(r"立功"), "刑法:68"),
     Rule("累犯", re.compile(r"累犯"), "刑法:65"),
