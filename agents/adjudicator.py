@@ -265,8 +265,8 @@ def decide_by_code(
 
 def moved_by_circumstances(term: Term, fact: str) -> tuple[Term, list[CircumstanceRecord]]:
     """``term`` (a precedent median, else the tier's floor: the typical case of the charge) moved by the
-    circumstances ``fact`` states, each by its fitted factor, and the record of each. Life, death and no term are not moved.
-    Measured on the judge's own terms of ljp_dev (s24/s23 runs): MAE 20.70 -> 20.56 months (tune),
+    circumstances ``fact`` states, each by its fitted factor, and the record of each. Life, death and no term
+    are not moved. Measured on the judge's own terms of ljp_dev (s24/s23 runs): MAE 20.70 -> 20.56 months (tune),
     35.17 -> 34.38 (report)."""
     stated = stated_circumstances(fact)
     if not stated or term["life"] or term["death"] or term["months"] <= 0:
