@@ -157,7 +157,7 @@ def _no_support(state: ConsultState, lang: str) -> str:
     return label(
         "no_support",
         lang,
-        guidance=where_to_ask([e["article_id"] for e in nearest], lang),
+        guidance=where_to_ask([e["article_id"] for e in nearest], lang, state.question),
         articles=label("list_separator", lang).join(e["heading"] for e in nearest) or label("none", lang),
     )
 

@@ -1,6 +1,6 @@
-"""Where to take a question the knowledge base cannot answer: the area of law of the nearest articles found and
-the bodies and time limits that area's law names (``prompts/<lang>/where_to_ask.json``), so that an answer
-without a basis still tells the person where to go instead of drawing a conclusion."""
+"""Where to take a question the knowledge base cannot answer: the area of law its words or the nearest articles
+found name, and the bodies and time limits that area's law names (``prompts/<lang>/where_to_ask.json``), so
+that an answer without a basis still tells the person where to go instead of drawing a conclusion."""
 
 from __future__ import annotations
 
@@ -23,10 +23,16 @@ def _covers(area: dict[str, Any], article_id: str) -> bool:
     return named and int(area.get("from", 0)) <= _number(article_id) <= int(area.get("to", 10**6))
 
 
-def where_to_ask(article_ids: Sequence[str], lang: str) -> str:
-    """One sentence naming the area of law and where to ask, from the first of ``article_ids`` (nearest first)
-    whose law the table knows; the table's default otherwise."""
+def where_to_ask(article_ids: Sequence[str], lang: str, question: str = "") -> str:
+    """One sentence naming the area of law and where to ask: the first area (table order) whose words
+    ``question`` uses, else that of the first of ``article_ids`` (nearest first) whose law the table knows, else
+    the table's default. Pass the question where the articles are unverified: the articles nearest a question
+    the knowledge base cannot answer are often of another area (a drunk driver's question sent to civil
+    mediation by a school-injury article), while the person's own words (醉驾, 罚款, 公积金) name it."""
     table = load_table("where_to_ask", lang)
+    for area in table["areas"] if question else ():
+        if any(word in question for word in area.get("words", ())):
+            return label("guidance", lang, area=area["area"], where=area["where"])
     for article_id in article_ids:
         for area in table["areas"]:
             if _covers(area, article_id):

@@ -624,6 +624,21 @@ def test_where_to_ask_follows_the_nearest_article_of_a_known_area() -> None:
     assert where_to_ask(["气象法:3"], "zh") == "可以拨打12348公共法律服务热线，或咨询执业律师。"
 
 
+def test_where_to_ask_follows_the_question_s_own_words_before_unverified_articles() -> None:
+    # consult-0 of consult_dev: a drunk driver's question whose nearest articles were school injuries (民法典)
+    # was sent to civil mediation; its words name the area. Words of no area leave the articles to decide.
+    school_injury = ["民法典:1199", "民法典:1201"]
+    drunk = "我在2011年有过一次醉酒驾驶，请问影响孩子报考航空类学校吗？"
+    assert "刑事方面" in where_to_ask(school_injury, "zh", drunk)
+    assert "诉讼时效一般为三年" in where_to_ask(school_injury, "zh")
+    fined = "在保护区没成立时盖的种地看护房，被工作人员罚款，我该怎么办？"
+    assert "行政复议" in where_to_ask(["民事诉讼法:58", "刑法:338"], "zh", fined)
+    assert "住房公积金管理中心" in where_to_ask(["劳动合同法:46"], "zh", "离职后公积金封存，怎么在异地提取公积金？")
+    # 逆向行驶 and 罚款 both: the table's more specific area (道路交通) comes first.
+    assert "交通管理部门" in where_to_ask([], "zh", "逆向行驶撞了人，被罚款两百元，事故责任怎么认定？")
+    assert "劳动人事争议仲裁委员会" in where_to_ask(["劳动合同法:7"], "zh", "寒假在公司签了份合同，这个合同有用吗？")
+
+
 def _run_with_checklist(active_kb: Services, install: Any, items: tuple[str, ...]) -> tuple[dict[str, Any], Any]:
     """The answer to QUESTION with 133-1's checklist replaced by ``items``, every item answered as holding, and
     133-1's verdict."""
