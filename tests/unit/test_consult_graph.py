@@ -631,7 +631,8 @@ def test_where_to_ask_follows_the_question_s_own_words_before_unverified_article
     drunk = "我在2011年有过一次醉酒驾驶，请问影响孩子报考航空类学校吗？"
     assert "刑事方面" in where_to_ask(school_injury, "zh", drunk)
     assert "诉讼时效一般为三年" in where_to_ask(school_injury, "zh")
-    fined = "在保护区没成立时盖的种地看护房，被工作人员罚款，我该怎么办？"
+    # A fine is administrative even where the person calls it a 罪名 (consult-78): 行政 precedes 刑事.
+    fined = "在保护区没成立时盖的种地看护房，工作人员依破坏资源的罪名进行罚款，我该怎么办？"
     assert "行政复议" in where_to_ask(["民事诉讼法:58", "刑法:338"], "zh", fined)
     assert "住房公积金管理中心" in where_to_ask(["劳动合同法:46"], "zh", "离职后公积金封存，怎么在异地提取公积金？")
     # 逆向行驶 and 罚款 both: the table's more specific area (道路交通) comes first.
