@@ -23,7 +23,7 @@ CONSULT_VECTORS := artefacts/kb-consult-interpretations.npz
 # The checklists of the articles consultations cite most (`make consult-checklists`), imported when present.
 CONSULT_CHECKLISTS := artefacts/kb-consult-checklists.jsonl
 
-.PHONY: install demo test-install test lint kb-consult kb-consult-12 kb-judge consult-checklists rerank-vectors article-priors stress
+.PHONY: install demo test-install test lint kb-consult kb-consult-12 kb-judge kb-judge-cmdl-tune consult-checklists rerank-vectors article-priors stress
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -87,6 +87,17 @@ kb-judge: install
 		--cases $(SHARED_ZH)/cases/cail2018_sample_train.jsonl --cases $(SHARED_ZH)/cases/cail2018_sample_test.jsonl \
 		--cases $(SHARED_ZH)/cases/cmdl_small.jsonl
 	JURIS_DATA_DIR=$(KB_DIR)/judge $(BIN)/jurisgraph checklists --import $(JUDGE_CHECKLISTS)
+
+# CMDL's report half measured as issue 41 asks: a judge KB whose precedents hold CMDL's tuning half only (kb-judge
+# holds all of CMDL and skips only the measured case itself).
+KB_JUDGE_CMDL_TUNE := $(KB_DIR)/judge-cmdl-tune
+kb-judge-cmdl-tune: install
+	$(BIN)/python benchmarks/half_file.py $(SHARED_ZH)/cases/cmdl_small.jsonl --half tune --out $(KB_JUDGE_CMDL_TUNE)/cmdl_tune.jsonl
+	JURIS_DATA_DIR=$(KB_JUDGE_CMDL_TUNE) $(BIN)/jurisgraph vectors --import $(JUDGE_VECTORS)
+	JURIS_DATA_DIR=$(KB_JUDGE_CMDL_TUNE) $(BIN)/jurisgraph ingest $(CHARGES) --ontology lexical \
+		--cases $(SHARED_ZH)/cases/cail2018_sample_train.jsonl --cases $(SHARED_ZH)/cases/cail2018_sample_test.jsonl \
+		--cases $(KB_JUDGE_CMDL_TUNE)/cmdl_tune.jsonl
+	JURIS_DATA_DIR=$(KB_JUDGE_CMDL_TUNE) $(BIN)/jurisgraph checklists --import $(JUDGE_CHECKLISTS)
 
 # The Researcher's article priors (tools/retrieval/article_priors.json, shipped): how often each article was in
 # the model-free fused top ten of 1,000 CAIL sample cases (no dev item) and how often those cases cited it, from
