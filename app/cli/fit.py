@@ -26,12 +26,15 @@ def fit_charges_cmd(
     data: Annotated[list[Path], typer.Option(help="The dev files the signals were recorded on.")],
     c: Annotated[float, typer.Option(help="Inverse L2 penalty.")] = 1.0,
     most: Annotated[int, typer.Option(help="Most charges a judgment convicts of.")] = 3,
+    per_charge: Annotated[
+        int, typer.Option(min=0, help="Fit on at most this many tuning items per gold charge set (0: all).")
+    ] = 0,
     write: WriteOption = False,
 ) -> None:
     """The charge scorer's policy (tools/law/charge_model.json): logistic weights and thresholds."""
     from app.fit.charges import fit_charges
 
-    fit_charges(files, data, c, most, write)
+    fit_charges(files, data, c, most, write, per_charge)
 
 
 def fit_research_cmd(

@@ -1,6 +1,7 @@
 """Fit the charge scorer's policy on the tuning half of recorded charge signals.
 
-    jurisgraph fit charges RUN/signals.jsonl [MORE.jsonl ...] --data DEV.jsonl [--c 1.0] [--write]
+    jurisgraph fit charges RUN/signals.jsonl [MORE.jsonl ...] --data DEV.jsonl [--data MORE] [--c 1.0] \
+        [--per-charge N] [--write]
 
 Reads files written by ``benchmarks/charge_signals.py`` (``--data``: the dev files they were made from).
 Every candidate charge of a tuning-half item is one
@@ -14,6 +15,7 @@ candidate is gold, and the ceiling (items whose gold charges are all among the c
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,18 +101,37 @@ def report(halves: Mapping[str, Sequence[dict[str, Any]]], model: ChargeModel, c
         print(f"  {half:6} {measure(rows, model, choice)}")
 
 
-def fit_charges(files: Sequence[Path], data: Sequence[Path], c: float, most: int, write: bool) -> ChargePolicy:
-    """Fit the weights on the tuning half, then the thresholds step by step (acts, family checks, stated
-    counts), printing both halves at each step; with ``write`` the last step replaces the shipped policy."""
+def balanced(rows: Sequence[dict[str, Any]], per_charge: int) -> list[dict[str, Any]]:
+    """At most ``per_charge`` rows per gold charge set, the first in file order (0: all), so that the frequent
+    charges do not set the weights alone."""
+    if per_charge < 1:
+        return list(rows)
+    seen: Counter[tuple[str, ...]] = Counter()
+    kept = []
+    for row in rows:
+        key = tuple(sorted(row["gold"]))
+        seen[key] += 1
+        if seen[key] <= per_charge:
+            kept.append(row)
+    return kept
+
+
+def fit_charges(
+    files: Sequence[Path], data: Sequence[Path], c: float, most: int, write: bool, per_charge: int = 0
+) -> ChargePolicy:
+    """Fit the weights on the tuning half (at most ``per_charge`` items per gold charge set, when given), then the
+    thresholds step by step (acts, family checks, stated counts) on the same items, printing both halves at each
+    step; with ``write`` the last step replaces the shipped policy."""
     rows = [json.loads(line) for path in files for line in path.read_text(encoding="utf-8").splitlines() if line]
     halves: dict[str, list[dict[str, Any]]] = {half: [r for r in rows if r["half"] == half] for half in HALVES}
+    tune = balanced(halves["tune"], per_charge)
     facts = {str(item["id"]): item["fact"] for path in data for item in load_items("charge", path)}
     for row in rows:
         row["fact"] = facts[str(row["id"])]
     shipped = fitted_charge_policy()
     print(f"shipped {dict(shipped.model.weights)} bias {shipped.model.bias}")
     report(halves, shipped.model, Choice(shipped.threshold, shipped.act_threshold, most, True, True))
-    fitted = fit(halves["tune"], c)
+    fitted = fit(tune, c)
     print(f"fitted on tune: {dict(fitted.weights)} bias {fitted.bias}")
     report(halves, fitted, Choice(1.01, 1.01, 1, False))
     choice = Choice(1.0, 1.0, most, False)
@@ -120,7 +141,7 @@ def fit_charges(files: Sequence[Path], data: Sequence[Path], c: float, most: int
         (True, True, False),
         (True, True, True),
     ):
-        choice = best_choice(halves["tune"], fitted, most, acts, families, stated)
+        choice = best_choice(tune, fitted, most, acts, families, stated)
         report(halves, fitted, choice)
     depths = {len(r["fused"]) for r in rows}
     policy = ChargePolicy(fitted, max(depths), choice.threshold, choice.acts, shipped.floor)
@@ -133,7 +154,10 @@ def fit_charges(files: Sequence[Path], data: Sequence[Path], c: float, most: int
             "act_threshold": policy.act_threshold,
             "floor": policy.floor,
         }
-        command = f"jurisgraph fit charges {' '.join(map(str, files))} --data {' '.join(map(str, data))} --c {c}"
+        command = (
+            f"jurisgraph fit charges {' '.join(map(str, files))} {' '.join(f'--data {d}' for d in data)} --c {c}"
+            + (f" --per-charge {per_charge}" if per_charge else "")
+        )
         source = provenance(
             list(data),
             "tune",
