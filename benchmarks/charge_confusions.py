@@ -34,18 +34,14 @@ def confusions(gold: list[str], predicted: list[str]) -> list[tuple[str, str]]:
     return pairs
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("runs", nargs="+", help="RUN_DIR:SYSTEM")
-    parser.add_argument("--task", choices=("ljp", "charge"), required=True)
-    parser.add_argument("--data", type=Path, required=True)
-    parser.add_argument("--common", action="store_true", help="only the items every run:system answered")
-    args = parser.parse_args()
-
-    items = {item["id"]: item for item in load_items(args.task, args.data)}
-    repository = ChargeRepository(get_services().graph)
+def load_runs(
+    specs: list[str], task: str, data: Path, repository: ChargeRepository
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """RUN_DIR:SYSTEM -> item id -> its answered result with its gold, charges named as the KB's charge table
+    names them (as the eval compares them)."""
+    items = {item["id"]: item for item in load_items(task, data)}
     answered: dict[str, dict[str, dict[str, Any]]] = {}
-    for spec in args.runs:
+    for spec in specs:
         run_dir, _, system = spec.rpartition(":")
         lines = [
             {**r, "gold": gold_of(items[r["item_id"]])}
@@ -54,6 +50,18 @@ def main() -> None:
         ]
         resolve_charge_labels(lines, repository)
         answered[spec] = {r["item_id"]: r for r in lines}
+    return answered
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("runs", nargs="+", help="RUN_DIR:SYSTEM")
+    parser.add_argument("--task", choices=("ljp", "charge"), required=True)
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--common", action="store_true", help="only the items every run:system answered")
+    args = parser.parse_args()
+
+    answered = load_runs(args.runs, args.task, args.data, ChargeRepository(get_services().graph))
     shared = set.intersection(*(set(a) for a in answered.values())) if args.common else None
     print("| run:system | items | confusions | pairs (gold -> judged) |\n|---|---|---|---|")
     for spec, lines in answered.items():
