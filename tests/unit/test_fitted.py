@@ -12,6 +12,7 @@ from app.fit import sources
 from tools.errors import InputError
 from tools.fitted import read_fitted
 from tools.law.charge_model import fitted_charge_policy
+from tools.retrieval import source_weights
 from tools.retrieval.research_weights import fitted_research_weights
 from tools.retrieval.source_weights import fitted_source_fusion
 
@@ -63,7 +64,23 @@ def test_the_shipped_parameters_load_and_a_broken_file_is_named(tmp_path: Path) 
     assert policy.depth == 20 and 0 < policy.act_threshold < 1 and policy.model.weights["vote"] > 0
     assert fitted_research_weights().strategy["charge"] > fitted_research_weights().strategy["features"]
     assert set(fitted_source_fusion().weights) >= {"bm25", "dense", "consultations"}
+    assert "reranked" not in fitted_source_fusion(reranked=False).weights
     broken = tmp_path / "weights.json"
     broken.write_text("{not json", encoding="utf-8")
     with pytest.raises(InputError, match=r"weights\.json unreadable"):
         read_fitted(broken)
+
+
+def test_a_fusion_file_without_the_fusion_for_no_reranker_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = tmp_path / "source_weights.json"
+    old.write_text(json.dumps({"weights": {"bm25": 1.0}, "offset": 5.0}), encoding="utf-8")
+    monkeypatch.setattr(source_weights, "BUNDLED_WEIGHTS", old)
+    fitted_source_fusion.cache_clear()
+    try:
+        assert fitted_source_fusion().weights == {"bm25": 1.0}
+        with pytest.raises(InputError, match="holds no 'without_reranker' fusion: refit"):
+            fitted_source_fusion(reranked=False)
+    finally:
+        fitted_source_fusion.cache_clear()

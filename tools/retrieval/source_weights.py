@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from tools.errors import InputError
 from tools.fitted import read_fitted
 from tools.retrieval.hybrid import RRF_K, Candidate, weighted_rrf
 
@@ -40,6 +41,10 @@ def fitted_source_fusion(reranked: bool = True) -> SourceFusion:
     one fitted without it."""
     data = read_fitted(BUNDLED_WEIGHTS)
     if not reranked:
+        if not isinstance(data.get(WITHOUT_RERANKER), dict):
+            raise InputError(
+                f"{BUNDLED_WEIGHTS} holds no {WITHOUT_RERANKER!r} fusion: refit with `jurisgraph fit sources`"
+            )
         data = data[WITHOUT_RERANKER]
     weights = {str(source): float(weight) for source, weight in data["weights"].items()}
     return SourceFusion(weights, float(data.get("offset", RRF_K)))
