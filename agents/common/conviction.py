@@ -151,16 +151,18 @@ def check_term(
 def precedent_sentence(
     charges: list[str], precedents: list[CaseSummary], repository: ChargeRepository, limit: int
 ) -> tuple[Term, int]:
-    """(term, count): the median sentence of the precedents convicted of one of ``charges`` (the kept
-    precedents, else up to ``limit`` of the KB's), and how many it was taken from; no term without any."""
+    """(term, count): the median sentence of the precedents convicted of one of ``charges`` that record their
+    sentence (the kept precedents, else up to ``limit`` of the KB's), and how many it was taken from; no term
+    without any. A judgment that gives no sentence (CMDL's) is no precedent for one: counted as 0 months, it
+    sent a tomb robbery to 免予刑事处罚."""
     convicted = set(charges)
 
     def sharing(cases: list[CaseSummary]) -> list[CaseSummary]:
-        return [c for c in cases if convicted & {repository.resolve(raw) for raw in c.charges}]
+        return [c for c in cases if c.sentenced and convicted & {repository.resolve(raw) for raw in c.charges}]
 
     # The KB's are convicted of one of the charges by their CONVICTED_OF edges already.
-    found = sharing(precedents) or get_cases(repository.store, kb_precedents(repository.store, charges, limit))
-    median = precedent_term([(c.term_months, c.life_imprisonment, c.death_penalty) for c in found])
+    found = sharing(precedents) or sharing(get_cases(repository.store, kb_precedents(repository.store, charges, limit)))
+    median = precedent_term([(c.term_months or 0, c.life_imprisonment, c.death_penalty) for c in found])
     months, life, death = median or (0, False, False)
     return {"months": months, "life": life, "death": death}, len(found)
 

@@ -43,24 +43,29 @@ def lower_median(values: Sequence[int]) -> int:
 
 
 def fixed_term_cases(cases: Sequence[Case]) -> list[Case]:
-    return [c for c in cases if len(c.charges) == 1 and not (c.life_imprisonment or c.death_penalty)]
+    return [
+        c
+        for c in cases
+        if len(c.charges) == 1 and c.term_months is not None and not (c.life_imprisonment or c.death_penalty)
+    ]
 
 
 def design(cases: Sequence[Case]) -> tuple[np.ndarray, np.ndarray]:
-    """(X, y): each case's circumstances (one column per rule) and log((term + 1) / (peers' median + 1))."""
+    """(X, y): each case's circumstances (one column per rule) and log((term + 1) / (peers' median + 1)), over
+    :func:`fixed_term_cases`."""
     by_charge: dict[str, list[int]] = defaultdict(list)
     for case in cases:
-        by_charge[case.charges[0]].append(case.term_months)
+        by_charge[case.charges[0]].append(case.term_months or 0)
     rows: list[list[float]] = []
     targets: list[float] = []
     for case in cases:
         peers = list(by_charge[case.charges[0]])
-        peers.remove(case.term_months)
+        peers.remove(case.term_months or 0)
         if len(peers) < MIN_PEERS:
             continue
         names = {c.name for c in stated_circumstances(case.fact)}
         rows.append([float(rule.name in names) for rule in RULES])
-        targets.append(math.log((case.term_months + 1) / (lower_median(peers) + 1)))
+        targets.append(math.log(((case.term_months or 0) + 1) / (lower_median(peers) + 1)))
     return np.asarray(rows), np.asarray(targets)
 
 
@@ -77,6 +82,8 @@ def check_errors(cases: Sequence[Case], check: Path, factors: CircumstanceFactor
     """Per half of the ljp file: MAE in months of the precedent median of the gold charges, alone and moved."""
     terms: dict[str, list[int]] = defaultdict(list)
     for case in cases:
+        if case.term_months is None:  # a judgment without a sentence sets no median
+            continue
         for charge in case.charges:
             terms[charge].append(case.term_months)
     errors: dict[str, dict[str, list[float]]] = {h: defaultdict(list) for h in HALVES}

@@ -59,6 +59,15 @@ def test_well_typed_cases_load_as_before(tmp_path: Path) -> None:
     assert not case.life_imprisonment and case.fine == 0
 
 
+def test_a_case_without_a_sentence_loads_with_none_not_zero_months(tmp_path: Path) -> None:
+    # CMDL's lines carry no term: 0 would read as 免予刑事处罚, a sentence the court did not give.
+    unsentenced = {k: v for k, v in GOOD.items() if k != "term_months"}
+    exempt = {**GOOD, "id": "c2", "term_months": 0}
+    (case, zero) = load_cases(_file(tmp_path, unsentenced, exempt))
+    assert case.term_months is None and zero.term_months == 0
+    assert case.content_hash != zero.content_hash
+
+
 def test_a_control_character_in_a_fact_is_refused_before_anything_is_written(tmp_path: Path) -> None:
     path = _file(tmp_path, GOOD, {**GOOD, "id": "c2", "fact": "被告人张某\u0000秘密窃取他人手机一部。"})
     with pytest.raises(CorpusError, match=r"cases\.jsonl:2: field fact holds a control character \(U\+0000 at"):

@@ -578,6 +578,22 @@ def test_without_kept_precedents_of_its_charge_the_term_comes_from_the_kbs(judge
     assert median is not None and (term["months"], term["life"], term["death"]) == median
 
 
+def test_a_precedent_that_records_no_sentence_sets_no_term(judge_kb: Services) -> None:
+    # CMDL's judgments carry charges only: counted as 0 months, they sentenced a tomb robbery to 免予刑事处罚.
+    from agents.common.conviction import precedent_sentence
+    from tools.kb.cases import CaseSummary, precedents
+
+    repository = ChargeRepository(judge_kb.graph)
+    sentenced = CaseSummary("cail-1", "盗窃手机", ("盗窃",), ("刑法:264",), 10, False, False)
+    unsentenced = [CaseSummary(f"cmdl-{n}", "盗窃", ("盗窃",), ("刑法:264",), None, False, False) for n in range(3)]
+    assert not unsentenced[0].sentenced and "未载明" in unsentenced[0].outcome
+    term, count = precedent_sentence(["盗窃"], [sentenced, *unsentenced], repository, 10)
+    assert (term["months"], count) == (10, 1)
+    # Kept precedents none of which records a sentence: the KB's sentenced ones of the charge set it.
+    _, from_kb = precedent_sentence(["盗窃"], unsentenced, repository, 10)
+    assert from_kb == len(get_cases(judge_kb.graph, precedents(judge_kb.graph, ["盗窃"], 10))) > 0
+
+
 @pytest.fixture(scope="module")
 def statutes_only_kb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
     """The Criminal Law alone, no charges: the knowledge base `jurisgraph ingest` builds by default."""

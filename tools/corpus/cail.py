@@ -33,7 +33,8 @@ class CaseRecord(BaseModel):
     fact: StrictStr = Field(min_length=1, max_length=MAX_FACT_CHARS)
     articles: list[Annotated[StrictInt, Field(ge=1, le=CRIMINAL_LAW_LAST_ARTICLE)]] = Field(min_length=1)
     charges: list[Annotated[StrictStr, Field(min_length=1)]]
-    term_months: StrictInt = Field(default=0, ge=0)
+    term_months: StrictInt | None = Field(default=None, ge=0)
+    """None: the file gives no sentence (CMDL's judgments carry charges only)."""
     life_imprisonment: StrictBool = False
     death_penalty: StrictBool = False
     fine: StrictInt = Field(default=0, ge=0)
@@ -55,7 +56,8 @@ class Case:
     fact: str
     articles: tuple[str, ...]
     charges: tuple[str, ...]
-    term_months: int
+    term_months: int | None
+    """Months of fixed-term imprisonment (0: none); None when the source gives no sentence."""
     life_imprisonment: bool
     death_penalty: bool
     fine: int

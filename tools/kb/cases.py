@@ -128,7 +128,7 @@ class CaseRepository:
         return [
             Case(
                 r["id"], r["source"], r["fact"], tuple(r["articles"]), tuple(r["charges"] or ()),
-                int(r["term_months"] or 0), bool(r["life"]), bool(r["death"]), int(r["fine"] or 0),
+                _months(r["term_months"]), bool(r["life"]), bool(r["death"]), int(r["fine"] or 0),
             )
             for r in self.store.read(_ALL)
         ]  # fmt: skip
@@ -172,9 +172,15 @@ class CaseSummary:
     fact: str
     charges: tuple[str, ...]
     articles: tuple[str, ...]
-    term_months: int
+    term_months: int | None
+    """None: the source gave no sentence (a CMDL judgment), so the case sets no term."""
     life_imprisonment: bool
     death_penalty: bool
+
+    @property
+    def sentenced(self) -> bool:
+        """Whether the case records the sentence it was given."""
+        return self.term_months is not None or self.life_imprisonment or self.death_penalty
 
     @property
     def outcome(self) -> str:
@@ -183,9 +189,16 @@ class CaseSummary:
             term = "死刑"
         elif self.life_imprisonment:
             term = "无期徒刑"
+        elif self.term_months is None:
+            term = "未载明"
         else:
             term = f"有期徒刑{self.term_months}个月" if self.term_months else "免予刑事处罚或非监禁刑"
         return f"罪名：{'、'.join(self.charges) or '未知'}；刑期：{term}"
+
+
+def _months(stored: object) -> int | None:
+    """A stored term: None stays None (no sentence given), not 0 (no imprisonment)."""
+    return None if stored is None else int(str(stored))
 
 
 def get_cases(store: GraphStore, ids: Sequence[str]) -> list[CaseSummary]:
@@ -197,7 +210,7 @@ def get_cases(store: GraphStore, ids: Sequence[str]) -> list[CaseSummary]:
             fact=str(r["fact"] or ""),
             charges=tuple(r["charges"] or ()),
             articles=tuple(sorted(r["articles"] or ())),
-            term_months=int(r["term_months"] or 0),
+            term_months=_months(r["term_months"]),
             life_imprisonment=bool(r["life"]),
             death_penalty=bool(r["death"]),
         )

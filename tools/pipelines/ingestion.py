@@ -149,7 +149,8 @@ def ingest_cases(
             "source": c.source,
             "charges": ",".join(c.charges),
             "articles": ",".join(c.articles),
-            "term_months": c.term_months,
+            # Chroma stores no null: a judgment without a sentence has no term key.
+            **({} if c.term_months is None else {"term_months": c.term_months}),
             "hash": c.content_hash,
         },
         repo.upsert,
