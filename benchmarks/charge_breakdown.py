@@ -11,13 +11,11 @@ run:system answered count, so that the systems compare on the same items.
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-from charge_confusions import load_runs
+from charge_confusions import load_runs, run_parser
 
 from app.eval.metrics import match_charges, micro_prf
 from tools.kb.cases import judgment_counts
@@ -75,11 +73,7 @@ def breakdown(results: Sequence[Mapping[str, Any]], counts: Mapping[str, int]) -
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("runs", nargs="+", help="RUN_DIR:SYSTEM")
-    parser.add_argument("--task", choices=("ljp", "charge"), required=True)
-    parser.add_argument("--data", type=Path, required=True)
-    args = parser.parse_args()
+    args = run_parser(__doc__).parse_args()
     services = get_services()
     answered = load_runs(args.runs, args.task, args.data, ChargeRepository(services.graph))
     shared = set.intersection(*(set(a) for a in answered.values()))

@@ -53,11 +53,17 @@ def load_runs(
     return answered
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def run_parser(description: str | None) -> argparse.ArgumentParser:
+    """The arguments of a benchmark over judge runs: RUN_DIR:SYSTEM..., --task, --data."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("runs", nargs="+", help="RUN_DIR:SYSTEM")
     parser.add_argument("--task", choices=("ljp", "charge"), required=True)
     parser.add_argument("--data", type=Path, required=True)
+    return parser
+
+
+def main() -> None:
+    parser = run_parser(__doc__)
     parser.add_argument("--common", action="store_true", help="only the items every run:system answered")
     args = parser.parse_args()
 
