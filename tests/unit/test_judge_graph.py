@@ -707,7 +707,7 @@ def test_a_charge_without_precedents_is_convicted_on_its_statute_and_sentenced_f
     [check] = out["family_checks"]
     assert (check["charge"], check["by"], check["quote"]) == ("盗窃", "fact", "盗掘")
     assert out["term"] == {"months": 36, "life": False, "death": False}
-    assert "没有同罪名的判例" in out["reasoning"] and "有期徒刑3年，并处罚金" in out["reasoning"]
+    assert "没有载明刑期的同罪名判例" in out["reasoning"] and "有期徒刑3年，并处罚金" in out["reasoning"]
 
 
 def test_without_precedents_the_stated_circumstances_move_the_floor_with_their_article_named(
@@ -722,4 +722,4 @@ def test_without_precedents_the_stated_circumstances_move_the_floor_with_their_a
     assert out["charges"] == ["盗掘古文化遗址、古墓葬"]
     assert [(c["name"], c["article"]) for c in out["circumstances"]] == [("自首", "刑法:67")]
     assert out["term"]["months"] == fitted_circumstance_factors().apply(36, ["自首"]) < 36
-    assert "没有同罪名的判例" in out["reasoning"] and "量刑时考虑了自首（刑法:67）" in out["reasoning"]
+    assert "没有载明刑期的同罪名判例" in out["reasoning"] and "量刑时考虑了自首（刑法:67）" in out["reasoning"]
