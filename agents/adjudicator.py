@@ -18,11 +18,13 @@ from pydantic import BaseModel, Field
 
 from agents.common.conviction import (
     anchor_conviction,
+    bounded_term,
     check_term,
     convict,
     grounded_judgment,
     precedent_sentence,
     supported_charges,
+    term_bounds,
 )
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
@@ -219,12 +221,15 @@ def decide_by_code(
     if not charges:
         return None
     term, count = precedent_sentence(charges, precedents, repository, ctx.precedent_k)
-    if not count:
+    allowed, articles = term_bounds(fact, charges, [], evidence_articles, repository)
+    if allowed is not None and not count:
         # No precedent: the typical case is the floor of the tier the facts meet, and the stated circumstances
         # move it as they move a precedent median (below the floor only where a mitigating article allows).
-        term = check_term(term, fact, charges, [], evidence_articles, repository, from_floor=True)[0]
+        term = {**term, "months": allowed.floor}
     term, circumstances = moved_by_circumstances(term, fact)
-    term, term_check, articles = check_term(term, fact, charges, [], evidence_articles, repository)
+    term_check: TermCheck | None = None
+    if allowed is not None:
+        term, term_check = bounded_term(term, allowed, articles, fact)
     companions = services.statutes.penalty_companions()
     articles = list(dict.fromkeys(a for d in articles for a in (d, companions.get(d)) if a in evidence_articles))
     detention = term_check is not None and term_check["low"] < FIXED_TERM_MONTHS[0]

@@ -18,6 +18,7 @@ from typing import Any
 from charge_confusions import load_runs, run_parser
 
 from app.eval.metrics import match_charges, micro_prf
+from app.eval.report import charges_exact
 from tools.kb.cases import judgment_counts
 from tools.kb.charges import ChargeRepository
 from tools.services import get_services
@@ -42,11 +43,6 @@ def macro_f1(results: Sequence[Mapping[str, Any]]) -> float:
     return sum(scores) / len(scores) if scores else 0.0
 
 
-def exact(result: Mapping[str, Any]) -> bool:
-    tp, n_pred, n_gold = match_charges(result["prediction"]["charges"], result["gold"]["charges"])
-    return tp == n_pred == n_gold
-
-
 def bucket_of(result: Mapping[str, Any], counts: Mapping[str, int]) -> str:
     rarest = min((counts.get(c, 0) for c in result["gold"]["charges"]), default=0)
     return next(name for low, high, name in BUCKETS if low <= rarest <= high)
@@ -56,7 +52,7 @@ def breakdown(results: Sequence[Mapping[str, Any]], counts: Mapping[str, int]) -
     """The row of one run:system: each figure with its item count where it is a share of a subset."""
 
     def share(subset: list[Mapping[str, Any]]) -> str:
-        return f"{sum(map(exact, subset)) / len(subset):.3f} ({len(subset)})" if subset else "– (0)"
+        return f"{sum(map(charges_exact, subset)) / len(subset):.3f} ({len(subset)})" if subset else "– (0)"
 
     counts_prf = [match_charges(r["prediction"]["charges"], r["gold"]["charges"]) for r in results]
     row = {

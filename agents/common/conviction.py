@@ -16,7 +16,7 @@ from tools.kb.cases import precedents as kb_precedents
 from tools.kb.charges import ChargeRepository
 from tools.law.charge_model import fitted_charge_policy
 from tools.law.charge_names import ground_charge, normalise_charge
-from tools.law.sentencing import clamp, judgment_allowed, mitigated, precedent_term
+from tools.law.sentencing import Allowed, clamp, judgment_allowed, mitigated, precedent_term
 from tools.services import get_services
 
 
@@ -102,24 +102,14 @@ def convict(
     return charges[: ctx.max_charges], refused, set_aside
 
 
-def check_term(
-    term: Term,
-    fact: str,
-    charges: list[str],
-    articles: list[str],
-    evidence_articles: set[str],
-    repository: ChargeRepository,
-    from_floor: bool = False,
-) -> tuple[Term, TermCheck | None, list[str]]:
-    """(term, check, articles): the judgment's term moved into what the convicted charges' evidence
-    articles allow at the tier the facts meet (:mod:`tools.law.sentencing`), the record of it (None when no
-    such article sets a penalty code can read), and ``articles`` with each convicted charge's defining
-    evidence article added where the Adjudicator left it out: a conviction names the article defining it.
-    A knowledge base without a charge table ties no charge to its article: the term is then checked against
-    the audited articles the judgment cites. ``from_floor`` (no precedent set the term): a fixed term starts
-    at the floor of the basic offence's tier the facts meet."""
-    if not charges:
-        return term, None, articles
+def term_bounds(
+    fact: str, charges: list[str], articles: list[str], evidence_articles: set[str], repository: ChargeRepository
+) -> tuple[Allowed | None, list[str]]:
+    """(allowed, articles): what the convicted charges' evidence articles allow at the tier the facts meet
+    (:mod:`tools.law.sentencing`; None when no such article sets a penalty code can read), and ``articles``
+    with each convicted charge's defining evidence article added where the Adjudicator left it out: a
+    conviction names the article defining it. A knowledge base without a charge table ties no charge to its
+    article: the bounds are then those of the audited articles the judgment cites."""
     if repository.has_charges():
         ids_of = repository.articles_for(charges)
         defining = {c: [a for a in ids if a in evidence_articles] for c, ids in ids_of.items()}
@@ -128,10 +118,12 @@ def check_term(
         defining = {c: [a for a in articles if a in evidence_articles] for c in charges}
     texts = {a.id: a.text for a in get_services().statutes.get_articles(list(articles))}
     allowed = judgment_allowed({c: {a: texts[a] for a in ids if a in texts} for c, ids in defining.items()}, fact)
-    if allowed is None:
-        return term, None, articles
-    if from_floor and not (term["life"] or term["death"]):
-        term = {**term, "months": allowed.floor}
+    return allowed, articles
+
+
+def bounded_term(term: Term, allowed: Allowed, articles: list[str], fact: str) -> tuple[Term, TermCheck]:
+    """``term`` moved into ``allowed`` (below its floor only where ``articles`` or the fact allow 减轻处罚), and
+    the record of it."""
     eased = mitigated(articles, fact)
     months, life, death = clamp(term["months"], term["life"], term["death"], allowed, eased)
     check: TermCheck = {
@@ -145,7 +137,26 @@ def check_term(
         "corrected": (months, life, death) != (term["months"], term["life"], term["death"]),
         "original": term,
     }
-    return {"months": months, "life": life, "death": death}, check, articles
+    return {"months": months, "life": life, "death": death}, check
+
+
+def check_term(
+    term: Term,
+    fact: str,
+    charges: list[str],
+    articles: list[str],
+    evidence_articles: set[str],
+    repository: ChargeRepository,
+) -> tuple[Term, TermCheck | None, list[str]]:
+    """(term, check, articles): the judgment's term moved into its :func:`term_bounds`, the record of it (None
+    when code reads no bounds), and the articles with each convicted charge's defining one."""
+    if not charges:
+        return term, None, articles
+    allowed, articles = term_bounds(fact, charges, articles, evidence_articles, repository)
+    if allowed is None:
+        return term, None, articles
+    term, check = bounded_term(term, allowed, articles, fact)
+    return term, check, articles
 
 
 def precedent_sentence(

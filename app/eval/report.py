@@ -114,14 +114,15 @@ def _consult_metrics(results: Sequence[Result], judge_threshold: float) -> dict[
     return metrics | _cost_metrics()
 
 
-def _charges_exact(r: Result) -> bool:
+def charges_exact(r: Result) -> bool:
+    """Whether a judgment's charges are exactly the gold set (the ``charge_accuracy`` of one item)."""
     tp, predicted, gold = match_charges(r["prediction"]["charges"], r["gold"]["charges"])
     return tp == predicted == gold
 
 
 def _traceable(r: Result) -> bool:
     """LegalGraphRAG A.5: the charge is right and every gold article was in the evidence the system used."""
-    return _charges_exact(r) and set(r["gold"]["articles"]) <= set(r["prediction"].get("evidence", []))
+    return charges_exact(r) and set(r["gold"]["articles"]) <= set(r["prediction"].get("evidence", []))
 
 
 Verdict = dict[str, Any]
@@ -167,7 +168,7 @@ def _term_log_score(rs: Sequence[Result]) -> float:
 
 def _judgment_metrics(task: str, results: Sequence[Result] = (), audited: bool = False) -> dict[str, Metric]:
     metrics: dict[str, Metric] = {
-        "charge_accuracy": lambda rs: _mean([float(_charges_exact(r)) for r in rs]),
+        "charge_accuracy": lambda rs: _mean([float(charges_exact(r)) for r in rs]),
         "charge_f1": lambda rs: (
             micro_prf(match_charges(r["prediction"]["charges"], r["gold"]["charges"]) for r in rs).f1
         ),
