@@ -32,9 +32,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from app.eval.runner import read_results
-from app.eval.tasks import HALVES, gold_articles, half_of, load_items
-from app.fit.sources import DEPTH, LATER_SOURCES, ROWS, SOURCES, fit_weights, recall
+from app.eval.tasks import HALVES, half_of
+from app.fit.sources import DEPTH, fit_weights, recall, recorded_rows
 from tools.corpus.laws_db import BUNDLED_RERANK_VECTORS
 from tools.retrieval.source_weights import SourceFusion, fitted_source_fusion
 from tools.retrieval.vector_cache import read_vector_file, text_digest
@@ -103,19 +102,13 @@ def load(specs: Sequence[str], rows_of: dict[str, int]) -> tuple[list[Item], dic
     items: list[Item] = []
     questions: dict[str, str] = {}
     for spec in specs:
-        run, _, data = spec.partition(":")
-        by_id = {str(i["id"]): i for i in load_items("retrieval", Path(data))}
-        for row in read_results(Path(run) / "results.jsonl"):
-            item = by_id.get(str(row["item_id"]))
-            if not row.get("ok") or item is None or not (gold := gold_articles(item)):
-                continue
-            recorded = row["prediction"]["rankings"]
-            rankings = {s: recorded.get(ROWS.get(s, s), [])[:DEPTH] for s in (*SOURCES, *LATER_SOURCES)}
+        for item, rankings, gold in recorded_rows(spec):
             pool = [a for s, ranked in rankings.items() if s != RERANKED for a in ranked]
             rows = [rows_of[a] for a in dict.fromkeys(pool) if a in rows_of]
             item_id = str(item["id"])
             questions[item_id] = str(item["question"])
-            items.append(Item(item_id, Path(data).stem, half_of(item_id), rankings, gold, rows, -1))
+            file = Path(spec.partition(":")[2]).stem
+            items.append(Item(item_id, file, half_of(item_id), rankings, gold, rows, -1))
     return items, questions
 
 

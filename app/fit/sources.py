@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from agents.law_search import CONSULTATION_SOURCES, RERANKED
 from app.eval.metrics import recall_at_k
@@ -46,18 +47,21 @@ Item = tuple[str, dict[str, list[str]], list[str]]
 """(half, the sources' rankings, gold article ids)."""
 
 
-def load_run(spec: str) -> tuple[str, list[Item]]:
+def recorded_rows(spec: str) -> Iterator[tuple[dict[str, Any], dict[str, list[str]], list[str]]]:
+    """(item, the sources' recorded rankings, gold article ids) of each answered item of ``RUN:DATA`` with gold."""
     run, _, data = spec.partition(":")
     items = {str(i["id"]): i for i in load_items("retrieval", Path(data))}
-    loaded: list[Item] = []
     for row in read_results(Path(run) / "results.jsonl"):
         item = items.get(str(row["item_id"]))
         if not row.get("ok") or item is None or not (gold := gold_articles(item)):
             continue
         recorded = row["prediction"]["rankings"]
-        rankings = {s: recorded.get(ROWS.get(s, s), [])[:DEPTH] for s in (*SOURCES, *LATER_SOURCES)}
-        loaded.append((half_of(str(item["id"])), rankings, gold))
-    return Path(data).stem, loaded
+        yield item, {s: recorded.get(ROWS.get(s, s), [])[:DEPTH] for s in (*SOURCES, *LATER_SOURCES)}, gold
+
+
+def load_run(spec: str) -> tuple[str, list[Item]]:
+    loaded: list[Item] = [(half_of(str(item["id"])), rankings, gold) for item, rankings, gold in recorded_rows(spec)]
+    return Path(spec.partition(":")[2]).stem, loaded
 
 
 def recall(items: Sequence[Item], fusion: SourceFusion, k: int, half: str) -> float:
