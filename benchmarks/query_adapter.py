@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from agents.law_search import RERANKED
 from app.eval.tasks import HALVES, half_of
 from app.fit.sources import DEPTH, fit_weights, recall, recorded_rows
 from tools.corpus.laws_db import BUNDLED_RERANK_VECTORS
@@ -40,7 +41,6 @@ from tools.retrieval.vector_cache import read_vector_file, text_digest
 from tools.retrieval.vectors import STATUTES
 from tools.services import get_services
 
-RERANKED = "reranked"
 TEMPERATURE = 30.0
 """Cosines times this before the softmax: EmbeddingGemma's cosines of a question's candidates span about 0.2."""
 CONFIGURATIONS = ((8, 0.01), (16, 0.003), (16, 0.01), (16, 0.03), (32, 0.01))
@@ -72,7 +72,8 @@ def article_vectors() -> tuple[dict[str, int], np.ndarray]:
     texts = services.vectors.texts(STATUTES, ids)
     shipped = read_vector_file(BUNDLED_RERANK_VECTORS)
     position = {d: i for i, d in enumerate(shipped.digests)}
-    found = [(a, position[text_digest(texts[a])]) for a in ids if a in texts and text_digest(texts[a]) in position]
+    digests = {a: text_digest(texts[a]) for a in ids if a in texts}
+    found = [(a, position[d]) for a, d in digests.items() if d in position]
     vectors = shipped.vectors[[row for _, row in found]].astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     return {a: i for i, (a, _) in enumerate(found)}, vectors
@@ -102,12 +103,12 @@ def load(specs: Sequence[str], rows_of: dict[str, int]) -> tuple[list[Item], dic
     items: list[Item] = []
     questions: dict[str, str] = {}
     for spec in specs:
+        file = Path(spec.partition(":")[2]).stem
         for item, rankings, gold in recorded_rows(spec):
             pool = [a for s, ranked in rankings.items() if s != RERANKED for a in ranked]
             rows = [rows_of[a] for a in dict.fromkeys(pool) if a in rows_of]
             item_id = str(item["id"])
             questions[item_id] = str(item["question"])
-            file = Path(spec.partition(":")[2]).stem
             items.append(Item(item_id, file, half_of(item_id), rankings, gold, rows, -1))
     return items, questions
 
