@@ -95,7 +95,9 @@ def build_services(settings: Settings, graph: GraphStore | None = None) -> Servi
         case_index=LexicalCollection(vectors, CASES, settings.cache_dir),
         consultations=ConsultationSearch(vectors, settings.cache_dir),
         vector_cache=cache,
-        reranker=RerankerLoader(settings.reranker_dir, cache, partial(vectors.texts, STATUTES)),
+        reranker=RerankerLoader(
+            settings.reranker_dir, cache, partial(vectors.texts, STATUTES), adapter=settings.query_adapter_file
+        ),
     )
 
 

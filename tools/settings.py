@@ -17,6 +17,7 @@ from platformdirs import user_data_dir
 
 from tools.errors import InputError
 from tools.packs import DEFAULT_PACK, Pack, get_pack
+from tools.retrieval.query_adapter import BUNDLED_ADAPTER
 
 
 def _env(name: str, default: str) -> str:
@@ -111,6 +112,10 @@ class Settings:
     question: its model folder, ``off``, or empty for where ``jurisgraph model install --embedder`` puts it
     (``data_dir/models``)."""
 
+    query_adapter: str = field(default_factory=lambda: _env("JURIS_QUERY_ADAPTER", ""))
+    """The reranker's question adapter (learned from answered consultations by ``jurisgraph fit adapter``): its
+    JSON file, ``off``, or empty for the one shipped with the package."""
+
     fake_script: Path | None = field(
         default_factory=lambda: Path(p) if (p := os.environ.get("JURIS_FAKE_SCRIPT", "").strip()) else None
     )
@@ -155,6 +160,13 @@ class Settings:
         if self.reranker == "off":
             return None
         return Path(self.reranker) if self.reranker else self.data_dir / "models" / "embeddinggemma-300m"
+
+    @property
+    def query_adapter_file(self) -> Path | None:
+        """The reranker's question adapter file; None when it is off."""
+        if self.query_adapter == "off":
+            return None
+        return Path(self.query_adapter) if self.query_adapter else BUNDLED_ADAPTER
 
     @property
     def chroma_dir(self) -> Path:

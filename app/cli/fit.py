@@ -21,6 +21,27 @@ def fit_sources_cmd(
     fit_sources(runs, write)
 
 
+def fit_adapter_cmd(
+    runs: Annotated[list[str], typer.Argument(help="RUN_DIR:DATA.jsonl of `eval --task retrieval` runs.")],
+    rank: Annotated[int, typer.Option(help="Rank of the correction U V.")] = 16,
+    l2: Annotated[float, typer.Option(help="L2 penalty on U V.")] = 0.01,
+    salt: Annotated[
+        list[str] | None,
+        typer.Option(help="Salt of a cross-fitting split of the tuning items (repeatable; default: fold, a, b, c)."),
+    ] = None,
+    cache: Annotated[
+        Path | None, typer.Option(help="Question vectors file (default: adapter_questions.npz in the data dir).")
+    ] = None,
+    write: WriteOption = False,
+) -> None:
+    """The reranker's question adapter (tools/retrieval/query_adapter.json) and the fusion refitted beside it."""
+    from app.fit.adapter import SALTS, fit_adapter
+    from tools.services import get_services
+
+    questions = cache or get_services().settings.data_dir / "adapter_questions.npz"
+    fit_adapter(runs, rank, l2, salt or SALTS, questions, write)
+
+
 def fit_charges_cmd(
     files: Annotated[list[Path], typer.Argument(help="signals.jsonl files of benchmarks/charge_signals.py.")],
     data: Annotated[list[Path], typer.Option(help="The dev files the signals were recorded on.")],

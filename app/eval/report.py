@@ -202,11 +202,15 @@ def _retrieval_metrics(retriever: str) -> dict[str, Metric]:
     def ranked(r: Result) -> list[str]:
         return list(r["prediction"]["rankings"].get(retriever, []))
 
+    def cited(rs: Sequence[Result]) -> list[Result]:
+        # An item whose answer cites no article has nothing to find: counted, it would be found in full.
+        return [r for r in rs if r["gold"]["articles"]]
+
     metrics: dict[str, Metric] = {
-        f"recall@{k}": (lambda rs, k=k: _mean([recall_at_k(ranked(r), r["gold"]["articles"], k) for r in rs]))  # type: ignore[misc]
+        f"recall@{k}": (lambda rs, k=k: _mean([recall_at_k(ranked(r), r["gold"]["articles"], k) for r in cited(rs)]))  # type: ignore[misc]
         for k in RECALL_KS
     }
-    metrics["mrr"] = lambda rs: _mean([reciprocal_rank(ranked(r), r["gold"]["articles"]) for r in rs])
+    metrics["mrr"] = lambda rs: _mean([reciprocal_rank(ranked(r), r["gold"]["articles"]) for r in cited(rs)])
     return metrics
 
 

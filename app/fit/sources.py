@@ -11,6 +11,10 @@ weights and of the fitted fusion are printed for both halves. With ``--write`` t
 ``tools/retrieval/source_weights.json`` with its provenance (the runs, the data files' sha256, the half, the
 commit), which LawSearch loads. A second fusion is fitted the same way without the reranker's ordering and
 shipped beside it, for users whose reranker is off or not installed.
+
+With the reranker's question adapter shipped, refit through ``jurisgraph fit adapter`` instead: runs recorded
+with the adapter rank their tuning halves with an adapter learned on them, and a fusion fitted there trusts the
+reranker too much (``fit adapter`` fits on cross-fitted rankings).
 """
 
 from __future__ import annotations
@@ -117,13 +121,18 @@ def table(runs: Mapping[str, Sequence[Item]], rows: Mapping[str, SourceFusion]) 
     return "\n".join(lines)
 
 
+def fit_without_reranker(runs: Mapping[str, Sequence[Item]]) -> SourceFusion:
+    """The fusion for users whose reranker is off or not installed."""
+    return fit(runs, dict.fromkeys(SOURCES + CONSULTATION_SOURCES, 1.0))
+
+
 def fit_sources(specs: Sequence[str], write: bool) -> SourceFusion:
     """Fit, print the table, and with ``write`` replace the shipped fusion (with its provenance)."""
     runs = dict(load_run(spec) for spec in specs)
     every = (*SOURCES, *LATER_SOURCES)
     equal = dict.fromkeys(every, 1.0)
     fitted = fit(runs, equal)
-    plain = fit(runs, {s: w for s, w in equal.items() if s != RERANKED})
+    plain = fit_without_reranker(runs)
     rows = {
         **{f"{s} alone": SourceFusion({s: 1.0}) for s in every},
         "before (no consultations)": SourceFusion(dict.fromkeys(SOURCES, 1.0)),
@@ -133,26 +142,40 @@ def fit_sources(specs: Sequence[str], write: bool) -> SourceFusion:
         "fitted": fitted,
     }
     print(table(runs, rows))
+    if write:
+        write_fusion(runs, specs, fitted, plain, "jurisgraph fit sources " + " ".join(specs))
+    return fitted
+
+
+def write_fusion(
+    runs: Mapping[str, Sequence[Item]],
+    specs: Sequence[str],
+    fitted: SourceFusion,
+    plain: SourceFusion,
+    command: str,
+    **details: Any,
+) -> None:
+    """Replace the shipped fusion by ``fitted`` and ``plain`` (without the reranker), with their provenance: the
+    runs, their data files' sha256, ``command`` and the recall of each on both halves of ``runs``."""
     values = {
         "weights": dict(fitted.weights),
         "offset": fitted.offset,
         WITHOUT_RERANKER: {"weights": dict(plain.weights), "offset": plain.offset},
     }
     print(json.dumps(values, ensure_ascii=False))
-    if write:
-        source = provenance(
-            [Path(spec.partition(":")[2]) for spec in specs],
-            "tune",
-            "jurisgraph fit sources " + " ".join(specs),
-            objective="mean over the files of R@5 on their tuning halves",
-            runs=[spec.partition(":")[0] for spec in specs],
-            recall={
-                label: {
-                    name: {half: round(recall(items, fusion, 5, half), 3) for half in HALVES}
-                    for name, items in runs.items()
-                }
-                for label, fusion in (("fitted", fitted), (WITHOUT_RERANKER, plain))
-            },
-        )
-        write_fitted(BUNDLED_WEIGHTS, values, source)
-    return fitted
+    source = provenance(
+        [Path(spec.partition(":")[2]) for spec in specs],
+        "tune",
+        command,
+        objective="mean over the files of R@5 on their tuning halves",
+        runs=[spec.partition(":")[0] for spec in specs],
+        recall={
+            label: {
+                name: {half: round(recall(items, fusion, 5, half), 3) for half in HALVES}
+                for name, items in runs.items()
+            }
+            for label, fusion in (("fitted", fitted), (WITHOUT_RERANKER, plain))
+        },
+        **details,
+    )
+    write_fitted(BUNDLED_WEIGHTS, values, source)

@@ -184,6 +184,25 @@ def test_items_without_a_gold_term_in_months_are_left_out_of_the_term_metrics() 
     assert m["term_mae_months"] == 4.0 and m["charge_accuracy"] == 1.0  # one item for the term, three for the rest
 
 
+def test_retrieval_items_without_gold_articles_are_left_out_of_recall() -> None:
+    def row(item: str, gold: list[str]) -> Any:
+        rankings = {"law_search": ["民法典:1", "民法典:2"]}
+        prediction = {"rankings": rankings, "usage": {}, "stages_ms": {}}
+        return {
+            "item_id": item,
+            "system": "retrieval",
+            "ok": True,
+            "seconds": 1.0,
+            "gold": {"articles": gold},
+            "prediction": prediction,
+        }
+
+    results = [row("a", ["民法典:2"]), row("b", ["民法典:9"]), row("c", [])]  # c's answer cites nothing
+    retriever = summarise("retrieval", results, with_ci=False)["systems"]["retrieval"]["retrievers"]["law_search"]
+    assert retriever["recall@1"]["value"] == 0.0 and retriever["recall@5"]["value"] == 0.5
+    assert retriever["mrr"]["value"] == 0.25
+
+
 def test_derived_checks_become_metrics_of_every_system() -> None:
     results = [_ljp("a", ["盗窃"], ["刑法:264"], 6, [], 6), _ljp("b", [], [], 0, [], 6)]
     results[0]["derived"] = {

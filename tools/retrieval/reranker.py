@@ -23,6 +23,7 @@ from langchain_core.embeddings import Embeddings
 from tools.corpus.laws_db import BUNDLED_RERANK_VECTORS
 from tools.errors import ModelUnavailableError
 from tools.llm.embeddings import load_embeddings
+from tools.retrieval.query_adapter import QueryAdapter, adapter_for
 from tools.retrieval.vector_cache import DocumentCachedEmbeddings, VectorCache
 
 logger = logging.getLogger(__name__)
@@ -34,11 +35,18 @@ RERANKER_EMBEDDINGS = "embeddinggemma:{path}"
 class ArticleReranker:
     """Orders candidate articles by the cosine of their text's vector and the question's."""
 
-    def __init__(self, embeddings: Embeddings, texts: Callable[[Sequence[str]], Mapping[str, str]]) -> None:
+    def __init__(
+        self,
+        embeddings: Embeddings,
+        texts: Callable[[Sequence[str]], Mapping[str, str]],
+        adapter: QueryAdapter | None = None,
+    ) -> None:
         self.embeddings = embeddings
         """Unit vectors of the reranking model (documents through the vector cache)."""
         self.texts = texts
         """The KB's text of each article id it holds, exactly as its vectors were made from."""
+        self.adapter = adapter
+        """The correction of the question's vector learned from answered consultations; None: the raw vector."""
 
     def rank(self, question: str, candidates: Sequence[str], depth: int) -> list[str]:
         """The ``depth`` candidates nearest ``question``; one without a text in the KB is left out."""
@@ -48,6 +56,8 @@ class ArticleReranker:
             return []
         documents = np.asarray(self.embeddings.embed_documents([found[a] for a in ids]), dtype=np.float64)
         query = np.asarray(self.embeddings.embed_query(question), dtype=np.float64)
+        if self.adapter is not None:
+            query = self.adapter.apply(query)
         order = np.argsort(-(documents @ query), kind="stable")
         return [ids[i] for i in order[:depth]]
 
@@ -63,8 +73,11 @@ class RerankerLoader:
         cache: VectorCache,
         texts: Callable[[Sequence[str]], Mapping[str, str]],
         seeds: Sequence[Path] = (BUNDLED_RERANK_VECTORS,),
+        adapter: Path | None = None,
     ) -> None:
         self.model_dir = model_dir
+        self.adapter = adapter
+        """The query adapter file to apply when it was learned for this model; None: none."""
         self._cache = cache
         self._texts = texts
         self._seeds = list(seeds)
@@ -95,7 +108,8 @@ class RerankerLoader:
                     self._failure = f"reranker unavailable: {exc}"
                 else:
                     cached = DocumentCachedEmbeddings(inner, self._cache, self._seeds)
-                    self._loaded = ArticleReranker(cached, self._texts)
+                    adapter = adapter_for(self.adapter, cached.name)
+                    self._loaded = ArticleReranker(cached, self._texts, adapter)
                     return self._loaded
             logger.warning("%s", self._failure)
             return None
