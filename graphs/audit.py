@@ -20,7 +20,15 @@ def route_articles(state: AuditState) -> list[Send] | str:
     if not ids:
         return "review_verdicts"
     return [
-        Send("verify_article", ArticleTask(facts=state.facts, article_id=article_id, facts_kind=state.facts_kind))
+        Send(
+            "verify_article",
+            ArticleTask(
+                facts=state.facts,
+                article_id=article_id,
+                facts_kind=state.facts_kind,
+                statute_words=state.statute_words,
+            ),
+        )
         for article_id in ids
     ]
 
