@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,3 +25,12 @@ def active_kb(memory_kb: Services) -> Iterator[Services]:
     set_services(memory_kb)
     yield memory_kb
     set_services(None)
+
+
+@pytest.fixture
+def reranker_dir(tmp_path: Path) -> Path:
+    """A folder the reranker's loader takes for an installed model (tests replace what it loads)."""
+    model_dir = tmp_path / "gemma"
+    model_dir.mkdir()
+    (model_dir / "modules.json").write_text("[]")
+    return model_dir

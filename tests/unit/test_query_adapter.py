@@ -67,17 +67,14 @@ def test_the_reranker_ranks_with_the_adapted_question(tmp_path: Path) -> None:
 
 
 def test_the_loader_applies_only_an_adapter_learned_for_its_model(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, reranker_dir: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    model_dir = tmp_path / "gemma"
-    model_dir.mkdir()
-    (model_dir / "modules.json").write_text("[]")
     monkeypatch.setattr("tools.retrieval.reranker.load_embeddings", lambda spec: HashEmbeddings())
     name = HashEmbeddings().name
     for model, first in ((name, "刑法:234"), ("embeddinggemma-300m-768", "刑法:133-1")):
         path = tmp_path / f"{model}.json"
         write_fitted(path, _towards(model, QUESTION, TEXTS["刑法:234"]).values(), {})
-        loader = RerankerLoader(model_dir, VectorCache(tmp_path / "v.sqlite"), _lookup, seeds=(), adapter=path)
+        loader = RerankerLoader(reranker_dir, VectorCache(tmp_path / "v.sqlite"), _lookup, seeds=(), adapter=path)
         with caplog.at_level(logging.WARNING):
             reranker = loader.get()
         assert reranker is not None and reranker.rank(QUESTION, list(TEXTS), 3)[0] == first

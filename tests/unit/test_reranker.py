@@ -73,10 +73,9 @@ def test_the_reranker_is_off_or_where_the_user_put_it(tmp_path: Path) -> None:
     assert Settings(data_dir=tmp_path).reranker_dir == tmp_path / "models" / "embeddinggemma-300m"
 
 
-def test_shipped_vectors_are_read_before_any_is_computed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    model_dir = tmp_path / "gemma"
-    model_dir.mkdir()
-    (model_dir / "modules.json").write_text("[]")
+def test_shipped_vectors_are_read_before_any_is_computed(
+    tmp_path: Path, reranker_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     inner = Counting()
     loaded: list[str] = []
 
@@ -90,10 +89,10 @@ def test_shipped_vectors_are_read_before_any_is_computed(tmp_path: Path, monkeyp
     seeds = tmp_path / "seed.npz"
     write_vector_file(seeds, VectorFile(inner.name, [text_digest(TEXTS["刑法:264"])], query[None, :]))
     cache = VectorCache(tmp_path / "v.sqlite")
-    loader = RerankerLoader(model_dir, cache, _lookup, seeds=[seeds])
+    loader = RerankerLoader(reranker_dir, cache, _lookup, seeds=[seeds])
     reranker = loader.get()
     assert reranker is not None and loader.get() is reranker
-    assert loaded == [f"embeddinggemma:{model_dir}"]
+    assert loaded == [f"embeddinggemma:{reranker_dir}"]
     assert reranker.rank("醉酒驾驶机动车", list(TEXTS), 3)[0] == "刑法:264"
     assert inner.embedded == 2  # the two texts the file lacks, then cached
     reranker.rank("另一个问题", list(TEXTS), 3)
@@ -126,11 +125,8 @@ def test_law_search_adds_the_reranked_source_when_installed_and_says_why_not(
 
 
 def test_a_model_that_cannot_load_is_reported_once_and_not_retried(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, reranker_dir: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    model_dir = tmp_path / "gemma"
-    model_dir.mkdir()
-    (model_dir / "modules.json").write_text("[]")
     calls: list[str] = []
 
     def fail(spec: str) -> Embeddings:
@@ -138,7 +134,7 @@ def test_a_model_that_cannot_load_is_reported_once_and_not_retried(
         raise ModelUnavailableError("install sentence-transformers (pip install '.[english]')")
 
     monkeypatch.setattr("tools.retrieval.reranker.load_embeddings", fail)
-    loader = RerankerLoader(model_dir, VectorCache(tmp_path / "v.sqlite"), _lookup, seeds=())
+    loader = RerankerLoader(reranker_dir, VectorCache(tmp_path / "v.sqlite"), _lookup, seeds=())
     with caplog.at_level(logging.WARNING):
         assert loader.get() is None and loader.get() is None
     assert len(calls) == 1 and loader.missing.startswith("reranker unavailable: install sentence-transformers")
