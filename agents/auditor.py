@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
 from langchain_core.messages import HumanMessage
@@ -91,19 +90,14 @@ def decide_by_rule(checks: list[CheckResult]) -> bool | None:
 
 
 def _stated(check: CheckResult, facts: str, ctx: AuditContext) -> CheckResult:
-    """``check`` as the question supports it: an item the model says holds holds only when the question (its
-    key facts, and the statute words its words point to) states it, by :func:`bigram_share` of its wording
-    (是否…的？ aside); the 1.5B model said 是否追逐竞驶，情节恶劣 holds for a question about drunk driving."""
+    """``check`` as the question supports it: an item the model says holds holds only when the question (or
+    its key facts) states it, by :func:`bigram_share` of its wording (是否…的？ aside); the 1.5B model said
+    是否追逐竞驶，情节恶劣 holds for a question about drunk driving."""
     wording = _ITEM_FRAME.sub("", check["item"])
     if not check["holds"] or bigram_share(wording, facts) >= ctx.stated_item_share:
         return check
     return {"item": check["item"], "holds": False, "reason": label("not_stated", ctx.language), "stated": False}
 
-
-STATED_STATUTE_WORDS = 20
-"""Statute words a question's words point to (learned from answered consultations) that the wording check reads
-as stated, as if the user had used them: 20 with ``stated_item_share`` 0.3 state a gold article's checklist
-more often than the others' on both tuning halves (10, 50, 100 words; 0.4, 0.5 tried: docs/results.md)."""
 
 STATED_CHECK_LANGUAGES = frozenset({"zh"})
 """Languages whose questions :func:`_stated` reads (character pairs): in others an article none of whose elements
@@ -122,9 +116,7 @@ def _unverified(article_id: str, why: str) -> Verdict:
     return {"article_id": article_id, "applicable": True, "reason": why, "checks": [], "decided_by": "unverified"}
 
 
-def _verify(
-    article: Article, facts: str, facts_kind: FactsKind, ctx: AuditContext, statute_words: Sequence[str] = ()
-) -> tuple[Verdict, Usage]:
+def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: AuditContext) -> tuple[Verdict, Usage]:
     services = get_services()
     spec = ctx.model_for("audit")
     model = chat_model(ctx, "audit")
@@ -173,9 +165,7 @@ def _verify(
     ]
     deciding = checks
     if facts_kind == "question":
-        # The statute words join with a separator, so that no character pair spans two of them.
-        stated_text = "\n".join([facts, "，".join(statute_words)])
-        checks = [_stated(c, stated_text, ctx) for c in checks]
+        checks = [_stated(c, facts, ctx) for c in checks]
         deciding = [c for c in checks if c["stated"]]
     # An article none of whose elements the question states is not shown to apply: kept, it became the basis of
     # answers about something else (民法典:634, instalment sales, for a landlord keeping a deposit).
@@ -248,7 +238,7 @@ def verify_article(task: ArticleTask, runtime: Runtime[AuditContext]) -> dict[st
         }
         usage = empty_usage()
     else:
-        verdict, usage = _verify(found[0], task.facts, task.facts_kind, runtime.context, task.statute_words)
+        verdict, usage = _verify(found[0], task.facts, task.facts_kind, runtime.context)
     return {
         "found": [verdict],
         "usage": usage,
@@ -327,16 +317,11 @@ class JudgeNode(Protocol):
 
 
 def run_audit(
-    audit: AuditGraph,
-    facts: str,
-    ids: list[str],
-    ctx: AuditContext,
-    facts_kind: Literal["case", "question"],
-    statute_words: Sequence[str] = (),
+    audit: AuditGraph, facts: str, ids: list[str], ctx: AuditContext, facts_kind: Literal["case", "question"]
 ) -> dict[str, Any]:
     """The audit subgraph over ``ids``; verdicts come back in the order of ``ids``. Its interrupt (human
     review) propagates to the caller's graph, which resumes it with ``Command(resume=...)``."""
-    request = AuditInput(facts=facts, article_ids=ids, facts_kind=facts_kind, statute_words=list(statute_words))
+    request = AuditInput(facts=facts, article_ids=ids, facts_kind=facts_kind)
     return dict(audit.invoke(request, context=ctx))
 
 
@@ -349,14 +334,10 @@ def make_audit_answer(audit: AuditGraph) -> ConsultNode:
         ctx = runtime.context
         if not ctx.audit:
             return {"verdicts": [], "trace": [trace_event("audit_answer", started, skipped=True)]}
-        services = get_services()
         cited = parse_citations(state.draft)
-        found, _ = services.statutes.check_citations(cited)
+        found, _ = get_services().statutes.check_citations(cited)
         ids = audit_candidates(cited, [e["article_id"] for e in state.evidence], {a.id for a in found}, ctx.audit_k)
-        words = services.consultations.statute_words(
-            state.question, services.retriever.statute_index(), STATED_STATUTE_WORDS, ctx.hidden_consultation_half
-        )
-        out = run_audit(audit, consult_facts(state.question, state.element_graph), ids, ctx, "question", words)
+        out = run_audit(audit, consult_facts(state.question, state.element_graph), ids, ctx, "question")
         return {
             "verdicts": out["verdicts"],
             "usage": out["usage"],

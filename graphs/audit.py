@@ -20,15 +20,7 @@ def route_articles(state: AuditState) -> list[Send] | str:
     if not ids:
         return "review_verdicts"
     return [
-        Send(
-            "verify_article",
-            ArticleTask(
-                facts=state.facts,
-                article_id=article_id,
-                facts_kind=state.facts_kind,
-                statute_words=state.statute_words,
-            ),
-        )
+        Send("verify_article", ArticleTask(facts=state.facts, article_id=article_id, facts_kind=state.facts_kind))
         for article_id in ids
     ]
 

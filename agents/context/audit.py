@@ -25,9 +25,9 @@ class AuditContext(Context):
         "'never', or for consultation 'questions' only.",
     )
     stated_item_share: float = setting(
-        0.3,
+        0.5,
         "Questions: a checklist item holds only when this share of its wording's character pairs occurs in the "
-        "question (its key facts, or the statute words its words point to), whatever the model answers.",
+        "question (or its key facts), whatever the model answers.",
         high=1,
     )
     human_review: bool = setting(

@@ -47,10 +47,6 @@ class AuditInput:
     article_ids: list[str] = field(default_factory=list)
     """Candidate article ids, in the caller's order of preference."""
 
-    statute_words: list[str] = field(default_factory=list)
-    """Questions: the statute words the question's own words point to (learned from answered consultations,
-    老板 -> 用人单位); the wording check reads them as stated too. The model is never shown them."""
-
     facts_kind: Literal["case", "question"] = "case"
     """``case``: a case description, whose silence on an element means the element is not met (judge);
     ``question``: a consultation, where only elements the question contradicts fail, and an article none of
@@ -85,6 +81,3 @@ class ArticleTask:
 
     facts_kind: Literal["case", "question"] = "case"
     """How silence in the facts is read (see AuditInput)."""
-
-    statute_words: list[str] = field(default_factory=list)
-    """Words the wording check reads as stated besides the facts (see AuditInput)."""

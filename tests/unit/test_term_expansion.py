@@ -53,11 +53,3 @@ def test_pairs_whose_articles_the_index_lacks_teach_nothing() -> None:
     assert expansion.pairs == 0
     assert expansion.query("房东押金") == dict(Counter(tokenize("房东押金")))
     assert expansion.ranking("房东押金", 3) == []
-
-
-def test_the_statute_words_a_question_points_to_are_its_cited_articles_words_not_its_own() -> None:
-    expansion = TermExpansion(_index(), ANSWERED)
-    words = expansion.statute_words("老板拖欠工资", 5)
-    assert 0 < len(words) <= 5 and set(words) <= set(tokenize(ARTICLES["劳动合同法:30"]))
-    assert not set(words) & set(tokenize("老板拖欠工资"))
-    assert expansion.statute_words("老板拖欠工资", 0) == [] and expansion.statute_words("天气很好", 5) == []

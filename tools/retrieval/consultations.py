@@ -116,13 +116,6 @@ class ConsultationSearch:
             return []
         return self._term_expansion(statutes, hidden_half).ranking(question, depth)
 
-    def statute_words(self, question: str, statutes: LexicalIndex, k: int, hidden_half: str = "") -> list[str]:
-        """The ``k`` statute words the words of ``question`` point to most, learned from answered questions
-        (those of ``hidden_half`` left out) and the articles they cite (``TermExpansion``)."""
-        if k < 1 or self.count() == 0:
-            return []
-        return self._term_expansion(statutes, hidden_half).statute_words(question, k)
-
     def _term_expansion(self, statutes: LexicalIndex, hidden_half: str) -> TermExpansion:
         index = self._lexical.index()
         cached = self._expansions.get(hidden_half)

@@ -66,10 +66,12 @@ class TermExpansion:
         self._background = np.asarray(cited_m.sum(axis=0)).ravel() / max(pairs, 1)
         self._words = sorted(self._statute_words, key=self._statute_words.__getitem__)
 
-    def _lift(self, words: Iterable[str]) -> np.ndarray:
-        """How much more often than at all each statute word occurs in the articles cited for ``words``."""
+    def query(self, question: str) -> dict[str, float]:
+        """The question's words (as often as they occur) and the statute words they point to, weighed."""
+        tokens = tokenize(question)
+        own = Counter(tokens)
         lift = np.zeros(len(self._words))
-        for word in words:
+        for word in own:
             row = self._question_words.get(word)
             if row is None:
                 continue
@@ -77,20 +79,6 @@ class TermExpansion:
             columns = self._together.indices[start:end]
             share = self._together.data[start:end] / (self._asked[row] + SMOOTHING)
             lift[columns] += np.maximum(share - self._background[columns], 0.0)
-        return lift
-
-    def statute_words(self, question: str, k: int) -> list[str]:
-        """The ``k`` statute words the question's words point to most, its own words aside."""
-        own = set(tokenize(question))
-        lift = self._lift(own)
-        ranked = (self._words[c] for c in np.argsort(-lift, kind="stable") if lift[c] > 0)
-        return [w for w in ranked if w not in own][:k] if k > 0 else []
-
-    def query(self, question: str) -> dict[str, float]:
-        """The question's words (as often as they occur) and the statute words they point to, weighed."""
-        tokens = tokenize(question)
-        own = Counter(tokens)
-        lift = self._lift(own)
         top = [c for c in np.argsort(-lift, kind="stable")[:EXPANSION_WORDS] if lift[c] > 0]
         if not top:
             return dict(own)
