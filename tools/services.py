@@ -18,6 +18,7 @@ from tools.kb.statutes import StatuteRepository
 from tools.llm.embeddings import load_embeddings
 from tools.retrieval.consultations import ConsultationSearch
 from tools.retrieval.hybrid import HybridRetriever, LexicalCollection
+from tools.retrieval.query_adapter import adapter_file
 from tools.retrieval.reranker import RerankerLoader
 from tools.retrieval.vector_cache import DocumentCachedEmbeddings, VectorCache
 from tools.retrieval.vectors import CASES, STATUTES, ChromaVectors
@@ -96,7 +97,7 @@ def build_services(settings: Settings, graph: GraphStore | None = None) -> Servi
         consultations=ConsultationSearch(vectors, settings.cache_dir),
         vector_cache=cache,
         reranker=RerankerLoader(
-            settings.reranker_dir, cache, partial(vectors.texts, STATUTES), adapter=settings.query_adapter_file
+            settings.reranker_dir, cache, partial(vectors.texts, STATUTES), adapter=adapter_file(settings.query_adapter)
         ),
     )
 

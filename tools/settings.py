@@ -17,7 +17,6 @@ from platformdirs import user_data_dir
 
 from tools.errors import InputError
 from tools.packs import DEFAULT_PACK, Pack, get_pack
-from tools.retrieval.query_adapter import BUNDLED_ADAPTER
 
 
 def _env(name: str, default: str) -> str:
@@ -160,13 +159,6 @@ class Settings:
         if self.reranker == "off":
             return None
         return Path(self.reranker) if self.reranker else self.data_dir / "models" / "embeddinggemma-300m"
-
-    @property
-    def query_adapter_file(self) -> Path | None:
-        """The reranker's question adapter file; None when it is off."""
-        if self.query_adapter == "off":
-            return None
-        return Path(self.query_adapter) if self.query_adapter else BUNDLED_ADAPTER
 
     @property
     def chroma_dir(self) -> Path:

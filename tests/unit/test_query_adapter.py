@@ -18,7 +18,13 @@ from tools.corpus.laws_db import BUNDLED_RERANK_VECTORS
 from tools.errors import InputError
 from tools.fitted import write_fitted
 from tools.llm.embeddings import HashEmbeddings
-from tools.retrieval.query_adapter import BUNDLED_ADAPTER, QueryAdapter, adapter_for, read_query_adapter
+from tools.retrieval.query_adapter import (
+    BUNDLED_ADAPTER,
+    QueryAdapter,
+    adapter_file,
+    adapter_for,
+    read_query_adapter,
+)
 from tools.retrieval.reranker import ArticleReranker, RerankerLoader
 from tools.retrieval.vector_cache import VectorCache, text_digest, vector_file_model
 from tools.settings import Settings
@@ -104,9 +110,9 @@ def test_a_damaged_adapter_file_is_named(tmp_path: Path, change: dict[str, objec
 
 
 def test_the_adapter_is_the_shipped_one_off_or_the_users(tmp_path: Path) -> None:
-    assert Settings(data_dir=tmp_path).query_adapter_file == BUNDLED_ADAPTER
-    assert Settings(data_dir=tmp_path, query_adapter="off").query_adapter_file is None
-    assert Settings(data_dir=tmp_path, query_adapter=str(tmp_path / "a.json")).query_adapter_file == tmp_path / "a.json"
+    assert adapter_file(Settings(data_dir=tmp_path).query_adapter) == BUNDLED_ADAPTER
+    assert adapter_file(Settings(data_dir=tmp_path, query_adapter="off").query_adapter) is None
+    assert adapter_file(str(tmp_path / "a.json")) == tmp_path / "a.json"
 
 
 def test_the_shipped_adapter_is_for_the_shipped_reranker_vectors() -> None:

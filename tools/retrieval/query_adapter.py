@@ -84,6 +84,13 @@ def read_query_adapter(path: Path) -> QueryAdapter:
     return QueryAdapter(model, up, down)
 
 
+def adapter_file(choice: str) -> Path | None:
+    """The adapter file a user's choice (``JURIS_QUERY_ADAPTER``) names: ``off`` None, empty the shipped one."""
+    if choice == "off":
+        return None
+    return Path(choice) if choice else BUNDLED_ADAPTER
+
+
 def adapter_for(path: Path | None, model: str) -> QueryAdapter | None:
     """The adapter at ``path`` when it was learned for ``model``; None when there is none (``path`` None, or
     no file) or it was learned for another model (logged: the reranker then ranks with its raw vectors)."""
