@@ -142,9 +142,7 @@ def load_questions(specs: Sequence[str], articles: Articles) -> list[Question]:
     return questions
 
 
-def learn(
-    questions: Sequence[Question], q: np.ndarray, articles: Articles, model: str, rank: int, l2: float
-) -> QueryAdapter:
+def learn(questions: Sequence[Question], q: np.ndarray, articles: Articles, rank: int, l2: float) -> QueryAdapter:
     """The adapter learned on ``questions`` (``q``: their unit vectors, rows in order)."""
     import torch  # the reranker's dependency; only a refit needs it
 
@@ -180,7 +178,8 @@ def learn(
         loss = -(torch.log_softmax(scores, 1) * target_t).sum(1).mean() + l2 * (delta**2).sum()
         loss.backward()
         optimiser.step()
-    return QueryAdapter(model, up.detach().numpy().astype(np.float64), down.detach().numpy().astype(np.float64))
+    u, v = (m.detach().numpy().astype(np.float64) for m in (up, down))
+    return QueryAdapter(articles.model, u, v)
 
 
 def reranked(vector: np.ndarray, pool: Sequence[int], articles: Articles, adapter: QueryAdapter | None) -> list[str]:
@@ -225,7 +224,7 @@ def cross_fitted(
     folds = {}
     for f in (0, 1):
         rows = [n for n in tune if fold(questions[n].id, salt) != f]
-        folds[f] = learn([questions[n] for n in rows], q[rows], articles, articles.model, rank, l2)
+        folds[f] = learn([questions[n] for n in rows], q[rows], articles, rank, l2)
     return runs_of(
         questions,
         lambda row, x: reranked(q[row], x.pool, articles, folds[fold(x.id, salt)] if x.half == "tune" else whole),
@@ -243,7 +242,7 @@ def fit_adapter(
     questions = load_questions(specs, articles)
     q = question_vectors([x.text for x in questions], articles.model, cache)
     tune = [n for n, x in enumerate(questions) if x.half == "tune"]
-    whole = learn([questions[n] for n in tune], q[tune], articles, articles.model, rank, l2)
+    whole = learn([questions[n] for n in tune], q[tune], articles, rank, l2)
     splits = {salt: cross_fitted(questions, q, articles, whole, salt, rank, l2) for salt in salts}
     # One fusion for every split: each split's tuning rows count as a file of their own, so the weights do not
     # follow one split's luck (fitted on one split, report R@5 varied by 0.04 between splits).

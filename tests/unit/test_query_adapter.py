@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from app.fit import adapter as fit_adapter
+from tests.unit.test_reranker import TEXTS, _lookup
 from tools.corpus.laws_db import BUNDLED_RERANK_VECTORS
 from tools.errors import InputError
 from tools.fitted import write_fitted
@@ -29,16 +30,7 @@ from tools.retrieval.reranker import ArticleReranker, RerankerLoader
 from tools.retrieval.vector_cache import VectorCache, text_digest, vector_file_model
 from tools.settings import Settings
 
-TEXTS = {
-    "刑法:264": "盗窃公私财物，数额较大的，或者多次盗窃、入户盗窃",
-    "刑法:133-1": "在道路上醉酒驾驶机动车的，处拘役，并处罚金",
-    "刑法:234": "故意伤害他人身体的，处三年以下有期徒刑",
-}
 QUESTION = "醉酒驾驶机动车会怎么处罚"
-
-
-def _lookup(ids: Sequence[str]) -> dict[str, str]:
-    return {i: TEXTS[i] for i in ids if i in TEXTS}
 
 
 def _towards(model: str, question: str, text: str) -> QueryAdapter:
@@ -65,7 +57,7 @@ def test_an_adapter_is_stored_and_read_back_and_applied_as_its_formula(tmp_path:
     np.testing.assert_allclose(adapter.apply(vector), expected / np.linalg.norm(expected))
 
 
-def test_the_reranker_ranks_with_the_adapted_question(tmp_path: Path) -> None:
+def test_the_reranker_ranks_with_the_adapted_question() -> None:
     raw = ArticleReranker(HashEmbeddings(), _lookup)
     assert raw.rank(QUESTION, list(TEXTS), 3)[0] == "刑法:133-1"
     moved = ArticleReranker(HashEmbeddings(), _lookup, _towards("hash", QUESTION, TEXTS["刑法:234"]))
@@ -145,7 +137,7 @@ def test_a_learned_adapter_ranks_the_gold_articles_higher() -> None:
     pool = list(range(count))
     questions = [fit_adapter.Question(f"c{n}", "f", "tune", {}, ["民法典:1"], pool, "") for n in range(30)]
     assert [fit_adapter.reranked(v, pool, articles, None)[0] for v in q].count("民法典:1") < 5
-    learned = fit_adapter.learn(questions, q, articles, "m", rank=2, l2=0.0)
+    learned = fit_adapter.learn(questions, q, articles, rank=2, l2=0.0)
     assert [fit_adapter.reranked(v, pool, articles, learned)[0] for v in q].count("民法典:1") > 25
 
 
