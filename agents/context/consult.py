@@ -66,7 +66,7 @@ class ConsultContext(AuditContext):
     quote_provisions: bool = setting(
         True,
         "The Response quotes, from each Legal Basis article, the sentences closest to the question after the "
-        "model's conclusion.",
+        "model's conclusion; with no basis kept, from the two nearest unverified articles it names.",
     )
     next_steps: bool = setting(
         True,

@@ -24,6 +24,8 @@ from tests.conftest import laws_db_text
 from tools.errors import InputError
 from tools.kb.checklist_generation import prompt_version
 from tools.kb.checklists import Checklist, ChecklistRepository
+from tools.law.claims import sentences
+from tools.law.wording import relevant_passage
 from tools.llm.fake import FakeChatModel
 from tools.services import Services
 
@@ -608,6 +610,20 @@ def test_an_answer_nothing_supports_says_so_and_where_to_ask_instead_of_concludi
     assert out["response"].startswith("现有检索结果中没有能够支持答复的条文")
     assert "刑事方面" in out["response"] and "公安机关" in out["response"]
     assert out["evidence"][0]["heading"] in out["response"] and "未经核验" in out["response"]
+    # The first two are quoted, so that the user reads what they say; the third is only named.
+    quoted = [e["heading"] + "规定：" in out["response"] for e in out["evidence"][:3]]
+    assert quoted == [True, True, False]
+    first = out["evidence"][0]["text"]
+    assert relevant_passage(sentences(first), QUESTION, 2, 200).rstrip("；;：:，,。.") in out["response"]
+
+
+def test_without_quoted_provisions_an_answer_nothing_supports_only_names_the_nearest(
+    active_kb: Services, install: Any
+) -> None:
+    install(refuted={"刑法:133-1", "刑法:133"}, by_schema={"text": ["回答：醉驾不构成犯罪。\n引用：[刑法:133-1]"] * 3})
+    out = _run(ConsultContext(model="fake", profile="thorough", quote_provisions=False))
+    assert out["legal_basis"] == [] and out["evidence"][0]["heading"] in out["response"]
+    assert "规定：" not in out["response"]
 
 
 def test_without_next_steps_the_response_ends_with_the_notice_alone(active_kb: Services, install: Any) -> None:
