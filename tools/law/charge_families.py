@@ -93,7 +93,13 @@ FAMILIES: tuple[Family, ...] = (
             Member(
                 "合同诈骗",
                 "在签订、履行合同过程中骗取对方当事人财物",
-                (r"签订[^，。；]{0,20}(合同|协议)|(合同|协议)[^，。；]{0,10}(签订|履行)",),
+                # A contract need not be written: an oral agreement, buying on credit, goods first and payment
+                # later, a rented car pledged or sold.
+                (
+                    r"签订[^，。；]{0,20}(合同|协议)|(合同|协议)[^，。；]{0,10}(签订|履行)|口头(协议|约定)|赊购|赊销"
+                    r"|先(收|拉|运|发|供|拿)[^，。；]{0,6}后(付|结)|拖欠[^，。；]{0,6}货款"
+                    r"|(租赁|租用|租车|租得|租走|承租)[^。]{0,60}(抵押|质押|典当|变卖|卖给|出售|转卖|转押)",
+                ),
             ),
             Member("诈骗", "虚构事实或者隐瞒真相骗取他人财物", (r"虚构|隐瞒|冒充|谎称|骗",)),
         ),
@@ -128,7 +134,12 @@ FAMILIES: tuple[Family, ...] = (
             Member(
                 "寻衅滋事",
                 "随意殴打他人、追逐拦截、强拿硬要或者在公共场所起哄闹事",
-                (r"随意殴打|寻衅|滋事|无故|借故|强拿硬要|起哄闹事|逞强",),
+                # Art. 293's modes as facts tell them: chasing, blocking, smashing property, beating at random;
+                # not 辱骂 or 恐吓, which facts of a quarrel before an injury tell too (ljp-65, charge-55, tune).
+                (
+                    r"随意殴打|寻衅|滋事|无故|借故|强拿硬要|起哄闹事|逞强|随意|看不顺眼|挑衅|追逐|拦截|拦堵|追打|追砍"
+                    r"|打砸|砸(坏|毁|烂|碎)|任意损毁|损毁[^，。；]{0,10}(车|玻璃|门|窗|财物|物品)",
+                ),
             ),
             Member("故意伤害", "故意伤害他人身体", (r"伤害|轻伤|重伤|轻微伤|致[^，。；]{0,6}伤",)),
         ),
