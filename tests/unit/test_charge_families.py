@@ -30,6 +30,12 @@ CASES = [
     # A contract need not be written (CAIL's 合同诈骗 judgments): a rented car pledged, goods bought on credit.
     ("诈骗", "合同诈骗", "被告人从汽车租赁公司租赁轿车一辆后，谎称系其所有，将该车质押给他人借款5万元。", "合同诈骗"),
     ("诈骗", "合同诈骗", "被告人隐瞒无力付款的真相，以赊购方式骗得被害人玉米30吨，后低价卖掉逃匿。", "合同诈骗"),
+    # A loan obtained by deceit is 贷款诈骗; a fraud whose victim borrowed from a bank to pay is not.
+    ("诈骗", "贷款诈骗", "被告人使用虚假的购销合同，骗取农村信用社贷款50万元，贷款到期后拒不归还。", "贷款诈骗"),
+    ("贷款诈骗", "诈骗", "被告人谎称能办理低息贷款，被害人从银行取出存款后交给被告人手续费2万元。", "诈骗"),
+    # 信用卡 includes a debit card: one found and used at a teller machine, and a 贷记卡 overdrawn.
+    ("诈骗", "信用卡诈骗", "被告人拾得被害人遗忘在自动取款机内的银行卡，随即分三次取走卡内现金6000元。", "信用卡诈骗"),
+    ("诈骗", "信用卡诈骗", "被告人办理牡丹贷记卡一张后持续消费，累计透支本金3万元，经银行多次催收拒不归还。", "信用卡诈骗"),
     # Art. 293's smashing of property and chasing are 寻衅滋事; a quarrel's abuse before an injury is not.
     ("故意伤害", "寻衅滋事", "被告人酒后持铁棍在饭店内打砸，砸坏桌椅玻璃，并将店主打致轻微伤。", "寻衅滋事"),
     ("故意伤害", "寻衅滋事", "被告人驾车追逐拦截被害人车辆，下车后持棍殴打被害人致其轻微伤。", "寻衅滋事"),
