@@ -297,7 +297,12 @@ FAMILIES: tuple[Family, ...] = (
                 "公司、企业或者其他单位的工作人员利用职务上的便利，索取或者非法收受他人财物，为他人谋取利益",
                 (_STAFF, _USING_POST, _TAKING),
             ),
-            Member("单位行贿", "单位为谋取不正当利益而行贿", (r"被告单位", _GIVING)),
+            # A judgment names the defendant company as 被告单位 or as 被告 followed by its name (cmdl-975, tune).
+            Member(
+                "单位行贿",
+                "单位为谋取不正当利益而行贿",
+                (r"被告单位|被告(?!人)[^，。；、（(]{2,25}(公司|厂|集团|企业)", _GIVING),
+            ),
             Member(
                 "对非国家工作人员行贿",
                 "为谋取不正当利益，给予公司、企业或者其他单位的工作人员以财物",
