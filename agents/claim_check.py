@@ -148,12 +148,21 @@ def quoted_provisions(question: str, response: str, basis: list[LegalBasisItem],
     for item in basis:
         if item["article_id"] in skip or closeness[item["article_id"]] < QUOTED_CLOSENESS * closest:
             continue
-        passage = relevant_passage(sentences(item["text"]), question + response, PROVISION_PARTS, PROVISION_CHARS)
+        passage = _passage(item["text"], question + response)
         # The model often copies the article into its answer; quoting it again adds nothing.
         if passage and bigram_share(passage, response) < ALREADY_SAID_SHARE:
-            text = _OPEN_END.sub("", passage) + label("sentence_end", lang)
-            quoted.append(label("provision", lang, article=_heading(item), text=text))
+            quoted.append(_provision(_heading(item), passage, lang))
     return "".join(quoted)
+
+
+def _passage(text: str, query: str) -> str:
+    """The article's sentences closest to ``query``, as much as one quote may hold."""
+    return relevant_passage(sentences(text), query, PROVISION_PARTS, PROVISION_CHARS)
+
+
+def _provision(heading: str, passage: str, lang: str) -> str:
+    """``heading`` provides ``passage``, as one sentence of the answer."""
+    return label("provision", lang, article=heading, text=_OPEN_END.sub("", passage) + label("sentence_end", lang))
 
 
 def _no_support(state: ConsultState, lang: str, quote: bool) -> str:
@@ -167,10 +176,8 @@ def _no_support(state: ConsultState, lang: str, quote: bool) -> str:
         articles=label("list_separator", lang).join(e["heading"] for e in nearest) or label("none", lang),
     )
     for item in nearest[:NEAREST_QUOTED] if quote else []:
-        passage = relevant_passage(sentences(item["text"]), state.question, PROVISION_PARTS, PROVISION_CHARS)
-        if passage:
-            text = _OPEN_END.sub("", passage) + label("sentence_end", lang)
-            answer += label("provision", lang, article=item["heading"], text=text)
+        if passage := _passage(item["text"], state.question):
+            answer += _provision(item["heading"], passage, lang)
     return answer
 
 

@@ -31,6 +31,10 @@ def decided(family: Family, proposed: str, fact: str) -> str:
     return next((c for c in charges if family.member(c)), proposed)
 
 
+def _share(outcomes: Counter[bool]) -> str:
+    return f"{outcomes[True] / max(outcomes.total(), 1):.3f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--task", choices=("ljp", "charge"), required=True)
@@ -59,14 +63,11 @@ def main() -> None:
     for family in FAMILIES:
         r, k = repaired[family.name], kept[family.name]
         if k.total():
-            print(
-                f"| {family.name} | {k.total()} | {r[True] / max(r.total(), 1):.3f} ({r[True]}/{r.total()}) "
-                f"| {k[True] / k.total():.3f} ({k[True]}/{k.total()}) |"
-            )
-    total_r = sum((c for c in repaired.values()), Counter())
-    total_k = sum((c for c in kept.values()), Counter())
-    share_r, share_k = total_r[True] / max(total_r.total(), 1), total_k[True] / max(total_k.total(), 1)
-    print(f"| all | {total_k.total()} | {share_r:.3f} | {share_k:.3f} |")
+            counts_r, counts_k = f"({r[True]}/{r.total()})", f"({k[True]}/{k.total()})"
+            print(f"| {family.name} | {k.total()} | {_share(r)} {counts_r} | {_share(k)} {counts_k} |")
+    total_r = sum(repaired.values(), Counter[bool]())
+    total_k = sum(kept.values(), Counter[bool]())
+    print(f"| all | {total_k.total()} | {_share(total_r)} | {_share(total_k)} |")
     for name, lines in wrong.items():
         if lines:
             print(f"\n{name}:\n" + "\n".join(lines))
