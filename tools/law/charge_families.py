@@ -297,12 +297,8 @@ FAMILIES: tuple[Family, ...] = (
                 "公司、企业或者其他单位的工作人员利用职务上的便利，索取或者非法收受他人财物，为他人谋取利益",
                 (_STAFF, _USING_POST, _TAKING),
             ),
-            # A judgment names the defendant company as 被告单位 or as 被告 followed by its name (cmdl-975, tune).
-            Member(
-                "单位行贿",
-                "单位为谋取不正当利益而行贿",
-                (r"被告单位|被告(?!人)[^，。；、（(]{2,25}(公司|厂|集团|企业)", _GIVING),
-            ),
+            # Before 单位行贿: a company that bribes another company's staff commits 164's offence (its third
+            # paragraph); 393's 单位行贿 is a bribe to a state functionary.
             Member(
                 "对非国家工作人员行贿",
                 "为谋取不正当利益，给予公司、企业或者其他单位的工作人员以财物",
@@ -310,6 +306,12 @@ FAMILIES: tuple[Family, ...] = (
                     r"(给予|送给|送予|送)[^，。；]{0,25}(?<!国有)(公司|企业|医院|集团)[^，。；]{0,15}"
                     r"(员工|职工|工作人员|经理|主任|医生|采购|负责人)",
                 ),
+            ),
+            # A judgment names the defendant company as 被告单位 or as 被告 followed by its name (cmdl-975, tune).
+            Member(
+                "单位行贿",
+                "单位为谋取不正当利益而行贿",
+                (r"被告单位|被告(?!人)[^，。；、（(]{2,25}(公司|厂|集团|企业)", _GIVING),
             ),
             Member("行贿", "为谋取不正当利益，给予国家工作人员以财物", (_GIVING,)),
         ),
