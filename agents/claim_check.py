@@ -6,8 +6,9 @@ rewritten from the basis; a sentence still making one is removed and the answer 
 apply. When the question asks about punishment, the penalty the best-matching basis article states for the
 case asked about is added if the Response leaves it out, quoted from the article, and each other basis
 article's sentences closest to the question say what it provides. Every step is recorded in
-``claim_checks``. Bracket ids and 引用 lines become readable citations, and an answer nothing supports says
-so, names the closest articles found as unverified and quotes the first two.
+``claim_checks``. Bracket ids and 引用 lines become readable citations; a basis article the audit kept without
+checking it is said to be so; an answer nothing supports says so, names the closest articles found as
+unverified and quotes the first two.
 """
 
 from __future__ import annotations
@@ -181,6 +182,14 @@ def _no_support(state: ConsultState, lang: str, quote: bool) -> str:
     return answer
 
 
+def _unverified_basis(state: ConsultState, lang: str) -> str:
+    """The sentence saying which basis articles the audit kept without checking them (their checklist could not
+    be written or answered): what the answer says on them has not been tested against the user's facts."""
+    unchecked = {v["article_id"] for v in state.verdicts if v["decided_by"] == "unverified"}
+    headings = [_heading(b) for b in state.legal_basis if b["article_id"] in unchecked]
+    return label("unverified_basis", lang, articles=label("list_separator", lang).join(headings)) if headings else ""
+
+
 def _checked(state: ConsultState, ctx: ConsultContext, response: str) -> tuple[str, list[ClaimCheck], Usage, str]:
     """The response with unsupported claims rewritten or removed, the checks, the rewrite's usage, and the
     note saying which article's words apply when sentences were removed (empty otherwise)."""
@@ -238,6 +247,8 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         if ctx.quote_provisions:
             response += quoted_provisions(state.question, response, state.legal_basis, quoted, ctx.language)
         response += note
+    if state.legal_basis and response.strip():
+        response += _unverified_basis(state, ctx.language)
     if not state.legal_basis or not response.strip():
         # No article was kept: whatever the model concluded rests on none (answers told people they could not
         # recover a loan, on 海商法), so the honest answer replaces it.

@@ -238,6 +238,7 @@ def test_auditor_prunes_inapplicable_articles_and_their_citations(active_kb: Ser
     assert [b["article_id"] for b in out["legal_basis"]] == ["刑法:133-1"]
     assert out["dropped_citations"] == ["刑法:264", "刑法:266"]
     assert "264" not in out["response"] and "（《刑法》第一百三十三条之一）" in out["response"]
+    assert "未能逐项核验" not in out["response"]  # 133-1 was checked, item by item
     content_prompt = str(model.calls[-1][-1].content)
     assert "[刑法:264] 全部要件均不满足" in content_prompt  # ContentCheck is told what was pruned and why
 
@@ -257,6 +258,8 @@ def test_unverifiable_articles_are_kept_and_flagged(active_kb: Services, install
     assert verdict["decided_by"] == "unverified" and verdict["applicable"]
     assert "could not be answered" in verdict["reason"]
     assert [b["article_id"] for b in out["legal_basis"]] == ["刑法:133-1"]
+    # The reader is told the basis was not checked against the facts, not only the audit trail.
+    assert "第一百三十三条之一未能逐项核验是否适用于您的情况" in out["response"]
 
 
 def test_invented_and_unaudited_citations_are_dropped_and_reported(active_kb: Services, install: Any) -> None:
