@@ -43,6 +43,7 @@ from prompts import label, render_prompt
 from tools.kb.cases import CaseSummary, get_cases
 from tools.kb.charges import ChargeRepository
 from tools.law.articles import CRIMINAL_LAW, make_article_id
+from tools.law.charge_families import untold_act
 from tools.law.charge_names import MAX_CHARGE_CHARS
 from tools.law.circumstances import fitted_circumstance_factors, probation_open, stated_circumstances
 from tools.law.penalties import FIXED_TERM_MONTHS
@@ -168,6 +169,8 @@ def decide_judgment(
     kept_articles, dropped_articles = resolve_articles(judgment.articles, evidence)
     repository = ChargeRepository(services.graph)
     named, dropped_charges, grounded = supported_charges(judgment.charges, evidence_articles, repository)
+    untold = [c for c in named if ctx.told_acts and untold_act(c, fact)]
+    named, dropped_charges = [c for c in named if c not in untold], [*dropped_charges, *(f"charge:{c}" for c in untold)]
     charges, refused, set_aside = convict(named, proposed, scored, evidence_articles, ctx)
     charges, anchored = anchor_conviction(
         charges, anchors if ctx.anchor_conviction else [], evidence_articles, repository
@@ -296,7 +299,8 @@ def adjudicate(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, A
     articles = [(a, found[a].heading, found[a].text) for a in applicable if a in found]
     cases = [state.cases[c] for c in state.kept_cases if c in state.cases][: ctx.case_k]
     evidence = number_evidence(articles, cases)
-    anchors = [g["name"] for g in state.prejudged]
+    # A pre-judged act offence the fact never tells is no anchor (nor shown to the Adjudicator as one).
+    anchors = [g["name"] for g in state.prejudged if not (ctx.told_acts and untold_act(g["name"], state.fact))]
     decided = None
     if ctx.profile == "fast" and ctx.charge_scoring:
         precedents = get_cases(get_services().graph, [c["case_id"] for c in cases])

@@ -6,7 +6,8 @@ logistic weights (``tools/law/charge_model.json``) are fitted on the tuning half
 (``jurisgraph fit charges``). A fact with several acts is also scored act by act, so a second
 offence told in its own paragraph is not lost under the first; neighbouring charges (盗窃 / 职务侵占, 诈骗 /
 保险诈骗, …) are separated on their distinguishing element (:mod:`tools.law.charge_families`): by the fact's
-words, else by one targeted yes/no question to the model.
+words, else by one targeted yes/no question to the model; 盗窃, 诈骗 and 故意伤害 are proposed only for a fact
+that tells their act.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from tools.errors import StructuredOutputError
 from tools.kb.cases import get_cases, judgment_counts
 from tools.kb.charges import ChargeRepository
 from tools.law.acts import split_acts, stated_charge_count
-from tools.law.charge_families import Ask, Member, check_families
+from tools.law.charge_families import Ask, Member, check_families, told_acts
 from tools.law.charge_model import fitted_charge_policy
 from tools.law.charge_scores import assign_acts, charge_signals, choose_charges, rank_charges
 from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured
@@ -136,8 +137,12 @@ def score_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str
     act_rankings = [rank_charges(act, model) for act in act_signals]
     least = stated_charge_count(state.fact) if ctx.stated_count else 0
     chosen = choose_charges(ranked, policy.threshold, ctx.max_charges, act_rankings, policy.act_threshold, least)
+    candidates = [name for name, _ in ranked[: ctx.scored_charges]]
+    if ctx.told_acts:
+        # Before the family checks, so that the candidate standing in is checked against its own neighbours.
+        chosen = told_acts(chosen, candidates, state.fact)
     ask, usages = element_question(state.fact, ctx) if ctx.family_questions and ctx.charge_scoring else (None, [])
-    proposed, checks = check_families(chosen, [name for name, _ in ranked[: ctx.scored_charges]], state.fact, ask)
+    proposed, checks = check_families(chosen, candidates, state.fact, ask)
     if not ctx.charge_scoring:
         proposed, checks = [], []
     kept = list(dict.fromkeys([*proposed, *(name for name, _ in ranked[: ctx.scored_charges])]))

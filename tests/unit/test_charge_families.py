@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools.law.charge_families import FAMILIES, Member, check_families
+from tools.law.charge_families import FAMILIES, Member, check_families, told_acts, untold_act
 
 CASES = [
     # (proposed, neighbour among the candidates, fact, decided)
@@ -257,3 +257,17 @@ def test_every_family_orders_distinct_charges() -> None:
     for family in FAMILIES:
         names = [m.charge for m in family.members]
         assert len(names) == len(set(names)) >= 2
+
+
+def test_an_act_offence_is_proposed_only_for_a_fact_that_tells_its_act() -> None:
+    arson = "被告人因琐事对邻居不满，深夜将汽油泼洒在邻居家柴房并点燃，烧毁柴房。"
+    # Not told: the next candidate that is not such an offence stands in; beside another charge it just goes.
+    assert told_acts(["盗窃"], ["盗窃", "诈骗", "放火"], arson) == ["放火"]
+    assert told_acts(["盗窃", "放火"], ["盗窃", "放火"], arson) == ["放火"]
+    # Told in other words than the family's: taking away is a theft, a pretext a deceit, a fracture an injury.
+    assert told_acts(["盗窃"], ["盗窃"], "被告人趁被害人熟睡，将其手机拿走后卖掉。") == ["盗窃"]
+    assert told_acts(["诈骗"], ["诈骗"], "被告人以帮忙办理低保为名，收取被害人2万元。") == ["诈骗"]
+    assert told_acts(["故意伤害"], ["故意伤害"], "被告人用木棍击打被害人，致其左臂骨折。") == ["故意伤害"]
+    # Other offences are not read this way, and with no other candidate the proposal stands.
+    assert not untold_act("滥伐林木", arson) and untold_act("诈骗", arson)
+    assert told_acts(["盗窃"], ["盗窃", "诈骗"], arson) == ["盗窃"]

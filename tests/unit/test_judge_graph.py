@@ -410,9 +410,10 @@ def test_a_long_judgment_is_reduced_to_its_facts_and_says_so(active_judge_kb: Se
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["诈骗"], [266])]})
     out = build_graph().invoke(JudgeInput(fact=long), context=JudgeContext(model="fake", profile="thorough"))
     assert out["fact_reduction"].startswith("事实原文 5468 字，超过 4000 字：只取事实部分")
-    # Judged, not refused. The fake's 诈骗 is no charge the scorer proposed: it is dropped, and the scorer's
-    # 盗窃 (264, audited) stands.
-    assert out["evidence"] and out["charges"] == out["proposed"] == ["盗窃"] and out["anchored"] == []
+    # Judged, not refused. The fact (fraud by text message) tells no theft, so the scorer's best candidate 盗窃
+    # gives way to the next (told_acts); the fake's 诈骗 is no charge the scorer proposed: it is dropped.
+    assert out["evidence"] and out["charges"] == out["proposed"] and out["anchored"] == []
+    assert out["proposed"] and "盗窃" not in out["proposed"]
     assert out["dropped"] == ["charge:诈骗"]
     with pytest.raises(InputError, match=r"more than the limit of 20000 \(--set max_fact_chars=N\)"):
         build_graph().invoke(JudgeInput(fact="被告人" * 7000), context=JudgeContext(model="fake"))
@@ -723,3 +724,25 @@ def test_without_precedents_the_stated_circumstances_move_the_floor_with_their_a
     assert [(c["name"], c["article"]) for c in out["circumstances"]] == [("自首", "刑法:67")]
     assert out["term"]["months"] == fitted_circumstance_factors().apply(36, ["自首"]) < 36
     assert "没有载明刑期的同罪名判例" in out["reasoning"] and "量刑时考虑了自首（刑法:67）" in out["reasoning"]
+
+
+ARSON = "被告人在某小区内将被害人李某停放的电动自行车一辆点火烧毁，价值人民币2300元。"
+
+
+def test_an_act_offence_the_fact_never_tells_is_not_convicted(active_judge_kb: Services, install: Any) -> None:
+    # CMDL's report half: facts of 放火, 假币 and 故意杀人 convicted of 盗窃, pre-judged by the 1.5B model and kept
+    # at probability 0.15. A fact that tells no theft is convicted of no theft: not on the Adjudicator's word,
+    # not as a pre-judged anchor, not as the scorer's proposal; 264 is retrieved and audited all the same.
+    scorer_off = JudgeContext(model="fake", charge_scoring=False)
+    for named in (["盗窃"], ["非法狩猎罪"]):  # the Adjudicator's own charge; an unsupported one, leaving the anchor
+        install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(named, [264])]})
+        before = build_graph().invoke(JudgeInput(fact=ARSON), context=replace(scorer_off, told_acts=False))
+        assert before["charges"] == ["盗窃"] and "刑法:264" in before["articles"]
+        install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(named, [264])]})
+        out = build_graph().invoke(JudgeInput(fact=ARSON), context=scorer_off)
+        assert out["charges"] == [] and out["anchored"] == []
+        assert [d for d in out["dropped"] if d.startswith("charge:")] == [f"charge:{named[0]}"]
+    scored = build_graph().invoke(JudgeInput(fact=ARSON), context=JudgeContext(model="fake"))
+    assert "盗窃" not in scored["proposed"] and "盗窃" not in scored["charges"]
+    taken = FACT.replace("盗窃", "骑走")  # the rule reads the act, not the charge's name: taking away is a theft
+    assert build_graph().invoke(JudgeInput(fact=taken), context=JudgeContext(model="fake"))["proposed"] == ["盗窃"]
