@@ -28,7 +28,7 @@ from app.eval.tasks import HALVES, load_items
 from app.fit.logistic import l2_logistic
 from tools.fitted import provenance, write_fitted
 from tools.law.acts import stated_charge_count
-from tools.law.charge_families import check_families
+from tools.law.charge_families import check_families, told_acts
 from tools.law.charge_model import BUNDLED_CHARGE_MODEL, ChargePolicy, fitted_charge_policy
 from tools.law.charge_scores import SIGNALS, ChargeModel, choose_charges, rank_charges
 
@@ -42,6 +42,8 @@ class Choice:
     most: int
     families: bool
     stated: bool = False
+    told: bool = False
+    """Act offences only for facts that tell their act (the judge's ``told_acts``)."""
 
 
 def fit(rows: Sequence[dict[str, Any]], c: float) -> ChargeModel:
@@ -60,8 +62,11 @@ def decide(row: dict[str, Any], model: ChargeModel, choice: Choice) -> tuple[lis
     acts = [rank_charges(act, model) for act in row.get("acts", [])] if choice.acts < 1 else []
     least = stated_charge_count(row["fact"]) if choice.stated else 0
     chosen = choose_charges(ranked, choice.threshold, choice.most, acts, choice.acts, least)
+    candidates = [name for name, _ in ranked[:8]]
+    if choice.told:
+        chosen = told_acts(chosen, candidates, row["fact"])
     if choice.families:
-        chosen, _ = check_families(chosen, [name for name, _ in ranked[:8]], row["fact"])
+        chosen, _ = check_families(chosen, candidates, row["fact"])
     return ranked, chosen
 
 
@@ -87,11 +92,11 @@ def measure(rows: Sequence[dict[str, Any]], model: ChargeModel, choice: Choice) 
 
 
 def best_choice(
-    rows: Sequence[dict[str, Any]], model: ChargeModel, most: int, acts: bool, families: bool, stated: bool
+    rows: Sequence[dict[str, Any]], model: ChargeModel, most: int, acts: bool, families: bool, stated: bool, told: bool
 ) -> Choice:
     """The thresholds with the best tuning-half accuracy (the higher ones on ties)."""
     grid = [round(float(t), 2) for t in np.arange(0.1, 1.05, 0.1)]
-    choices = [Choice(t, a, most, families, stated) for t in grid for a in (grid if acts else [1.0])]
+    choices = [Choice(t, a, most, families, stated, told) for t in grid for a in (grid if acts else [1.0])]
     return max(choices, key=lambda c: (measure(rows, model, c)["accuracy"], c.threshold, c.acts))
 
 
@@ -120,8 +125,8 @@ def fit_charges(
     files: Sequence[Path], data: Sequence[Path], c: float, most: int, write: bool, per_charge: int = 0
 ) -> ChargePolicy:
     """Fit the weights on the tuning half (at most ``per_charge`` items per gold charge set, when given), then the
-    thresholds step by step (acts, family checks, stated counts) on the same items, printing both halves at each
-    step; with ``write`` the last step replaces the shipped policy."""
+    thresholds step by step (acts, family checks, stated counts, told acts) on the same items, printing both
+    halves at each step; with ``write`` the last step replaces the shipped policy."""
     rows = [json.loads(line) for path in files for line in path.read_text(encoding="utf-8").splitlines() if line]
     halves: dict[str, list[dict[str, Any]]] = {half: [r for r in rows if r["half"] == half] for half in HALVES}
     tune = balanced(halves["tune"], per_charge)
@@ -131,17 +136,19 @@ def fit_charges(
     shipped = fitted_charge_policy()
     print(f"shipped {dict(shipped.model.weights)} bias {shipped.model.bias}")
     report(halves, shipped.model, Choice(shipped.threshold, shipped.act_threshold, most, True, True))
+    report(halves, shipped.model, Choice(shipped.threshold, shipped.act_threshold, most, True, True, True))
     fitted = fit(tune, c)
     print(f"fitted on tune: {dict(fitted.weights)} bias {fitted.bias}")
     report(halves, fitted, Choice(1.01, 1.01, 1, False))
     choice = Choice(1.0, 1.0, most, False)
-    for acts, families, stated in (
-        (False, False, False),
-        (True, False, False),
-        (True, True, False),
-        (True, True, True),
+    for acts, families, stated, told in (
+        (False, False, False, False),
+        (True, False, False, False),
+        (True, True, False, False),
+        (True, True, True, False),
+        (True, True, True, True),
     ):
-        choice = best_choice(tune, fitted, most, acts, families, stated)
+        choice = best_choice(tune, fitted, most, acts, families, stated, told)
         report(halves, fitted, choice)
     depths = {len(r["fused"]) for r in rows}
     policy = ChargePolicy(fitted, max(depths), choice.threshold, choice.acts, shipped.floor)
