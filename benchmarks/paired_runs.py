@@ -18,7 +18,7 @@ from typing import Any
 from app.eval.checks import derive_checks
 from app.eval.report import paired_comparison
 from app.eval.runner import gold_of, read_results
-from app.eval.tasks import load_items
+from app.eval.tasks import load_items, resolve_charge_labels
 from tools.kb.charges import ChargeRepository
 from tools.services import get_services
 
@@ -28,7 +28,8 @@ def _load(spec: str, label: str, gold: dict[str, dict[str, Any]]) -> list[dict[s
     results = [r for r in read_results(Path(run) / "results.jsonl") if r["system"] == system and r["item_id"] in gold]
     if not results:
         raise SystemExit(f"no results of system {system!r} in {run}")
-    return [{**r, "system": label, "gold": gold[r["item_id"]]} for r in results]
+    # A gold of its own per result: charge labels are rewritten in place.
+    return [{**r, "system": label, "gold": dict(gold[r["item_id"]])} for r in results]
 
 
 def main() -> None:
@@ -42,7 +43,11 @@ def main() -> None:
     gold = {item_id: gold_of(item) for item_id, item in items.items()}
     results = _load(args.before, "before", gold) + _load(args.after, "after", gold)
     services = get_services()
-    derive_checks(args.task, results, items, services.statutes, ChargeRepository(services.graph))
+    charges = ChargeRepository(services.graph)
+    if args.task in ("ljp", "charge"):
+        # As the eval compares them: CMDL's finer names (a charge's alternative) as the KB's charge table has them.
+        resolve_charge_labels(results, charges)
+    derive_checks(args.task, results, items, services.statutes, charges)
     paired = paired_comparison(args.task, results, compared=("after", ["before"]))["after - before"]
     print(f"after - before, {paired.pop('items')} items, 95% paired bootstrap\n")
     print("| metric | difference [95% CI] |\n|---|---|")
