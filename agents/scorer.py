@@ -145,7 +145,7 @@ def score_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str
     proposed, checks = check_families(chosen, candidates, state.fact, ask)
     if not ctx.charge_scoring:
         proposed, checks = [], []
-    kept = list(dict.fromkeys([*proposed, *(name for name, _ in ranked[: ctx.scored_charges])]))
+    kept = list(dict.fromkeys([*proposed, *candidates]))
     probability = dict(ranked)
     defined = repository.articles_for(kept)
     act = assign_acts(kept, act_rankings)
