@@ -169,7 +169,7 @@ def decide_judgment(
     kept_articles, dropped_articles = resolve_articles(judgment.articles, evidence)
     repository = ChargeRepository(services.graph)
     named, dropped_charges, grounded = supported_charges(judgment.charges, evidence_articles, repository)
-    untold = [c for c in named if ctx.told_acts and untold_act(c, fact)]
+    untold = [c for c in named if untold_act(c, fact)]
     named, dropped_charges = [c for c in named if c not in untold], [*dropped_charges, *(f"charge:{c}" for c in untold)]
     charges, refused, set_aside = convict(named, proposed, scored, evidence_articles, ctx)
     charges, anchored = anchor_conviction(
@@ -300,7 +300,7 @@ def adjudicate(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, A
     cases = [state.cases[c] for c in state.kept_cases if c in state.cases][: ctx.case_k]
     evidence = number_evidence(articles, cases)
     # A pre-judged act offence the fact never tells is no anchor (nor shown to the Adjudicator as one).
-    anchors = [g["name"] for g in state.prejudged if not (ctx.told_acts and untold_act(g["name"], state.fact))]
+    anchors = [g["name"] for g in state.prejudged if not untold_act(g["name"], state.fact)]
     decided = None
     if ctx.profile == "fast" and ctx.charge_scoring:
         precedents = get_cases(get_services().graph, [c["case_id"] for c in cases])

@@ -138,9 +138,8 @@ def score_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str
     least = stated_charge_count(state.fact) if ctx.stated_count else 0
     chosen = choose_charges(ranked, policy.threshold, ctx.max_charges, act_rankings, policy.act_threshold, least)
     candidates = [name for name, _ in ranked[: ctx.scored_charges]]
-    if ctx.told_acts:
-        # Before the family checks, so that the candidate standing in is checked against its own neighbours.
-        chosen = told_acts(chosen, candidates, state.fact)
+    # Before the family checks, so that the candidate standing in is checked against its own neighbours.
+    chosen = told_acts(chosen, candidates, state.fact)
     ask, usages = element_question(state.fact, ctx) if ctx.family_questions and ctx.charge_scoring else (None, [])
     proposed, checks = check_families(chosen, candidates, state.fact, ask)
     if not ctx.charge_scoring:

@@ -62,11 +62,6 @@ class JudgeContext(AuditContext):
         "When the fact's own conclusions name more charges than the scorer chose (以××和××追究, 数罪并罚), add "
         "the next-best candidates up to that count.",
     )
-    told_acts: bool = setting(
-        True,
-        "Convict 盗窃, 诈骗 or 故意伤害 only of a fact that tells a theft, a deceit or an injury; a proposal or "
-        "pre-judgment of one the fact never tells gives way to the next-best candidate.",
-    )
     family_questions: bool = setting(
         True,
         "When the fact does not state the element separating a proposed charge from a neighbouring one "
