@@ -169,8 +169,10 @@ def decide_judgment(
     kept_articles, dropped_articles = resolve_articles(judgment.articles, evidence)
     repository = ChargeRepository(services.graph)
     named, dropped_charges, grounded = supported_charges(judgment.charges, evidence_articles, repository)
+    # An act offence the fact never tells (盗窃 for a fire) is refused like an unsupported charge.
     untold = [c for c in named if untold_act(c, fact)]
-    named, dropped_charges = [c for c in named if c not in untold], [*dropped_charges, *(f"charge:{c}" for c in untold)]
+    named = [c for c in named if c not in untold]
+    dropped_charges += [f"charge:{c}" for c in untold]
     charges, refused, set_aside = convict(named, proposed, scored, evidence_articles, ctx)
     charges, anchored = anchor_conviction(
         charges, anchors if ctx.anchor_conviction else [], evidence_articles, repository
