@@ -272,15 +272,18 @@ FAMILIES: tuple[Family, ...] = (
         "卖淫",
         (
             Member("强迫卖淫", "以暴力、胁迫等手段强迫他人卖淫", (r"强迫|逼迫|威胁[^，。；]{0,10}卖淫",)),
+            # Before 组织卖淫 only where the fact says the defendant helped another's organising: a fact of
+            # helpers tells the organising too (协助侯某某、温某…组织卖淫: cmdl-561, cmdl-633, tune), while an
+            # organiser's fact may name guards and lookouts of his own.
+            Member(
+                "协助组织卖淫",
+                "为组织卖淫的人招募、运送人员或者充当保镖、打手、管账人",
+                (r"(协助|帮助)[^，。；]{0,15}组织[^，。；]{0,8}卖淫",),
+            ),
             Member(
                 "组织卖淫",
                 "以招募、雇佣、纠集等手段管理或者控制多人从事卖淫",
                 (r"(组织|招募|雇佣|纠集|管理|控制)[^，。；]{0,15}(卖淫|小姐|失足)",),
-            ),
-            Member(
-                "协助组织卖淫",
-                "为组织卖淫的人招募、运送人员或者充当保镖、打手、管账人",
-                (r"协助|帮助[^，。；]{0,10}组织|保镖|打手|管账|望风|运送",),
             ),
             Member("引诱、容留、介绍卖淫", "引诱、容留或者介绍他人卖淫", (r"引诱|容留|介绍|卖淫",)),
         ),
