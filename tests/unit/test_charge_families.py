@@ -228,6 +228,18 @@ def test_a_charge_without_a_neighbour_among_the_candidates_is_not_checked() -> N
     assert check_families(["盗窃"], ["盗窃", "诈骗"], fact) == (["盗窃"], [])
 
 
+def test_a_specific_form_of_an_act_offence_is_checked_against_the_act_itself_even_unproposed() -> None:
+    # No retriever proposed 诈骗: 合同诈骗 is still checked against it, and a fact with no contract is 诈骗.
+    fact = "被告人谎称能帮被害人办理工作调动，先后骗取被害人现金5万元。"
+    charges, checks = check_families(["合同诈骗"], ["合同诈骗", "重婚"], fact)
+    assert charges == ["诈骗"]
+    assert [(c.charge, c.decided, c.by) for c in checks] == [("合同诈骗", "诈骗", "fact")]
+    # A contract told keeps it; a family whose last member is no act offence gains no unproposed rival.
+    contract = "被告人以公司名义与被害人签订购销合同，收取货款20万元后逃匿。"
+    assert check_families(["合同诈骗"], ["合同诈骗"], contract)[0] == ["合同诈骗"]
+    assert check_families(["受贿"], ["受贿"], fact) == (["受贿"], [])
+
+
 def test_the_question_decides_only_when_the_fact_is_silent() -> None:
     asked: list[Member] = []
 
@@ -257,7 +269,7 @@ def test_a_refuted_charge_merges_into_a_neighbour_already_proposed() -> None:
 def test_a_refuted_charge_falls_to_a_less_specific_neighbour() -> None:
     # No contract, says the model: that leaves 诈骗 (the family's most general member, here no candidate),
     # not 信用卡诈骗, whose card the fact never mentions either.
-    silent = "被告人谎称能办理入学手续，收取被害人钱款3万元后逃匿。"
+    silent = "被告人声称能办理入学手续，收取被害人钱款3万元后逃匿。"
     candidates = ["合同诈骗", "拒不执行判决、裁定", "信用卡诈骗"]
     charges, checks = check_families(["合同诈骗"], candidates, silent, lambda m: False)
     assert charges == ["诈骗"] and [(c.charge, c.decided, c.by) for c in checks] == [("合同诈骗", "诈骗", "question")]

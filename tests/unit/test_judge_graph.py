@@ -411,10 +411,11 @@ def test_a_long_judgment_is_reduced_to_its_facts_and_says_so(active_judge_kb: Se
     out = build_graph().invoke(JudgeInput(fact=long), context=JudgeContext(model="fake", profile="thorough"))
     assert out["fact_reduction"].startswith("事实原文 5468 字，超过 4000 字：只取事实部分")
     # Judged, not refused. The fact (fraud by text message) tells no theft, so the scorer's best candidate 盗窃
-    # gives way to the next (told_acts); the fake's 诈骗 is no charge the scorer proposed: it is dropped.
-    assert out["evidence"] and out["charges"] == out["proposed"] and out["anchored"] == []
-    assert out["proposed"] and "盗窃" not in out["proposed"]
-    assert out["dropped"] == ["charge:诈骗"]
+    # gives way to the next (told_acts), 信用卡诈骗; the fact tells no card, so the act itself, 诈骗, replaces it
+    # although no retriever proposed it (the gold charge), and the fake's 诈骗 stands.
+    assert out["evidence"] and out["charges"] == out["proposed"] == ["诈骗"] and out["anchored"] == []
+    assert [(c["charge"], c["decided"], c["by"]) for c in out["family_checks"]] == [("信用卡诈骗", "诈骗", "fact")]
+    assert out["dropped"] == []
     with pytest.raises(InputError, match=r"more than the limit of 20000 \(--set max_fact_chars=N\)"):
         build_graph().invoke(JudgeInput(fact="被告人" * 7000), context=JudgeContext(model="fake"))
     short = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake"))

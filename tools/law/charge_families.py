@@ -450,10 +450,15 @@ def check_families(
     out = list(chosen)
     checks: list[FamilyCheck] = []
     for family in FAMILIES:
+        general = family.members[-1]
         rivals = [
             m
             for m in family.members
-            if m.charge in candidates or m.charge in chosen or (family.by_law and m.stated_in(fact))
+            if m.charge in candidates
+            or m.charge in chosen
+            or (family.by_law and m.stated_in(fact))
+            # An act offence is the neighbour of its specific forms whether or not a retriever proposed it.
+            or (m is general and m.charge in ACT_WORDS and any(family.member(c) for c in chosen))
         ]
         if len(rivals) < 2:
             continue
