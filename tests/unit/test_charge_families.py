@@ -240,6 +240,16 @@ def test_a_specific_form_of_an_act_offence_is_checked_against_the_act_itself_eve
     assert check_families(["受贿"], ["受贿"], fact) == (["受贿"], [])
 
 
+def test_who_gave_and_who_took_a_bribe_is_read_from_the_fact_even_unproposed() -> None:
+    # The statute separates the bribery offences by who gave and who took (by_law): a 受贿 proposed for a
+    # company that gave becomes 单位行贿 with no retriever proposing it.
+    gave = "被告单位某建筑公司为承揽工程，为谋取不正当利益，经法定代表人决定，送给某镇镇长现金10万元。"
+    assert check_families(["受贿"], ["受贿", "合同诈骗"], gave)[0] == ["单位行贿"]
+    # "X给予的" in a clause of taking tells the taking, not a giving: the official's 受贿 stands.
+    took = "被告人系某区医院财务科科长，全面负责财务工作，收受某投资公司江某给予的贿赂人民币20万元。"
+    assert check_families(["受贿"], ["受贿", "行贿"], took)[0] == ["受贿"]
+
+
 def test_the_question_decides_only_when_the_fact_is_silent() -> None:
     asked: list[Member] = []
 

@@ -42,8 +42,9 @@ class Family:
     by_law: bool = False
     """The statute itself separates the members by words a fact states (刑法:133-1's third paragraph: a drunk
     driver who causes a serious accident is judged under the heavier 交通肇事; 205-1: 虚开 of an invoice other
-    than a VAT special one is 虚开发票; 191: laundering is 洗钱 only for the crimes it lists), so a member the
-    fact states is weighed even when no retriever proposed it."""
+    than a VAT special one is 虚开发票; 191: laundering is 洗钱 only for the crimes it lists; 163/164, 385/389 and
+    393: who took and who gave, and whether the taker was a state functionary), so a member the fact states is
+    weighed even when no retriever proposed it."""
 
     def member(self, charge: str) -> Member | None:
         return next((m for m in self.members if m.charge == charge), None)
@@ -61,7 +62,10 @@ _OFFICIAL = (
 )
 _USING_POST = r"利用[^，。；]{0,20}(便利|之便)|职务(上的)?(便利|之便)|利用[^，。；]{0,6}(职务|职权|经手|管理|保管|负责)"
 _TAKING = r"收受|索取|索要|非法收取|收取[^，。；]{0,10}(好处|贿|礼金|红包|回扣|感谢费)"
-_GIVING = r"谋取不正当利益|行贿|贿送|(送给|送予|给予|送去)[^，。；]{0,20}(现金|财物|好处费|礼金|红包|购物卡|人民币|元)"
+# Not "X给予的" within a clause of the defendant taking it (收受…江某某给予的贿赂人民币20万元: charge-205, tune).
+_GIVING = (
+    r"谋取不正当利益|行贿|贿送|(送给|送予|给予|送去)(?!的)[^，。；]{0,20}(现金|财物|好处费|礼金|红包|购物卡|人民币|元)"
+)
 
 FAMILIES: tuple[Family, ...] = (
     Family(
@@ -337,6 +341,7 @@ FAMILIES: tuple[Family, ...] = (
             ),
             Member("行贿", "为谋取不正当利益，给予国家工作人员以财物", (_GIVING,)),
         ),
+        by_law=True,
     ),
     Family(
         "虚开",
