@@ -455,7 +455,7 @@ def check_families(
     out = list(chosen)
     checks: list[FamilyCheck] = []
     for family in FAMILIES:
-        general = family.members[-1]
+        act_offence = family.members[-1]
         rivals = [
             m
             for m in family.members
@@ -463,7 +463,7 @@ def check_families(
             or m.charge in chosen
             or (family.by_law and m.stated_in(fact))
             # An act offence is the neighbour of its specific forms whether or not a retriever proposed it.
-            or (m is general and m.charge in ACT_WORDS and any(family.member(c) for c in chosen))
+            or (m is act_offence and m.charge in ACT_WORDS and any(family.member(c) for c in chosen))
         ]
         if len(rivals) < 2:
             continue
