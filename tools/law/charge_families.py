@@ -56,6 +56,8 @@ _TITLES = (
 )
 # The post may be named well after the employer (…有限公司在本区…四楼游戏机房收银员: cmdl-1053, tune).
 _STAFF = rf"(公司|企业|单位|集团|商场|超市|酒店|银行|厂)[^，。；]{{0,30}}({_TITLES})"
+# Staff of a company not said to be state-owned: the recipient of 164's bribe.
+_PRIVATE_STAFF = rf"(?<!国有)(公司|企业|医院|集团)[^，。；]{{0,15}}({_TITLES}|主任|医生|采购|负责人)"
 _OFFICIAL = (
     r"(?<!非)国家工作人员|国家机关|村民委员会|村委会|居委会|(村|乡|镇|街道)[^，。；]{0,6}(书记|主任|会计|文书)"
     r"|事业单位|国有|(局|厅|处|科|乡|镇|县|市|区)长"
@@ -327,10 +329,8 @@ FAMILIES: tuple[Family, ...] = (
                 "为谋取不正当利益，给予公司、企业或者其他单位的工作人员以财物",
                 # Paid to them is given too (向…公司的高级销售经理…支付贿赂款: cmdl-151, tune).
                 (
-                    r"(给予|送给|送予|送)[^，。；]{0,25}(?<!国有)(公司|企业|医院|集团)[^，。；]{0,15}"
-                    rf"({_TITLES}|主任|医生|采购|负责人)"
-                    rf"|向[^，。；]{{0,25}}(?<!国有)(公司|企业|医院|集团)[^，。；]{{0,15}}({_TITLES}|主任|医生|采购|负责人)"
-                    r"[^。；]{0,30}(支付|给予|送)[^，。；]{0,6}(贿|好处费|回扣|感谢费)",
+                    rf"(给予|送给|送予|送)[^，。；]{{0,25}}{_PRIVATE_STAFF}"
+                    rf"|向[^，。；]{{0,25}}{_PRIVATE_STAFF}[^。；]{{0,30}}(支付|给予|送)[^，。；]{{0,6}}(贿|好处费|回扣|感谢费)",
                 ),
             ),
             # A judgment names the defendant company as 被告单位 or as 被告 followed by its name (cmdl-975, tune).
