@@ -44,6 +44,18 @@ CASES = [
     ("抢夺", "抢劫", "被告人持刀威胁被害人，劫取其手机一部。", "抢劫"),
     ("抢劫", "抢夺", "被告人骑摩托车乘被害人不备，从其手中夺走挎包一个后逃离。", "抢夺"),
     ("故意伤害", "聚众斗殴", "被告人纠集十余人持棍棒与对方人员斗殴，致一人轻伤。", "聚众斗殴"),
+    # Two men trading blows is no gang fight; a gang fight that causes 重伤 is judged as 故意伤害 (292, para. 2).
+    ("聚众斗殴", "故意伤害", "被告人与被害人因琐事发生口角后互殴，被告人持菜刀将被害人砍伤，经鉴定构成轻伤二级。", "故意伤害"),
+    ("聚众斗殴", "故意伤害", "被告人纠集五人持刀与对方人员斗殴，致被害人脾脏破裂，经鉴定构成重伤二级。", "故意伤害"),
+    # 234 needs 轻伤 at least: a beating that caused 轻微伤 only is 293's.
+    ("故意伤害", "寻衅滋事", "被告人酒后在烧烤店内因琐事殴打被害人，致被害人面部软组织挫伤，经鉴定为轻微伤。", "寻衅滋事"),
+    # The rented car is pledged a sentence after it was rented.
+    (
+        "诈骗",
+        "合同诈骗",
+        "被告人在汽车租赁公司租赁了一辆轿车，约定租期3天。后因资金紧张，将该车抵押给他人借款2万元。",
+        "合同诈骗",
+    ),
     ("故意伤害", "寻衅滋事", "被告人酒后在烧烤摊无故随意殴打他人，致二人轻微伤。", "寻衅滋事"),
     ("寻衅滋事", "故意伤害", "被告人因邻里纠纷用砖头击打被害人头部，致其轻伤二级。", "故意伤害"),
     (
@@ -221,6 +233,13 @@ def test_each_family_check_separates_its_pair(proposed: str, neighbour: str, fac
     assert [(c.charge, c.decided, c.by) for c in checks] == [(proposed, decided, "fact")]
     # The judgment shows where the fact states the element: words of the fact itself.
     assert all(checks[0].quote.split("…")) and all(part in fact for part in checks[0].quote.split("…"))
+
+
+def test_an_injury_of_unstated_degree_does_not_state_intentional_injury() -> None:
+    # 受伤 says nothing of 轻伤, which 234 needs: the proposal stands for the question to decide.
+    fact = "被告人在酒吧内殴打被害人，致其受伤住院。"
+    charges, checks = check_families(["寻衅滋事"], ["寻衅滋事", "故意伤害"], fact)
+    assert charges == ["寻衅滋事"] and [(c.decided, c.by) for c in checks] == [("寻衅滋事", "default")]
 
 
 def test_a_charge_without_a_neighbour_among_the_candidates_is_not_checked() -> None:
