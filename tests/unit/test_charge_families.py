@@ -19,6 +19,8 @@ CASES = [
     # A village post handling the village's own funds, or a staff member said not to be an official: 挪用资金.
     ("挪用公款", "挪用资金", "被告人利用担任某村党支部副书记的职务便利，挪用村集体资金20万元借给他人。", "挪用资金"),
     ("挪用公款", "挪用资金", "被告人系某公司出纳，属非国家工作人员，挪用本单位资金8万元。", "挪用资金"),
+    # Land compensation a village post administers for the state is public money (93, as the NPC reads it).
+    ("挪用资金", "挪用公款", "被告人主持村委会工作期间，将村委会收到的征地补偿款11万元挪给他人还贷。", "挪用公款"),
     # Funds the village manages for the government (扶贫, 救灾: the 2000 legislative interpretation): 挪用公款.
     (
         "挪用资金",
@@ -170,6 +172,19 @@ CASES = [
         "对非国家工作人员行贿",
         "被告人为获取平台推广资源，向某网络科技有限公司的高级销售经理张某累计支付贿赂款24万元。",
         "对非国家工作人员行贿",
+    ),
+    # A post in a state organ named as the defendant's; a duty told instead of the post's use.
+    (
+        "非国家工作人员受贿",
+        "受贿",
+        "被告人在担任某县国土资源局收储中心主任期间，利用职务便利，收受他人财物2.8万元。",
+        "受贿",
+    ),
+    (
+        "行贿",
+        "受贿",
+        "被告人担任某区中心医院财务科科长，全面负责该院的财务工作，收受某投资公司给予的贿赂20万元。",
+        "受贿",
     ),
     # 非法收取 is taking; a village post on a township's behalf is an official.
     (

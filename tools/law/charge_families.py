@@ -62,8 +62,15 @@ _PRIVATE_STAFF = rf"(?<!国有)(公司|企业|医院|集团)[^，。；]{{0,15}}
 _OFFICIAL = (
     r"(?<!非)国家工作人员|国家机关|村民委员会|村委会|居委会|(村|乡|镇|街道)[^，。；]{0,6}(书记|主任|会计|文书)"
     r"|事业单位|国有|(局|厅|处|科|乡|镇|县|市|区)长"
+    # A post in a state organ the fact names as the defendant's (在担任岳西县国土资源局收储中心二室主任期间: ljp-9,
+    # tune), not an organ the fact names for another reason (被某县公安局抓获).
+    r"|(担任|系|任)[^，。；]{0,15}(局|政府|委员会|人民法院|人民检察院|派出所|管理所|管理站)[^，。；]{0,10}"
+    r"(主任|所长|站长|干部|工作人员|科员|干事|会计|出纳|职工|民警)"
 )
 _USING_POST = r"利用[^，。；]{0,20}(便利|之便)|职务(上的)?(便利|之便)|利用[^，。；]{0,6}(职务|职权|经手|管理|保管|负责)"
+# A bribe taken is tied to the post by its duty as well (全面负责该院的财务工作…负责监管协议履行: charge-205,
+# tune); a duty told beside property taken is not (a former employee's fraud: cail-train-487).
+_POST_FOR_BRIBE = rf"{_USING_POST}|负责[^，。；]{{0,15}}(工作|事宜|监管|管理|审批|采购|验收)"
 _TAKING = r"收受|索取|索要|非法收取|收取[^，。；]{0,10}(好处|贿|礼金|红包|回扣|感谢费)"
 # Not "X给予的" within a clause of the defendant taking it (收受…江某某给予的贿赂人民币20万元: charge-205, tune).
 _GIVING = (
@@ -149,7 +156,14 @@ FAMILIES: tuple[Family, ...] = (
             Member(
                 "挪用公款",
                 "国家工作人员挪用公款",
-                (r"公款|(?<!非)国家工作人员|国家机关|国有(公司|企业|单位|资产|资金)|事业单位|财政|扶贫|救灾",),
+                # Funds a village post administers for the state (the NPC Standing Committee's reading of 93:
+                # 土地征收、征用补偿费用, 救灾、优抚、移民、救济款物: cmdl-1290, tune) and the state's township
+                # stations (畜牧兽医工作站站长: cmdl-899, tune) are public.
+                (
+                    r"公款|(?<!非)国家工作人员|国家机关|国有(公司|企业|单位|资产|资金)|事业单位|财政|扶贫|救灾"
+                    r"|(征地|占地|征用|征收)[^，。；]{0,4}(补偿)?款|优抚|移民|救济"
+                    r"|(兽医|畜牧|农技|农机|林业|水利|水务|国土|计生|卫生|文化)[^，。；]{0,6}(站|所)[^，。；]{0,4}(站长|所长)",
+                ),
             ),
             Member("挪用资金", "公司、企业或者其他单位的工作人员挪用本单位资金", (r"挪用",)),
         ),
@@ -323,12 +337,12 @@ FAMILIES: tuple[Family, ...] = (
             Member(
                 "受贿",
                 "国家工作人员利用职务上的便利，索取或者非法收受他人财物，为他人谋取利益",
-                (_OFFICIAL, _USING_POST, _TAKING),
+                (_OFFICIAL, _POST_FOR_BRIBE, _TAKING),
             ),
             Member(
                 "非国家工作人员受贿",
                 "公司、企业或者其他单位的工作人员利用职务上的便利，索取或者非法收受他人财物，为他人谋取利益",
-                (_STAFF, _USING_POST, _TAKING),
+                (_STAFF, _POST_FOR_BRIBE, _TAKING),
             ),
             # Before 单位行贿: a company that bribes another company's staff commits 164's offence (its third
             # paragraph); 393's 单位行贿 is a bribe to a state functionary.
