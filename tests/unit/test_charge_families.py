@@ -173,6 +173,34 @@ CASES = [
         "被告人为获取平台推广资源，向某网络科技有限公司的高级销售经理张某累计支付贿赂款24万元。",
         "对非国家工作人员行贿",
     ),
+    # A village post is a state functionary only in the public affairs it assists the government with (93, as the
+    # NPC Standing Committee reads it): in the village's own affairs its bribe is 163's.
+    (
+        "受贿",
+        "非国家工作人员受贿",
+        "被告人在担任某村党支部书记期间，利用职务之便，先后收受承包村集体鱼塘的韩某现金5万元。",
+        "非国家工作人员受贿",
+    ),
+    (
+        "非国家工作人员受贿",
+        "受贿",
+        "被告人在担任某社区支部书记期间，在征地补偿过程中，利用职务之便收受村民甘某贿赂6万元。",
+        "受贿",
+    ),
+    # A state-controlled company's manager is no state functionary; 西安市长安区 names no 市长.
+    (
+        "受贿",
+        "非国家工作人员受贿",
+        "西安市长安区检察院指控，被告人系某国有控股公司项目经理，利用职务便利收受供应商好处费8万元。",
+        "非国家工作人员受贿",
+    ),
+    # A bribe given to the defendant is taken by him, however the fact words the giving.
+    (
+        "行贿",
+        "非国家工作人员受贿",
+        "被告人系某快递公司运营中心总监，利用职务便利，每月收受王某给予其1000元人民币。",
+        "非国家工作人员受贿",
+    ),
     # A post in a state organ named as the defendant's; a duty told instead of the post's use.
     (
         "非国家工作人员受贿",

@@ -55,16 +55,31 @@ _TITLES = (
     r"员工|职工|职员|工作人员|会计|出纳|司机|业务员|营业员|销售员|采购员|收银员|经理|总监|主管|助理|保管员|管理员|仓管|库管"
     r"|店员"
 )
+# A village or residents' committee post is a state functionary only while it assists the government in the
+# matters the NPC Standing Committee's reading of 93 lists (2000); in the village's own affairs its bribe is 163's
+# (CAIL's 非国家工作人员受贿 judgments of 村委会主任 and 村支部书记).
+_VILLAGE_POST = r"村民委员会|村委会|居委会|(村|社区|街道)[^，。；]{0,6}(书记|主任|会计|文书|组长)"
+_PUBLIC_AFFAIRS = (
+    r"救灾|抢险|防汛|优抚|扶贫|移民|救济|捐助|国有土地|(征地|占地|征用|征收|拆迁)[^，。；]{0,6}(补偿|款|费)|代征|代缴"
+    r"|计划生育|计生|户籍(?!证明|信息|资料|材料|所在地)|征兵|协助[^，。；]{0,10}(政府|乡|镇|街道)|低保|退耕还林|危房改造"
+    r"|(国家|政府|财政)[^，。；]{0,10}(补助|补贴|资金|奖补|专项|项目)"
+)
 # The post may be named well after the employer (…有限公司在本区…四楼游戏机房收银员: cmdl-1053, tune).
-_STAFF = rf"(公司|企业|单位|集团|商场|超市|酒店|银行|厂)[^，。；]{{0,30}}({_TITLES})"
+# …or be a village post acting in the village's own affairs: 163's and 271's "other unit" (where the fact also
+# tells public affairs, _OFFICIAL states the more specific member first).
+_STAFF = rf"(公司|企业|单位|集团|商场|超市|酒店|银行|厂)[^，。；]{{0,30}}({_TITLES})|{_VILLAGE_POST}"
 # Staff of a company not said to be state-owned: the recipient of 164's bribe.
 _PRIVATE_STAFF = rf"(?<!国有)(公司|企业|医院|集团)[^，。；]{{0,15}}({_TITLES}|主任|医生|采购|负责人)"
 _OFFICIAL = (
-    r"(?<!非)国家工作人员|国家机关|村民委员会|村委会|居委会|(村|乡|镇|街道)[^，。；]{0,6}(书记|主任|会计|文书)"
-    r"|事业单位|国有|(局|厅|处|科|乡|镇|县|市|区)长"
+    r"(?<!非)国家工作人员|国家机关"
+    rf"|({_VILLAGE_POST})(?=[\s\S]*({_PUBLIC_AFFAIRS}))|({_PUBLIC_AFFAIRS})(?=[\s\S]*({_VILLAGE_POST}))"
+    # Not a company's 国有控股 (a state-controlled company's staff are 163's unless the state delegated them), nor
+    # the 市长 of 西安市长安区.
+    r"|(乡|镇)[^，。；村社居]{0,6}(书记|主任|会计|文书)|事业单位|国有(?!控股|参股)"
+    r"|(局|厅|处|科|乡|镇|县|市|区)长(?![^，。；]{0,3}(区|镇|县|乡|村|街|路))"
     # A post in a state organ the fact names as the defendant's (在担任岳西县国土资源局收储中心二室主任期间: ljp-9,
     # tune), not an organ the fact names for another reason (被某县公安局抓获).
-    r"|(担任|系|任)[^，。；]{0,15}(局|政府|委员会|人民法院|人民检察院|派出所|管理所|管理站)[^，。；]{0,10}"
+    r"|(担任|系|任)[^，。；]{0,15}(局|政府|(?<![村居]民)委员会|人民法院|人民检察院|派出所|管理所|管理站)[^，。；]{0,10}"
     r"(主任|所长|站长|干部|工作人员|科员|干事|会计|出纳|职工|民警)"
 )
 _USING_POST = r"利用[^，。；]{0,20}(便利|之便)|职务(上的)?(便利|之便)|利用[^，。；]{0,6}(职务|职权|经手|管理|保管|负责)"
@@ -72,9 +87,11 @@ _USING_POST = r"利用[^，。；]{0,20}(便利|之便)|职务(上的)?(便利|�
 # tune); a duty told beside property taken is not (a former employee's fraud: cail-train-487).
 _POST_FOR_BRIBE = rf"{_USING_POST}|负责[^，。；]{{0,15}}(工作|事宜|监管|管理|审批|采购|验收)"
 _TAKING = r"收受|索取|索要|非法收取|收取[^，。；]{0,10}(好处|贿|礼金|红包|回扣|感谢费)"
-# Not "X给予的" within a clause of the defendant taking it (收受…江某某给予的贿赂人民币20万元: charge-205, tune).
+# Not "X给予的" within a clause of the defendant taking it (收受…江某某给予的贿赂人民币20万元: charge-205, tune),
+# nor a bribe given to the defendant (送给被告人肖某现金, 给予其1000元, 向…被告人李某甲行贿: CAIL's 非国家工作人员受贿).
 _GIVING = (
-    r"谋取不正当利益|行贿|贿送|(送给|送予|给予|送去)(?!的)[^，。；]{0,20}(现金|财物|好处费|礼金|红包|购物卡|人民币|元)"
+    r"谋取不正当利益|(?<!被告人[^，。；]{2})(?<!被告人[^，。；]{3})行贿|贿送"
+    r"|(送给|送予|给予|送去)(?!的|其|被告人)[^，。；]{0,20}(现金|财物|好处费|礼金|红包|购物卡|人民币|元)"
 )
 
 FAMILIES: tuple[Family, ...] = (
