@@ -177,6 +177,15 @@ CASES = [
         "被告人为获取平台推广资源，向某网络科技有限公司的高级销售经理张某累计支付贿赂款24万元。",
         "对非国家工作人员行贿",
     ),
+    # A knife the fact mentions is no force; a kick to keep what was snatched is (269).
+    ("抢劫", "抢夺", "被告人乘被害人不备，将其手提包抢走后逃离；另查明，被告人从家中菜刀架旁取走钥匙。", "抢夺"),
+    ("抢夺", "抢劫", "被告人抢被害人的提包，被害人抓住不放，被告人用脚将其踢倒后将提包抢走。", "抢劫"),
+    (
+        "洗钱",
+        "掩饰、隐瞒犯罪所得、犯罪所得收益",
+        "被告人明知被告人杜某实施了××，仍带领其将所得的小汽车藏匿至某工地，并答应为其寻找买家。",
+        "掩饰、隐瞒犯罪所得、犯罪所得收益",
+    ),
     ("非法持有毒品", "容留他人吸毒", "被告人在自家卧室内为彭某等三人提供吸毒场所，被民警当场抓获。", "容留他人吸毒"),
     # A village post is a state functionary only in the public affairs it assists the government with (93, as the
     # NPC Standing Committee reads it): in the village's own affairs its bribe is 163's.
