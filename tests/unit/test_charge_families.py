@@ -29,6 +29,16 @@ CASES = [
         "挪用公款",
     ),
     ("诈骗", "合同诈骗", "被告人以高价收购为诱饵，与被害人签订《预购协议》，骗取被害人钱款5万元。", "合同诈骗"),
+    # Social insurance is not 198's; one lender promised high interest is no fundraising from the public.
+    ("保险诈骗", "诈骗", "被告人隐瞒其母已死亡的事实，冒领养老保险金共计3.8万元。", "诈骗"),
+    ("集资诈骗", "诈骗", "被告人谎称做生意需要资金，以支付高额利息为诱饵，骗取被害人王某借款20万元。", "诈骗"),
+    # A teller machine's forgotten card used, as facts tell it.
+    (
+        "诈骗",
+        "信用卡诈骗",
+        "被告人在自动柜员机取款时，见机内有一张未取走的储蓄卡，遂从卡内分三次取走现金6000元。",
+        "信用卡诈骗",
+    ),
     # A contract need not be written (CAIL's 合同诈骗 judgments): a rented car pledged, goods bought on credit.
     ("诈骗", "合同诈骗", "被告人从汽车租赁公司租赁轿车一辆后，谎称系其所有，将该车质押给他人借款5万元。", "合同诈骗"),
     ("诈骗", "合同诈骗", "被告人隐瞒无力付款的真相，以赊购方式骗得被害人玉米30吨，后低价卖掉逃匿。", "合同诈骗"),
