@@ -219,7 +219,15 @@ FAMILIES: tuple[Family, ...] = (
             # Two men trading blows (互殴) is a fight, not a gathering (17 CAIL judgments of 故意伤害 say 互殴; no
             # 聚众斗殴 on the tuning halves does); a gang fight that causes 重伤 is judged under 234 (292's second
             # paragraph).
-            Member("聚众斗殴", "纠集多人与对方斗殴", (r"聚众|纠集|斗殴|约架", r"^(?![\s\S]*重伤)")),
+            Member(
+                "聚众斗殴",
+                "纠集多人与对方斗殴",
+                (
+                    # 纠集 alone tells a gang beating one man (寻衅滋事: 32 CAIL judgments); a fight has two sides.
+                    r"聚众|斗殴|约架|对打|纠集[^。]{0,80}(对方|双方|打架)|(对方|双方)[^。]{0,40}纠集",
+                    r"^(?![\s\S]*重伤)",
+                ),
+            ),
             Member(
                 "寻衅滋事",
                 "随意殴打他人、追逐拦截、强拿硬要或者在公共场所起哄闹事",
