@@ -32,6 +32,7 @@ CASES = [
     # Social insurance is not 198's; one lender promised high interest is no fundraising from the public.
     ("保险诈骗", "诈骗", "被告人隐瞒其母已死亡的事实，冒领养老保险金共计3.8万元。", "诈骗"),
     ("集资诈骗", "诈骗", "被告人谎称做生意需要资金，以支付高额利息为诱饵，骗取被害人王某借款20万元。", "诈骗"),
+    ("诈骗", "集资诈骗", "被告人以月息2%的高额利息为诱饵，散发传单向不特定群众宣传，骗取钱款300万元。", "集资诈骗"),
     # A teller machine's forgotten card used, as facts tell it.
     (
         "诈骗",
@@ -219,6 +220,14 @@ CASES = [
         "非国家工作人员受贿",
         "西安市长安区检察院指控，被告人系某国有控股公司项目经理，利用职务便利收受供应商好处费8万元。",
         "非国家工作人员受贿",
+    ),
+    # The recipient's duty and taking, told in the giver's judgment, are not the defendant's.
+    (
+        "受贿",
+        "单位行贿",
+        "被告单位某医药公司为提高药品销量，由被告人俞某出面，多次送给某卫生院负责药品采购等工作的院长余某"
+        "现金共计25万元，余某非法予以收受。另有事业单位法人证书等证据证实。",
+        "单位行贿",
     ),
     # A bribe given to the defendant is taken by him, however the fact words the giving.
     (

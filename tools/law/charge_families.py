@@ -85,7 +85,11 @@ _OFFICIAL = (
 _USING_POST = r"利用[^，。；]{0,20}(便利|之便)|职务(上的)?(便利|之便)|利用[^，。；]{0,6}(职务|职权|经手|管理|保管|负责)"
 # A bribe taken is tied to the post by its duty as well (全面负责该院的财务工作…负责监管协议履行: charge-205,
 # tune); a duty told beside property taken is not (a former employee's fraud: cail-train-487).
-_POST_FOR_BRIBE = rf"{_USING_POST}|负责[^，。；]{{0,15}}(工作|事宜|监管|管理|审批|采购|验收)"
+# Not a duty that describes another (送给…卫生院负责药品采购等工作的院长: the giver's judgment).
+_POST_FOR_BRIBE = (
+    rf"{_USING_POST}|负责[^，。；]{{0,15}}(工作|事宜|监管|管理|审批|采购|验收)"
+    r"(?![^，。；]*的[^，。；]{0,8}(长|主任|经理|人员|书记|负责人|干部))"
+)
 _TAKING = r"收受|索取|索要|非法收取|收取[^，。；]{0,10}(好处|贿|礼金|红包|回扣|感谢费)"
 # Not "X给予的" within a clause of the defendant taking it (收受…江某某给予的贿赂人民币20万元: charge-205, tune),
 # nor a bribe given to the defendant (送给被告人肖某现金, 给予其1000元, 向…被告人李某甲行贿: CAIL's 非国家工作人员受贿).
@@ -145,7 +149,10 @@ FAMILIES: tuple[Family, ...] = (
                 "以非法占有为目的使用诈骗方法非法集资",
                 # High interest promised to one lender is 诈骗's deceit; 集资 is raised from the public (CAIL's 诈骗
                 # judgments of loans at 高额利息).
-                (r"集资|吸收[^，。；]{0,10}资金|(社会|公众|不特定)[^。]{0,30}高额(回报|利息|返利)",),
+                (
+                    r"集资|吸收[^，。；]{0,10}资金|(社会|公众|不特定|群众)[^。]{0,40}高额(回报|利息|返利)"
+                    r"|高额(回报|利息|返利)[^。]{0,60}(社会|公众|不特定|群众)",
+                ),
             ),
             Member(
                 "信用卡诈骗",
