@@ -73,8 +73,9 @@ _PRIVATE_STAFF = rf"(?<!国有)(公司|企业|医院|集团)[^，。；]{{0,15}}
 _OFFICIAL = (
     r"(?<!非)国家工作人员|国家机关"
     rf"|({_VILLAGE_POST})(?=[\s\S]*({_PUBLIC_AFFAIRS}))|({_PUBLIC_AFFAIRS})(?=[\s\S]*({_VILLAGE_POST}))"
-    # Not a company's 国有控股 (a state-controlled company's staff are 163's unless the state delegated them), nor
-    # the 市长 of 西安市长安区.
+    # A township's own posts, not a village's named after its township (…镇河东村村委会主任); not a company's
+    # 国有控股 (a state-controlled company's staff are 163's unless the state delegated them), nor the 市长 of
+    # 西安市长安区.
     r"|(乡|镇)[^，。；村社居]{0,6}(书记|主任|会计|文书)|事业单位|国有(?!控股|参股)"
     r"|(局|厅|处|科|乡|镇|县|市|区)长(?![^，。；]{0,3}(区|镇|县|乡|村|街|路))"
     # A post in a state organ the fact names as the defendant's (在担任岳西县国土资源局收储中心二室主任期间: ljp-9,
