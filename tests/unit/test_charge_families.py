@@ -236,6 +236,32 @@ CASES = [
         "被告人系某快递公司运营中心总监，利用职务便利，每月收受王某给予其1000元人民币。",
         "非国家工作人员受贿",
     ),
+    # The defendant named where the bribe is handed over took it; 贿送的 money is taken too.
+    (
+        "行贿",
+        "受贿",
+        "被告人耿某某身为国家工作人员，利用职务便利为徐某谋取利益。徐某在办公室送给耿某某4万元现金。",
+        "受贿",
+    ),
+    # A company's 处长 or engineer, a tender's evaluation expert: 163's staff.
+    (
+        "受贿",
+        "非国家工作人员受贿",
+        "被告人利用担任某水泥有限公司供应处处长的职务之便，非法收受供货商钟某送的贿赂款11万元。",
+        "非国家工作人员受贿",
+    ),
+    (
+        "受贿",
+        "非国家工作人员受贿",
+        "被告人利用某电子股份有限公司采购工程师的职务便利，以帮助取得订单为由，索要供应商好处费3万元。",
+        "非国家工作人员受贿",
+    ),
+    (
+        "受贿",
+        "非国家工作人员受贿",
+        "被告人被抽为某采购项目的评标专家，利用评标的职务便利收受投标人现金1万元。",
+        "非国家工作人员受贿",
+    ),
     # A post in a state organ named as the defendant's; a duty told instead of the post's use.
     (
         "非国家工作人员受贿",
@@ -358,6 +384,16 @@ def test_who_gave_and_who_took_a_bribe_is_read_from_the_fact_even_unproposed() -
     # "X给予的" in a clause of taking tells the taking, not a giving: the official's 受贿 stands.
     took = "被告人系某区医院财务科科长，全面负责财务工作，收受某投资公司江某给予的贿赂人民币20万元。"
     assert check_families(["受贿"], ["受贿", "行贿"], took)[0] == ["受贿"]
+
+
+def test_a_bribe_handed_to_the_defendant_is_not_his_giving() -> None:
+    bribery = next(f for f in FAMILIES if f.name == "贿赂")
+    giving = bribery.member("行贿")
+    assert giving is not None
+    assert not giving.stated_in("徐某在村办公室送给耿某某4万元现金。被告人耿某某亦供认不讳。")
+    assert not giving.stated_in("被告人利用职务上的便利，收受李某、陈某贿送的人民币共15万元。")
+    # A longer name beginning with the defendant's is another person.
+    assert giving.stated_in("被告人李某为承揽工程，送给李某某现金5万元。")
 
 
 def test_the_question_decides_only_when_the_fact_is_silent() -> None:

@@ -14,6 +14,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 
+DEFENDANT = "<defendant>"
+"""Stands in a pattern for the defendant: 被告人 or a name the fact gives after it (送给耿某某4万元 is a bribe
+the defendant 耿某某 took, not one he gave: CAIL's 非国家工作人员受贿)."""
+# Judgments mask names as a surname, a digit perhaps, 某 or ×, and a suffix that tells persons apart (李某某, 杨1某,
+# 梁某甲, 陈某B); a longer name the prefix begins (李某某 beside the defendant 李某) is another person.
+_MASKED_NAME = r"被告人([\u4e00-\u9fff]{1,2}?\d?[某×][某甲乙丙丁一二三\dA-Z]?)"
+
+
+def _for_fact(pattern: str, fact: str) -> str:
+    """``pattern`` with :data:`DEFENDANT` standing for the defendant's words in ``fact``."""
+    if DEFENDANT not in pattern:
+        return pattern
+    names = sorted({re.escape(n) + r"(?![某甲乙丙丁一二三A-Z])" for n in re.findall(_MASKED_NAME, fact)})
+    return pattern.replace(DEFENDANT, "(?:" + "|".join(["被告人", *names]) + ")")
+
+
 @dataclass(frozen=True)
 class Member:
     """One charge of a family and the element that sets it apart from its neighbours."""
@@ -25,12 +41,12 @@ class Member:
     """Patterns that must all occur in the fact for the fact to state the element."""
 
     def stated_in(self, fact: str) -> bool:
-        return all(re.search(pattern, fact) for pattern in self.stated)
+        return all(re.search(_for_fact(pattern, fact), fact) for pattern in self.stated)
 
     def quote(self, fact: str) -> str:
         """The words of ``fact`` that state the element (each pattern's first match, joined by …); empty when
         the fact does not state it."""
-        found = [re.search(pattern, fact) for pattern in self.stated]
+        found = [re.search(_for_fact(pattern, fact), fact) for pattern in self.stated]
         # A pattern that asserts an absence (no 重伤 anywhere) matches nothing worth quoting.
         return "…".join(m.group() for m in found if m and m.group()) if all(found) else ""
 
@@ -67,7 +83,11 @@ _PUBLIC_AFFAIRS = (
 # The post may be named well after the employer (…有限公司在本区…四楼游戏机房收银员: cmdl-1053, tune).
 # …or be a village post acting in the village's own affairs: 163's and 271's "other unit" (where the fact also
 # tells public affairs, _OFFICIAL states the more specific member first).
-_STAFF = rf"(公司|企业|单位|集团|商场|超市|酒店|银行|厂)[^，。；]{{0,30}}({_TITLES})|{_VILLAGE_POST}"
+# 163's "other unit" includes a tender's evaluation committee (评标委员会: the 2008 opinion on commercial bribery).
+_STAFF = (
+    rf"(公司|企业|单位|集团|商场|超市|酒店|银行|厂)[^，。；]{{0,30}}({_TITLES}|工程师|负责人|主任|(处|科|部)长)"
+    rf"|{_VILLAGE_POST}|评标(委员会|专家)"
+)
 # Staff of a company not said to be state-owned: the recipient of 164's bribe.
 _PRIVATE_STAFF = rf"(?<!国有)(公司|企业|医院|集团)[^，。；]{{0,15}}({_TITLES}|主任|医生|采购|负责人)"
 _OFFICIAL = (
@@ -77,7 +97,8 @@ _OFFICIAL = (
     # 国有控股 (a state-controlled company's staff are 163's unless the state delegated them), nor the 市长 of
     # 西安市长安区.
     r"|(乡|镇)[^，。；村社居]{0,6}(书记|主任|会计|文书)|事业单位|国有(?!控股|参股)"
-    r"|(局|厅|处|科|乡|镇|县|市|区)长(?![^，。；]{0,3}(区|镇|县|乡|村|街|路))"
+    # A 处长 or 科长 of a company is its staff (江西丰城南方水泥有限公司供应处处长: CAIL's 非国家工作人员受贿).
+    r"|(?:^|(?<=[，。；]))(?:(?!公司|企业|集团|厂)[^，。；])*?(局|厅|处|科|乡|镇|县|市|区)长(?![^，。；]{0,3}(区|镇|县|乡|村|街|路))"
     # A post in a state organ the fact names as the defendant's (在担任岳西县国土资源局收储中心二室主任期间: ljp-9,
     # tune), not an organ the fact names for another reason (被某县公安局抓获).
     r"|(担任|系|任)[^，。；]{0,15}(局|政府|(?<![村居]民)委员会|人民法院|人民检察院|派出所|管理所|管理站)[^，。；]{0,10}"
@@ -91,12 +112,16 @@ _POST_FOR_BRIBE = (
     rf"{_USING_POST}|负责[^，。；]{{0,15}}(工作|事宜|监管|管理|审批|采购|验收)"
     r"(?![^，。；]*的[^，。；]{0,8}(长|主任|经理|人员|书记|负责人|干部))"
 )
-_TAKING = r"收受|索取|索要|非法收取|收取[^，。；]{0,10}(好处|贿|礼金|红包|回扣|感谢费)"
+_TAKING = (
+    r"收受|索取|索要|非法收取|收取[^，。；]{0,10}(好处|贿|礼金|红包|回扣|感谢费)"
+    rf"|(送给|送予|给予|送去)({DEFENDANT})[^，。；]{{0,20}}(现金|财物|好处费|礼金|红包|购物卡|人民币|元)"
+)
 # Not "X给予的" within a clause of the defendant taking it (收受…江某某给予的贿赂人民币20万元: charge-205, tune),
-# nor a bribe given to the defendant (送给被告人肖某现金, 给予其1000元, 向…被告人李某甲行贿: CAIL's 非国家工作人员受贿).
+# nor a bribe given to the defendant (送给被告人肖某现金, 给予其1000元, 向…被告人李某甲行贿, 送给耿某某4万元 when he is
+# the defendant: CAIL's 非国家工作人员受贿), nor one the defendant took (收受…贿送的人民币).
 _GIVING = (
-    r"谋取不正当利益|(?<!被告人[^，。；]{2})(?<!被告人[^，。；]{3})行贿|贿送"
-    r"|(送给|送予|给予|送去)(?!的|其|被告人)[^，。；]{0,20}(现金|财物|好处费|礼金|红包|购物卡|人民币|元)"
+    r"谋取不正当利益|(?<!被告人[^，。；]{2})(?<!被告人[^，。；]{3})行贿|贿送(?!的)"
+    rf"|(送给|送予|给予|送去)(?!的|其|{DEFENDANT})[^，。；]{{0,20}}(现金|财物|好处费|礼金|红包|购物卡|人民币|元)"
 )
 
 FAMILIES: tuple[Family, ...] = (
