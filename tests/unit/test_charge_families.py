@@ -29,6 +29,14 @@ CASES = [
         "挪用公款",
     ),
     ("诈骗", "合同诈骗", "被告人以高价收购为诱饵，与被害人签订《预购协议》，骗取被害人钱款5万元。", "合同诈骗"),
+    # Goods paid for and never delivered are a contract's fraud; a loan asked "to pay for goods" is not.
+    (
+        "诈骗",
+        "合同诈骗",
+        "被告人谎称能买到低价钢材，收取被害人王某40万元货款后，用于偿还个人债务，至今未交付钢材。",
+        "合同诈骗",
+    ),
+    ("合同诈骗", "诈骗", "被告人谎称做生意需要资金周转，骗得邵某32000元，后以前往义乌支付货款为由逃匿。", "诈骗"),
     # Social insurance is not 198's; one lender promised high interest is no fundraising from the public.
     ("保险诈骗", "诈骗", "被告人隐瞒其母已死亡的事实，冒领养老保险金共计3.8万元。", "诈骗"),
     ("集资诈骗", "诈骗", "被告人谎称做生意需要资金，以支付高额利息为诱饵，骗取被害人王某借款20万元。", "诈骗"),

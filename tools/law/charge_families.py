@@ -200,10 +200,15 @@ FAMILIES: tuple[Family, ...] = (
                 "合同诈骗",
                 "在签订、履行合同过程中骗取对方当事人财物",
                 # A contract need not be written: an oral agreement, buying on credit, goods first and payment
-                # later, a rented car pledged or sold.
+                # later, goods paid for and never delivered, a rented car pledged or sold.
                 (
-                    r"签订[^，。；]{0,20}(合同|协议)|(合同|协议)[^，。；]{0,10}(签订|履行)|口头(协议|约定)|赊购|赊销"
-                    r"|先(收|拉|运|发|供|拿)[^，。；]{0,6}后(付|结)|拖欠[^，。；]{0,6}货款"
+                    r"签订[^，。；]{0,20}(合同|协议)|(合同|协议)[^，。；]{0,10}(签订|履行)|口头(协议|约定)|赊购|赊销|赊欠"
+                    r"|先(收|拉|运|发|供|拿)[^，。；]{0,6}后(付|结)|先欠钱拿货"
+                    # The goods' price unpaid or taken for goods never sent; no goods or means to perform (CAIL's
+                    # 合同诈骗; a loan "for goods" is not: 以…支付货款为由 stays 诈骗's).
+                    r"|(不予|未|拒绝|拒不|没有)[^，。；]{0,6}支付[^，。；]{0,10}货款|(收到|接到|收取)[^，。；]{0,10}货款后"
+                    r"|货款[^，。；]{0,6}(未支付|不还|不归还|未付)|催(要|讨|收)?货款|(欠|拖欠)[^，。；]{0,8}货款"
+                    r"|骗[^，。；]{0,8}货款|(没有|无)[^，。；]{0,6}(货源|履行[^，。；]{0,6}能力|履约能力)"
                     # The pledge may come a sentence later (租赁了一辆…轿车。后因资金紧张，将该车抵押给…: CAIL).
                     r"|(租赁|租用|租车|租得|租走|承租)[^。]{0,60}。?[^。]{0,60}(抵押|质押|典当|变卖|卖给|出售|转卖|转押)",
                 ),
