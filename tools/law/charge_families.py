@@ -274,6 +274,9 @@ FAMILIES: tuple[Family, ...] = (
                 (
                     r"随意殴打|寻衅|滋事|无故|借故|强拿硬要|起哄闹事|逞强|随意|看不顺眼|挑衅|追逐|拦截|拦堵|追打|追砍"
                     r"|打砸|砸(坏|毁|烂|碎)|任意损毁|损毁[^，。；]{0,10}(车|玻璃|门|窗|财物|物品)"
+                    # The motives the 2013 interpretation names (发泄情绪, 无事生非: a look taken amiss) and a share
+                    # demanded in another's business (强拿硬要).
+                    r"|泄愤|发泄|瞅|看了[^，。；]{0,2}一眼|观望|(入|干|占)股"
                     # A beating that hurt no one beyond 轻微伤 is no 故意伤害 (234 needs 轻伤 at least) but is 293's
                     # 随意殴打 (CAIL and the tuning halves: 36 more of 1,306 wrong proposals repaired).
                     r"|^(?![\s\S]*(轻伤|重伤|死亡|伤残))[\s\S]*轻微伤",
