@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-
 DEFENDANT = "<defendant>"
 """Stands in a pattern for the defendant: 被告人 or a name the fact gives after it (送给耿某某4万元 is a bribe
 the defendant 耿某某 took, not one he gave: CAIL's 非国家工作人员受贿)."""
