@@ -41,6 +41,12 @@ CASES = [
     ("故意伤害", "寻衅滋事", "被告人因不满被害人朝其观望，持啤酒瓶殴打被害人头部，致其轻伤二级。", "寻衅滋事"),
     # A power line in use cut through is power equipment damaged, whatever the wire is called.
     ("盗窃", "破坏电力设备", "被告人携带断线钳，剪下正在通电使用的农用铝线54公斤，致使农田无法灌溉。", "破坏电力设备"),
+    (
+        "合同诈骗",
+        "诈骗",
+        "被告人向村委会提供其妻子与县教育局签订的教师聘任协议书，谎称其妻子是合同教师，骗取征地补偿款9.7万元。",
+        "诈骗",
+    ),
     # Social insurance is not 198's; one lender promised high interest is no fundraising from the public.
     ("保险诈骗", "诈骗", "被告人隐瞒其母已死亡的事实，冒领养老保险金共计3.8万元。", "诈骗"),
     ("集资诈骗", "诈骗", "被告人谎称做生意需要资金，以支付高额利息为诱饵，骗取被害人王某借款20万元。", "诈骗"),

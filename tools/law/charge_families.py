@@ -201,9 +201,10 @@ FAMILIES: tuple[Family, ...] = (
                 "合同诈骗",
                 "在签订、履行合同过程中骗取对方当事人财物",
                 # A contract need not be written: an oral agreement, buying on credit, goods first and payment
-                # later, goods paid for and never delivered, a rented car pledged or sold.
+                # later, goods paid for and never delivered, a rented car pledged or sold. A contract others signed,
+                # shown as proof (提供其妻子与教育局签订的聘任协议书: charge-130, tune), is not the fraud's contract.
                 (
-                    r"签订[^，。；]{0,20}(合同|协议)|(合同|协议)[^，。；]{0,10}(签订|履行)|口头(协议|约定)|赊购|赊销|赊欠"
+                    r"签订(?!的)[^，。；]{0,20}(合同|协议)|(合同|协议)[^，。；]{0,10}(签订|履行)|口头(协议|约定)|赊购|赊销|赊欠"
                     r"|先(收|拉|运|发|供|拿)[^，。；]{0,6}后(付|结)|先欠钱拿货"
                     # The goods' price unpaid or taken for goods never sent; no goods or means to perform (CAIL's
                     # 合同诈骗; a loan "for goods" is not: 以…支付货款为由 stays 诈骗's).
