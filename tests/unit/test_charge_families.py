@@ -29,6 +29,24 @@ CASES = [
         "挪用公款",
     ),
     ("诈骗", "合同诈骗", "被告人以高价收购为诱饵，与被害人签订《预购协议》，骗取被害人钱款5万元。", "合同诈骗"),
+    # Goods paid for and never delivered are a contract's fraud; a loan asked "to pay for goods" is not.
+    (
+        "诈骗",
+        "合同诈骗",
+        "被告人谎称能买到低价钢材，收取被害人王某40万元货款后，用于偿还个人债务，至今未交付钢材。",
+        "合同诈骗",
+    ),
+    ("合同诈骗", "诈骗", "被告人谎称做生意需要资金周转，骗得邵某32000元，后以前往义乌支付货款为由逃匿。", "诈骗"),
+    # A beating for a look taken amiss is 293's 无事生非 though it caused 轻伤.
+    ("故意伤害", "寻衅滋事", "被告人因不满被害人朝其观望，持啤酒瓶殴打被害人头部，致其轻伤二级。", "寻衅滋事"),
+    # A power line in use cut through is power equipment damaged, whatever the wire is called.
+    ("盗窃", "破坏电力设备", "被告人携带断线钳，剪下正在通电使用的农用铝线54公斤，致使农田无法灌溉。", "破坏电力设备"),
+    (
+        "合同诈骗",
+        "诈骗",
+        "被告人向村委会提供其妻子与县教育局签订的教师聘任协议书，谎称其妻子是合同教师，骗取征地补偿款9.7万元。",
+        "诈骗",
+    ),
     # Social insurance is not 198's; one lender promised high interest is no fundraising from the public.
     ("保险诈骗", "诈骗", "被告人隐瞒其母已死亡的事实，冒领养老保险金共计3.8万元。", "诈骗"),
     ("集资诈骗", "诈骗", "被告人谎称做生意需要资金，以支付高额利息为诱饵，骗取被害人王某借款20万元。", "诈骗"),
@@ -236,6 +254,32 @@ CASES = [
         "被告人系某快递公司运营中心总监，利用职务便利，每月收受王某给予其1000元人民币。",
         "非国家工作人员受贿",
     ),
+    # The defendant named where the bribe is handed over took it; 贿送的 money is taken too.
+    (
+        "行贿",
+        "受贿",
+        "被告人耿某某身为国家工作人员，利用职务便利为徐某谋取利益。徐某在办公室送给耿某某4万元现金。",
+        "受贿",
+    ),
+    # A company's 处长 or engineer, a tender's evaluation expert: 163's staff.
+    (
+        "受贿",
+        "非国家工作人员受贿",
+        "被告人利用担任某水泥有限公司供应处处长的职务之便，非法收受供货商钟某送的贿赂款11万元。",
+        "非国家工作人员受贿",
+    ),
+    (
+        "受贿",
+        "非国家工作人员受贿",
+        "被告人利用某电子股份有限公司采购工程师的职务便利，以帮助取得订单为由，索要供应商好处费3万元。",
+        "非国家工作人员受贿",
+    ),
+    (
+        "受贿",
+        "非国家工作人员受贿",
+        "被告人被抽为某采购项目的评标专家，利用评标的职务便利收受投标人现金1万元。",
+        "非国家工作人员受贿",
+    ),
     # A post in a state organ named as the defendant's; a duty told instead of the post's use.
     (
         "非国家工作人员受贿",
@@ -358,6 +402,16 @@ def test_who_gave_and_who_took_a_bribe_is_read_from_the_fact_even_unproposed() -
     # "X给予的" in a clause of taking tells the taking, not a giving: the official's 受贿 stands.
     took = "被告人系某区医院财务科科长，全面负责财务工作，收受某投资公司江某给予的贿赂人民币20万元。"
     assert check_families(["受贿"], ["受贿", "行贿"], took)[0] == ["受贿"]
+
+
+def test_a_bribe_handed_to_the_defendant_is_not_his_giving() -> None:
+    bribery = next(f for f in FAMILIES if f.name == "贿赂")
+    giving = bribery.member("行贿")
+    assert giving is not None
+    assert not giving.stated_in("徐某在村办公室送给耿某某4万元现金。被告人耿某某亦供认不讳。")
+    assert not giving.stated_in("被告人利用职务上的便利，收受李某、陈某贿送的人民币共15万元。")
+    # A longer name beginning with the defendant's is another person.
+    assert giving.stated_in("被告人李某为承揽工程，送给李某某现金5万元。")
 
 
 def test_the_question_decides_only_when_the_fact_is_silent() -> None:

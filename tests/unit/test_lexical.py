@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -53,6 +55,18 @@ def test_the_cached_index_is_the_built_one_and_a_damaged_cache_is_rebuilt(tmp_pa
     # Another fingerprint replaces the file: one index per collection on disk.
     LexicalIndex.build(ids, lambda: texts, "f2", tmp_path)
     assert [p.name.split("-")[2] for p in tmp_path.glob("bm25-statutes-*")] == ["f2"]
+
+
+def test_a_build_leaves_another_writers_temporary_file_and_removes_an_abandoned_one(tmp_path: Path) -> None:
+    # An ingestion beside askers: another process is writing the next cache while this one builds its own.
+    writing = tmp_path / "bm25-statutes-f9-v9.npz.4242.tmp"
+    abandoned = tmp_path / "bm25-statutes-f8-v9.npz.4141.tmp"
+    writing.write_bytes(b"partial")
+    abandoned.write_bytes(b"partial")
+    os.utime(abandoned, (time.time() - 2 * 3600,) * 2)
+    LexicalIndex.build(["刑法:264"], lambda: ["盗窃公私财物"], "f1", tmp_path)
+    assert writing.exists() and not abandoned.exists()
+    assert len(list(tmp_path.glob("bm25-statutes-f1-*.npz"))) == 1
 
 
 def test_one_judgment_stored_once_per_defendant_is_found_once() -> None:

@@ -13,6 +13,21 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+DEFENDANT = "<defendant>"
+"""Stands in a pattern for the defendant: 被告人 or a name the fact gives after it (送给耿某某4万元 is a bribe
+the defendant 耿某某 took, not one he gave: CAIL's 非国家工作人员受贿)."""
+# Judgments mask names as a surname, a digit perhaps, 某 or ×, and a suffix that tells persons apart (李某某, 杨1某,
+# 梁某甲, 陈某B); a longer name the prefix begins (李某某 beside the defendant 李某) is another person.
+_MASKED_NAME = r"被告人([\u4e00-\u9fff]{1,2}?\d?[某×][某甲乙丙丁一二三\dA-Z]?)"
+
+
+def _for_fact(pattern: str, fact: str) -> str:
+    """``pattern`` with :data:`DEFENDANT` standing for the defendant's words in ``fact``."""
+    if DEFENDANT not in pattern:
+        return pattern
+    names = sorted({re.escape(n) + r"(?![某甲乙丙丁一二三A-Z])" for n in re.findall(_MASKED_NAME, fact)})
+    return pattern.replace(DEFENDANT, "(?:" + "|".join(["被告人", *names]) + ")")
+
 
 @dataclass(frozen=True)
 class Member:
@@ -25,12 +40,12 @@ class Member:
     """Patterns that must all occur in the fact for the fact to state the element."""
 
     def stated_in(self, fact: str) -> bool:
-        return all(re.search(pattern, fact) for pattern in self.stated)
+        return all(re.search(_for_fact(pattern, fact), fact) for pattern in self.stated)
 
     def quote(self, fact: str) -> str:
         """The words of ``fact`` that state the element (each pattern's first match, joined by …); empty when
         the fact does not state it."""
-        found = [re.search(pattern, fact) for pattern in self.stated]
+        found = [re.search(_for_fact(pattern, fact), fact) for pattern in self.stated]
         # A pattern that asserts an absence (no 重伤 anywhere) matches nothing worth quoting.
         return "…".join(m.group() for m in found if m and m.group()) if all(found) else ""
 
@@ -59,15 +74,21 @@ _TITLES = (
 # matters the NPC Standing Committee's reading of 93 lists (2000); in the village's own affairs its bribe is 163's
 # (CAIL's 非国家工作人员受贿 judgments of 村委会主任 and 村支部书记).
 _VILLAGE_POST = r"村民委员会|村委会|居委会|(村|社区|街道)[^，。；]{0,6}(书记|主任|会计|文书|组长)"
+# The money among those matters: public whoever handles it (挪用公款, 贪污).
+_STATE_FUNDS = r"救灾|优抚|扶贫|移民|救济|低保|(征地|占地|征用|征收|拆迁)[^，。；]{0,6}(补偿|款|费)"
 _PUBLIC_AFFAIRS = (
-    r"救灾|抢险|防汛|优抚|扶贫|移民|救济|捐助|国有土地|(征地|占地|征用|征收|拆迁)[^，。；]{0,6}(补偿|款|费)|代征|代缴"
-    r"|计划生育|计生|户籍(?!证明|信息|资料|材料|所在地)|征兵|协助[^，。；]{0,10}(政府|乡|镇|街道)|低保|退耕还林|危房改造"
+    rf"{_STATE_FUNDS}|抢险|防汛|捐助|国有土地|代征|代缴"
+    r"|计划生育|计生|户籍(?!证明|信息|资料|材料|所在地)|征兵|协助[^，。；]{0,10}(政府|乡|镇|街道)|退耕还林|危房改造"
     r"|(国家|政府|财政)[^，。；]{0,10}(补助|补贴|资金|奖补|专项|项目)"
 )
 # The post may be named well after the employer (…有限公司在本区…四楼游戏机房收银员: cmdl-1053, tune).
 # …or be a village post acting in the village's own affairs: 163's and 271's "other unit" (where the fact also
 # tells public affairs, _OFFICIAL states the more specific member first).
-_STAFF = rf"(公司|企业|单位|集团|商场|超市|酒店|银行|厂)[^，。；]{{0,30}}({_TITLES})|{_VILLAGE_POST}"
+# 163's "other unit" includes a tender's evaluation committee (评标委员会: the 2008 opinion on commercial bribery).
+_STAFF = (
+    rf"(公司|企业|单位|集团|商场|超市|酒店|银行|厂)[^，。；]{{0,30}}({_TITLES}|工程师|负责人|主任|(处|科|部)长)"
+    rf"|{_VILLAGE_POST}|评标(委员会|专家)"
+)
 # Staff of a company not said to be state-owned: the recipient of 164's bribe.
 _PRIVATE_STAFF = rf"(?<!国有)(公司|企业|医院|集团)[^，。；]{{0,15}}({_TITLES}|主任|医生|采购|负责人)"
 _OFFICIAL = (
@@ -77,7 +98,8 @@ _OFFICIAL = (
     # 国有控股 (a state-controlled company's staff are 163's unless the state delegated them), nor the 市长 of
     # 西安市长安区.
     r"|(乡|镇)[^，。；村社居]{0,6}(书记|主任|会计|文书)|事业单位|国有(?!控股|参股)"
-    r"|(局|厅|处|科|乡|镇|县|市|区)长(?![^，。；]{0,3}(区|镇|县|乡|村|街|路))"
+    # A 处长 or 科长 of a company is its staff (江西丰城南方水泥有限公司供应处处长: CAIL's 非国家工作人员受贿).
+    r"|(?:^|(?<=[，。；]))(?:(?!公司|企业|集团|厂)[^，。；])*?(局|厅|处|科|乡|镇|县|市|区)长(?![^，。；]{0,3}(区|镇|县|乡|村|街|路))"
     # A post in a state organ the fact names as the defendant's (在担任岳西县国土资源局收储中心二室主任期间: ljp-9,
     # tune), not an organ the fact names for another reason (被某县公安局抓获).
     r"|(担任|系|任)[^，。；]{0,15}(局|政府|(?<![村居]民)委员会|人民法院|人民检察院|派出所|管理所|管理站)[^，。；]{0,10}"
@@ -91,12 +113,16 @@ _POST_FOR_BRIBE = (
     rf"{_USING_POST}|负责[^，。；]{{0,15}}(工作|事宜|监管|管理|审批|采购|验收)"
     r"(?![^，。；]*的[^，。；]{0,8}(长|主任|经理|人员|书记|负责人|干部))"
 )
-_TAKING = r"收受|索取|索要|非法收取|收取[^，。；]{0,10}(好处|贿|礼金|红包|回扣|感谢费)"
+_TAKING = (
+    r"收受|索取|索要|非法收取|收取[^，。；]{0,10}(好处|贿|礼金|红包|回扣|感谢费)"
+    rf"|(送给|送予|给予|送去)({DEFENDANT})[^，。；]{{0,20}}(现金|财物|好处费|礼金|红包|购物卡|人民币|元)"
+)
 # Not "X给予的" within a clause of the defendant taking it (收受…江某某给予的贿赂人民币20万元: charge-205, tune),
-# nor a bribe given to the defendant (送给被告人肖某现金, 给予其1000元, 向…被告人李某甲行贿: CAIL's 非国家工作人员受贿).
+# nor a bribe given to the defendant (送给被告人肖某现金, 给予其1000元, 向…被告人李某甲行贿, 送给耿某某4万元 when he is
+# the defendant: CAIL's 非国家工作人员受贿), nor one the defendant took (收受…贿送的人民币).
 _GIVING = (
-    r"谋取不正当利益|(?<!被告人[^，。；]{2})(?<!被告人[^，。；]{3})行贿|贿送"
-    r"|(送给|送予|给予|送去)(?!的|其|被告人)[^，。；]{0,20}(现金|财物|好处费|礼金|红包|购物卡|人民币|元)"
+    r"谋取不正当利益|(?<!被告人[^，。；]{2})(?<!被告人[^，。；]{3})行贿|贿送(?!的)"
+    rf"|(送给|送予|给予|送去)(?!的|其|{DEFENDANT})[^，。；]{{0,20}}(现金|财物|好处费|礼金|红包|购物卡|人民币|元)"
 )
 
 FAMILIES: tuple[Family, ...] = (
@@ -111,7 +137,7 @@ FAMILIES: tuple[Family, ...] = (
                 (
                     _OFFICIAL,
                     rf"{_USING_POST}|(骗取|套取|冒领|侵吞|截留)[^，。；]{{0,12}}"
-                    r"(国家|政府|财政|公款|扶贫|救灾|低保|补助|补贴|专项)",
+                    rf"(国家|政府|财政|公款|补助|补贴|专项|{_STATE_FUNDS})",
                 ),
             ),
             Member("职务侵占", "公司、企业或者其他单位的人员利用职务上的便利占有本单位财物", (_STAFF, _USING_POST)),
@@ -175,10 +201,16 @@ FAMILIES: tuple[Family, ...] = (
                 "合同诈骗",
                 "在签订、履行合同过程中骗取对方当事人财物",
                 # A contract need not be written: an oral agreement, buying on credit, goods first and payment
-                # later, a rented car pledged or sold.
+                # later, goods paid for and never delivered, a rented car pledged or sold. A contract others signed,
+                # shown as proof (提供其妻子与教育局签订的聘任协议书: charge-130, tune), is not the fraud's contract.
                 (
-                    r"签订[^，。；]{0,20}(合同|协议)|(合同|协议)[^，。；]{0,10}(签订|履行)|口头(协议|约定)|赊购|赊销"
-                    r"|先(收|拉|运|发|供|拿)[^，。；]{0,6}后(付|结)|拖欠[^，。；]{0,6}货款"
+                    r"签订(?!的)[^，。；]{0,20}(合同|协议)|(合同|协议)[^，。；]{0,10}(签订|履行)|口头(协议|约定)|赊购|赊销|赊欠"
+                    r"|先(收|拉|运|发|供|拿)[^，。；]{0,6}后(付|结)|先欠钱拿货"
+                    # The goods' price unpaid or taken for goods never sent; no goods or means to perform (CAIL's
+                    # 合同诈骗; a loan "for goods" is not: 以…支付货款为由 stays 诈骗's).
+                    r"|(不予|未|拒绝|拒不|没有)[^，。；]{0,6}支付[^，。；]{0,10}货款|(收到|接到|收取)[^，。；]{0,10}货款后"
+                    r"|货款[^，。；]{0,6}(未支付|不还|不归还|未付)|催(要|讨|收)?货款|(欠|拖欠)[^，。；]{0,8}货款"
+                    r"|骗[^，。；]{0,8}货款|(没有|无)[^，。；]{0,6}(货源|履行[^，。；]{0,6}能力|履约能力)"
                     # The pledge may come a sentence later (租赁了一辆…轿车。后因资金紧张，将该车抵押给…: CAIL).
                     r"|(租赁|租用|租车|租得|租走|承租)[^。]{0,60}。?[^。]{0,60}(抵押|质押|典当|变卖|卖给|出售|转卖|转押)",
                 ),
@@ -197,8 +229,7 @@ FAMILIES: tuple[Family, ...] = (
                 # 土地征收、征用补偿费用, 救灾、优抚、移民、救济款物: cmdl-1290, tune) and the state's township
                 # stations (畜牧兽医工作站站长: cmdl-899, tune) are public.
                 (
-                    r"公款|(?<!非)国家工作人员|国家机关|国有(公司|企业|单位|资产|资金)|事业单位|财政|扶贫|救灾"
-                    r"|(征地|占地|征用|征收)[^，。；]{0,4}(补偿)?款|优抚|移民|救济"
+                    rf"公款|(?<!非)国家工作人员|国家机关|国有(公司|企业|单位|资产|资金)|事业单位|财政|{_STATE_FUNDS}"
                     r"|(兽医|畜牧|农技|农机|林业|水利|水务|国土|计生|卫生|文化)[^，。；]{0,6}(站|所)[^，。；]{0,4}(站长|所长)",
                 ),
             ),
@@ -244,6 +275,9 @@ FAMILIES: tuple[Family, ...] = (
                 (
                     r"随意殴打|寻衅|滋事|无故|借故|强拿硬要|起哄闹事|逞强|随意|看不顺眼|挑衅|追逐|拦截|拦堵|追打|追砍"
                     r"|打砸|砸(坏|毁|烂|碎)|任意损毁|损毁[^，。；]{0,10}(车|玻璃|门|窗|财物|物品)"
+                    # The motives the 2013 interpretation names (发泄情绪, 无事生非: a look taken amiss) and a share
+                    # demanded in another's business (强拿硬要).
+                    r"|泄愤|发泄|瞅|看了[^，。；]{0,2}一眼|观望|(入|干|占)股"
                     # A beating that hurt no one beyond 轻微伤 is no 故意伤害 (234 needs 轻伤 at least) but is 293's
                     # 随意殴打 (CAIL and the tuning halves: 36 more of 1,306 wrong proposals repaired).
                     r"|^(?![\s\S]*(轻伤|重伤|死亡|伤残))[\s\S]*轻微伤",
@@ -265,9 +299,9 @@ FAMILIES: tuple[Family, ...] = (
                 "破坏（盗割、拆卸）正在使用中的电力设备",
                 # Cut through however the fact tells it (电缆剪为35段: cmdl-50, tune).
                 (
-                    r"电线|电缆|变压器|输电|供电线路|电力设施|电力设备",
+                    r"电线|电缆|变压器|输电|(供电|用电|电力|高压|低压)线路|电力设施|电力设备|正在通电",
                     # A transformer in use taken down and stolen (拆盗正在使用中的变压器, 盗窃变压器…推到地下: CAIL).
-                    r"盗割|盗剪|割取|拆卸|拆盗|(剪|割|砸|锯|截|铰)(断|下|为|成|掉)|电力设[备施][^，。；]{0,6}(破坏|损坏)"
+                    r"盗割|盗剪|割取|拆卸|拆盗|切断|(剪|割|砸|锯|截|铰)(断|下|为|成|掉)|电力设[备施][^，。；]{0,6}(破坏|损坏)"
                     r"|(盗窃|偷)[^，。；]{0,6}变压器",
                 ),
             ),

@@ -10,6 +10,7 @@ import hashlib
 import io
 import logging
 import re
+import time
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -132,8 +133,7 @@ class LexicalIndex:
                 discard_damaged(cache, "BM25 index", exc)
         index = cls.from_tokens(ids, [tokenize(t) for t in texts()])
         if cache:
-            for stale in cache.parent.glob(f"bm25-{name}-*"):
-                stale.unlink(missing_ok=True)
+            _remove_stale(cache.parent, name)
             index._save(cache)
         return index
 
@@ -251,3 +251,20 @@ def fingerprint(ids: Sequence[str], hashes: Sequence[str]) -> str:
     for i, h in zip(ids, hashes, strict=True):
         digest.update(f"{i}\x1f{h}\x1e".encode())
     return digest.hexdigest()[:16]
+
+
+_ABANDONED_AFTER_S = 3600
+"""A temporary file this old was left by a killed writer: a write takes seconds."""
+
+
+def _remove_stale(cache_dir: Path, name: str) -> None:
+    """Remove the caches of ``name`` built for other contents, and temporary files their killed writers left.
+    Not another process's temporary file being written now (an ingestion beside askers builds a new cache
+    while they build theirs): removing it made that process's rename fail."""
+    now = time.time()
+    for path in cache_dir.glob(f"bm25-{name}-*"):
+        try:
+            if path.suffix != ".tmp" or now - path.stat().st_mtime > _ABANDONED_AFTER_S:
+                path.unlink(missing_ok=True)
+        except FileNotFoundError:
+            continue
