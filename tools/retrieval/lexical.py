@@ -10,7 +10,6 @@ import hashlib
 import io
 import logging
 import re
-import time
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -18,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from tools.atomic import write_bytes_atomic
+from tools.atomic import being_written, write_bytes_atomic
 from tools.caches import discard_damaged
 
 _WORD_RE = re.compile(r"[\w\u4e00-\u9fff]")
@@ -253,18 +252,10 @@ def fingerprint(ids: Sequence[str], hashes: Sequence[str]) -> str:
     return digest.hexdigest()[:16]
 
 
-_ABANDONED_AFTER_S = 3600
-"""A temporary file this old was left by a killed writer: a write takes seconds."""
-
-
 def _remove_stale(cache_dir: Path, name: str) -> None:
-    """Remove the caches of ``name`` built for other contents, and temporary files their killed writers left.
-    Not another process's temporary file being written now (an ingestion beside askers builds a new cache
-    while they build theirs): removing it made that process's rename fail."""
-    now = time.time()
+    """Remove the caches of ``name`` built for other contents, and temporary files their killed writers left,
+    but not another process's cache being written now (an ingestion beside askers builds a new cache while
+    they build theirs)."""
     for path in cache_dir.glob(f"bm25-{name}-*"):
-        try:
-            if path.suffix != ".tmp" or now - path.stat().st_mtime > _ABANDONED_AFTER_S:
-                path.unlink(missing_ok=True)
-        except FileNotFoundError:
-            continue
+        if not being_written(path):
+            path.unlink(missing_ok=True)
