@@ -113,16 +113,19 @@ _POST_FOR_BRIBE = (
     rf"{_USING_POST}|负责[^，。；]{{0,15}}(工作|事宜|监管|管理|审批|采购|验收)"
     r"(?![^，。；]*的[^，。；]{0,8}(长|主任|经理|人员|书记|负责人|干部))"
 )
+# Money handed over, to whom as the lookahead between says: the defendant taking it or someone he gave it to.
+_HANDED = r"(送给|送予|给予|送去)"
+_MONEY = r"[^，。；]{0,20}(现金|财物|好处费|礼金|红包|购物卡|人民币|元)"
 _TAKING = (
     r"收受|索取|索要|非法收取|收取[^，。；]{0,10}(好处|贿|礼金|红包|回扣|感谢费)"
-    rf"|(送给|送予|给予|送去)({DEFENDANT})[^，。；]{{0,20}}(现金|财物|好处费|礼金|红包|购物卡|人民币|元)"
+    rf"|{_HANDED}({DEFENDANT}){_MONEY}"
 )
 # Not "X给予的" within a clause of the defendant taking it (收受…江某某给予的贿赂人民币20万元: charge-205, tune),
 # nor a bribe given to the defendant (送给被告人肖某现金, 给予其1000元, 向…被告人李某甲行贿, 送给耿某某4万元 when he is
 # the defendant: CAIL's 非国家工作人员受贿), nor one the defendant took (收受…贿送的人民币).
 _GIVING = (
     r"谋取不正当利益|(?<!被告人[^，。；]{2})(?<!被告人[^，。；]{3})行贿|贿送(?!的)"
-    rf"|(送给|送予|给予|送去)(?!的|其|{DEFENDANT})[^，。；]{{0,20}}(现金|财物|好处费|礼金|红包|购物卡|人民币|元)"
+    rf"|{_HANDED}(?!的|其|{DEFENDANT}){_MONEY}"
 )
 
 FAMILIES: tuple[Family, ...] = (
