@@ -104,8 +104,15 @@ _OFFICIAL = (
     # tune), not an organ the fact names for another reason (被某县公安局抓获).
     r"|(担任|系|任)[^，。；]{0,15}(局|政府|(?<![村居]民)委员会|人民法院|人民检察院|派出所|管理所|管理站)[^，。；]{0,10}"
     r"(主任|所长|站长|干部|工作人员|科员|干事|会计|出纳|职工|民警)"
+    # A local government's office and its head (蒙城县…文明办副主任, 县农业综合开发办公室…主任: CAIL's 滥用职权 and
+    # 单位受贿 tell them so), not a company's nor a street office's community (…办事处…社区主任: 163's).
+    r"|(?:^|(?<=[，。；]))(?:(?!公司|企业|集团|厂|银行|物业|学校|医院)[^，。；])*?(县|市|区|镇|乡|省)[^，。；]{0,12}"
+    r"(办公室|办(?!事处))[^，。；]{0,20}主任"
 )
-_USING_POST = r"利用[^，。；]{0,20}(便利|之便)|职务(上的)?(便利|之便)|利用[^，。；]{0,6}(职务|职权|经手|管理|保管|负责)"
+# A duty's convenience however named (负责…改厕工程工作之便: a township office's head).
+_USING_POST = (
+    r"利用[^，。；]{0,20}(便利|之便)|(职务|工作)(上的)?(便利|之便)|利用[^，。；]{0,6}(职务|职权|经手|管理|保管|负责)"
+)
 # A bribe taken is tied to the post by its duty as well (全面负责该院的财务工作…负责监管协议履行: charge-205,
 # tune); a duty told beside property taken is not (a former employee's fraud: cail-train-487).
 # Not a duty that describes another (送给…卫生院负责药品采购等工作的院长: the giver's judgment).
@@ -205,9 +212,11 @@ FAMILIES: tuple[Family, ...] = (
                 "在签订、履行合同过程中骗取对方当事人财物",
                 # A contract need not be written: an oral agreement, buying on credit, goods first and payment
                 # later, goods paid for and never delivered, a rented car pledged or sold. A contract others signed,
-                # shown as proof (提供其妻子与教育局签订的聘任协议书: charge-130, tune), is not the fraud's contract.
+                # shown as proof (提供其妻子与教育局签订的聘任协议书: charge-130, tune), is not the fraud's contract,
+                # nor is a compensation agreement signed with the government that expropriates (征收补偿安置协议):
+                # 合同诈骗 protects market dealings; compensation obtained by deceit is 诈骗's.
                 (
-                    r"签订(?!的)[^，。；]{0,20}(合同|协议)|(合同|协议)[^，。；]{0,10}(签订|履行)|口头(协议|约定)|赊购|赊销|赊欠"
+                    r"签订(?!的)(?![^，。；]{0,20}补偿)[^，。；]{0,20}(合同|协议)|(合同|协议)[^，。；]{0,10}(签订|履行)|口头(协议|约定)|赊购|赊销|赊欠"
                     r"|先(收|拉|运|发|供|拿)[^，。；]{0,6}后(付|结)|先欠钱拿货"
                     # The goods' price unpaid or taken for goods never sent; no goods or means to perform (CAIL's
                     # 合同诈骗; a loan "for goods" is not: 以…支付货款为由 stays 诈骗's).
@@ -392,7 +401,10 @@ FAMILIES: tuple[Family, ...] = (
                 (
                     r"开设[^，。；]{0,8}赌场|(建立|开设|搭建|经营|代理|租用服务器)[^，。；]{0,10}赌博(网站|平台)"
                     r"|赌博(网站|平台)[^，。；]{0,10}(代理|股东)|赌博机|捕鱼机|老虎机|(赌博性质|赌博功能)[^，。；]{0,6}(机|游戏)"
-                    r"|赌博(软件|App|APP)|(经营|设立|设置)[^，。；]{0,8}(赌场|赌点)",
+                    r"|赌博(软件|App|APP)|(经营|设立|设置)[^，。；]{0,8}(赌场|赌点)"
+                    # A place or the gambling tools provided for others to gamble: what opening a casino is (为赌博
+                    # 提供场所、提供赌具: CAIL's and CMDL's 开设赌场).
+                    r"|提供[^，。；]{0,6}(场所|场地|赌具)|(设置|摆放|摆设|放置)[^，。；]{0,10}(麻将桌|麻将机|赌桌|赌台|赌具)",
                 ),
             ),
             Member("赌博", "以营利为目的聚众赌博或者以赌博为业", (r"赌",)),
@@ -454,7 +466,11 @@ FAMILIES: tuple[Family, ...] = (
                 # Paid to them is given too (向…公司的高级销售经理…支付贿赂款: cmdl-151, tune).
                 (
                     rf"(给予|送给|送予|送)[^，。；]{{0,25}}{_PRIVATE_STAFF}"
-                    rf"|向[^，。；]{{0,25}}{_PRIVATE_STAFF}[^。；]{{0,30}}(支付|给予|送)[^，。；]{{0,6}}(贿|好处费|回扣|感谢费)",
+                    rf"|向[^，。；]{{0,25}}{_PRIVATE_STAFF}[^。；]{{0,30}}(支付|给予|送)[^，。；]{{0,6}}(贿|好处费|回扣|感谢费)"
+                    # Doctors paid for prescribing a drug (the 2008 opinion on commercial bribery, art. 4: a medical
+                    # worker's prescription is 163's post, its price 164's bribe; CAIL's and CMDL's drug sellers).
+                    r"|(医生|医务人员)[^。]{0,30}(处方|开药|用药)[^。]{0,30}(好处|利益|回扣|提成|返利)"
+                    r"|(处方|用药)[^。]{0,20}(回扣|提成|返利)",
                 ),
             ),
             # A judgment names the defendant company as 被告单位 or as 被告 followed by its name (cmdl-975, tune).
@@ -534,8 +550,12 @@ FAMILIES: tuple[Family, ...] = (
             Member(
                 "生产、销售有毒、有害食品",
                 "在生产、销售的食品中掺入有毒、有害的非食品原料",
+                # The non-food substances the 2013 interpretation's art. 20 names as 非食品原料: those the law bars
+                # from food and those on the published lists (硫磺 fumes, 工业松香, 无根豆芽素: CAIL).
                 (
-                    r"有毒、?有害|非食品原料|瘦肉精|盐酸克伦特罗|地沟油|罂粟|西地那非|工业(用)?[^，。；]{0,4}(盐|碱|明胶)|甲醛|农药",
+                    r"有毒、?有害|非食品原料|瘦肉精|盐酸克伦特罗|地沟油|罂粟|西地那非|工业(用)?[^，。；]{0,4}(盐|碱|明胶)|甲醛|农药"
+                    r"|硫磺|松香|豆芽素|非食用|非食品添加剂|苄基腺嘌呤|氯苯氧乙酸钠|敌百虫|孔雀石绿|氯霉素|硝基呋喃"
+                    r"|(禁止|不得)[^，。；]{0,10}(添加|使用)",
                 ),
             ),
             Member(
@@ -621,8 +641,12 @@ def check_families(
                     decided = proposed[0]
                 elif not answer:
                     # Refuting its element leaves a less specific offence, never a more specific one whose own
-                    # element the fact does not state either (合同诈骗 refuted became 信用卡诈骗 on charge-98).
-                    general = [m for m in others if family.members.index(m) > position] or [family.members[-1]]
+                    # element the fact does not state either (合同诈骗 refuted became 信用卡诈骗 on charge-98): the
+                    # next one down whose element the fact states, proposed or not (a village group leader's 贪污
+                    # refuted is his 职务侵占, not the 侵占 a retriever ranked), else the best-ranked.
+                    lower = [m for m in family.members[position + 1 :] if m.charge not in out]
+                    told = [m for m in lower if m.stated_in(fact)]
+                    general = told[:1] or [m for m in others if m in lower] or [family.members[-1]]
                     ranked = sorted(
                         general, key=lambda m: candidates.index(m.charge) if m.charge in candidates else len(candidates)
                     )
