@@ -358,6 +358,29 @@ CASES = [
         "被告人在生产的保健品中添加西地那非后销售。",
         "生产、销售有毒、有害食品",
     ),
+    # A non-food substance the 2013 interpretation names (art. 20) is 144's 非食品原料 without those words.
+    (
+        "生产、销售不符合安全标准的食品",
+        "生产、销售有毒、有害食品",
+        "被告人用硫磺熏制生姜后在市场销售。",
+        "生产、销售有毒、有害食品",
+    ),
+    # A local government's office is a state organ; a company's office is not.
+    ("职务侵占", "贪污", "被告人在担任某县农业综合开发办公室主任期间，利用职务便利，将项目资金8万元据为己有。", "贪污"),
+    ("贪污", "职务侵占", "被告人利用担任某物流公司办公室主任的职务便利，将公司货款5万元据为己有。", "职务侵占"),
+    # A duty's convenience however named.
+    ("职务侵占", "贪污", "被告人系国家工作人员，因工作之便将其保管的公款3万元据为己有。", "贪污"),
+    # A place and tables provided for others to gamble on is a casino, even with a cut taken.
+    ("赌博", "开设赌场", "被告人在其经营的饭馆二楼设置3台麻将桌供他人赌博，从中抽水牟利600元。", "开设赌场"),
+    # Doctors paid per prescription are 163's staff (the 2008 opinion, art. 4): their briber commits 164.
+    (
+        "行贿",
+        "对非国家工作人员行贿",
+        "被告人为提高其代理药品的销量，与某医院医生约定，医生在处方中每使用一盒该药，给予提成5元，共计支付8万元。",
+        "对非国家工作人员行贿",
+    ),
+    # Compensation for expropriation obtained by deceit is 诈骗, though an agreement was signed for it.
+    ("合同诈骗", "诈骗", "被告人伪造建房批复，与区征收办签订房屋征收补偿安置协议书，骗取补偿款21万元。", "诈骗"),
 ]
 
 
@@ -447,6 +470,14 @@ def test_a_refuted_charge_falls_to_a_less_specific_neighbour() -> None:
     candidates = ["合同诈骗", "拒不执行判决、裁定", "信用卡诈骗"]
     charges, checks = check_families(["合同诈骗"], candidates, silent, lambda m: False)
     assert charges == ["诈骗"] and [(c.charge, c.decided, c.by) for c in checks] == [("合同诈骗", "诈骗", "question")]
+
+
+def test_a_refuted_charge_falls_to_the_next_element_the_fact_states_though_unproposed() -> None:
+    # A village group leader is no official in the village's own funds: 贪污 refuted leaves his 职务侵占, which
+    # the fact states, not the 侵占 a retriever ranked.
+    fact = "被告人在担任某村小组组长期间，利用职务便利，采取重复报账的手段侵吞村小组集体资金4万元。"
+    charges, checks = check_families(["贪污"], ["贪污", "侵占"], fact, lambda m: False)
+    assert charges == ["职务侵占"] and [(c.decided, c.by) for c in checks] == [("职务侵占", "question")]
 
 
 def test_two_members_of_one_family_both_stated_both_stand() -> None:
