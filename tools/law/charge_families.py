@@ -73,7 +73,7 @@ _TITLES = (
 # A village or residents' committee post is a state functionary only while it assists the government in the
 # matters the NPC Standing Committee's reading of 93 lists (2000); in the village's own affairs its bribe is 163's
 # (CAIL's 非国家工作人员受贿 judgments of 村委会主任 and 村支部书记).
-_VILLAGE_POST = r"村民委员会|村委会|居委会|(村|社区|街道)[^，。；]{0,6}(书记|主任|会计|文书|组长)"
+_VILLAGE_POST = r"村民委员会|村委会?|居委会|(村|社区|街道)[^，。；]{0,6}(书记|主任|会计|出纳|文书|组长|社长|队长)"
 # The money among those matters: public whoever handles it (挪用公款, 贪污).
 _STATE_FUNDS = r"救灾|优抚|扶贫|移民|救济|低保|(征地|占地|征用|征收|拆迁)[^，。；]{0,6}(补偿|款|费)"
 _PUBLIC_AFFAIRS = (
@@ -84,9 +84,13 @@ _PUBLIC_AFFAIRS = (
 # The post may be named well after the employer (…有限公司在本区…四楼游戏机房收银员: cmdl-1053, tune).
 # …or be a village post acting in the village's own affairs: 163's and 271's "other unit" (where the fact also
 # tells public affairs, _OFFICIAL states the more specific member first).
-# 163's "other unit" includes a tender's evaluation committee (评标委员会: the 2008 opinion on commercial bribery).
+# 163's "other unit" includes a tender's evaluation committee (评标委员会: the 2008 opinion on commercial bribery),
+# and a hospital's medical workers (its art. 4). Posts as CAIL's 非国家工作人员受贿 judgments name them: a team's,
+# a station's, a credit cooperative's head, a driving school's instructor, a post told after 在…公司工作期间.
 _STAFF = (
-    rf"(公司|企业|单位|集团|商场|超市|酒店|银行|厂)[^，。；]{{0,30}}({_TITLES}|工程师|负责人|主任|(处|科|部)长)"
+    rf"(公司|企业|单位|集团|商场|超市|酒店|银行|信用社|联社|驾校|厂)[^，。；]{{0,30}}"
+    rf"({_TITLES}|工程师|负责人|主任|教练|(处|科|部|队|组|班|厂|所|站|理事)长|(工作|任职)期间)"
+    r"|医院[^，。；]{0,15}(医生|医师|护士|科主任)"
     rf"|{_VILLAGE_POST}|评标(委员会|专家)"
 )
 # Staff of a company not said to be state-owned: the recipient of 164's bribe.
@@ -96,8 +100,8 @@ _OFFICIAL = (
     rf"|({_VILLAGE_POST})(?=[\s\S]*({_PUBLIC_AFFAIRS}))|({_PUBLIC_AFFAIRS})(?=[\s\S]*({_VILLAGE_POST}))"
     # A township's own posts, not a village's named after its township (…镇河东村村委会主任); not a company's
     # 国有控股 (a state-controlled company's staff are 163's unless the state delegated them), nor the 市长 of
-    # 西安市长安区.
-    r"|(乡|镇)[^，。；村社居]{0,6}(书记|主任|会计|文书)|事业单位|国有(?!控股|参股)"
+    # 西安市长安区, nor land that becomes state-owned (租赁土地部分流转为国有: a village secretary's 163 bribe, CAIL).
+    r"|(乡|镇)[^，。；村社居]{0,6}(书记|主任|会计|文书)|事业单位|国有(?!控股|参股|土地|事项)"
     # A 处长 or 科长 of a company is its staff (江西丰城南方水泥有限公司供应处处长: CAIL's 非国家工作人员受贿).
     r"|(?:^|(?<=[，。；]))(?:(?!公司|企业|集团|厂)[^，。；])*?(局|厅|处|科|乡|镇|县|市|区)长(?![^，。；]{0,3}(区|镇|县|乡|村|街|路))"
     # A post in a state organ the fact names as the defendant's (在担任岳西县国土资源局收储中心二室主任期间: ljp-9,
@@ -117,14 +121,14 @@ _USING_POST = (
 # tune); a duty told beside property taken is not (a former employee's fraud: cail-train-487).
 # Not a duty that describes another (送给…卫生院负责药品采购等工作的院长: the giver's judgment).
 _POST_FOR_BRIBE = (
-    rf"{_USING_POST}|负责[^，。；]{{0,15}}(工作|事宜|监管|管理|审批|采购|验收)"
+    rf"{_USING_POST}|评标(委员会|专家|过程)|负责[^，。；]{{0,15}}(工作|事宜|监管|管理|审批|采购|验收)"
     r"(?![^，。；]*的[^，。；]{0,8}(长|主任|经理|人员|书记|负责人|干部))"
 )
 # Money handed over, to whom as the lookahead between says: the defendant taking it or someone he gave it to.
 _HANDED = r"(送给|送予|给予|送去)"
 _MONEY = r"[^，。；]{0,20}(现金|财物|好处费|礼金|红包|购物卡|人民币|元)"
 _TAKING = (
-    r"收受|索取|索要|非法收取|收取[^，。；]{0,10}(好处|贿|礼金|红包|回扣|感谢费)"
+    r"收受|索取|索要|索贿|索得|非法收取|收取[^，。；]{0,25}(好处|贿|礼金|红包|回扣|感谢费)"
     rf"|{_HANDED}({DEFENDANT}){_MONEY}"
 )
 # Not "X给予的" within a clause of the defendant taking it (收受…江某某给予的贿赂人民币20万元: charge-205, tune),
