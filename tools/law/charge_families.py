@@ -95,6 +95,13 @@ _STAFF = (
 )
 # Staff of a company not said to be state-owned: the recipient of 164's bribe.
 _PRIVATE_STAFF = rf"(?<!国有)(公司|企业|医院|集团)[^，。；]{{0,15}}({_TITLES}|主任|医生|采购|负责人)"
+
+
+def _in_clause_without(words: str) -> str:
+    """The start of a match confined to one clause (between ，。；) in which none of ``words`` stands."""
+    return rf"(?:^|(?<=[，。；]))(?:(?!{words})[^，。；])*?"
+
+
 _OFFICIAL = (
     r"(?<!非)国家工作人员|国家机关"
     rf"|({_VILLAGE_POST})(?=[\s\S]*({_PUBLIC_AFFAIRS}))|({_PUBLIC_AFFAIRS})(?=[\s\S]*({_VILLAGE_POST}))"
@@ -103,14 +110,14 @@ _OFFICIAL = (
     # 西安市长安区, nor land that becomes state-owned (租赁土地部分流转为国有: a village secretary's 163 bribe, CAIL).
     r"|(乡|镇)[^，。；村社居]{0,6}(书记|主任|会计|文书)|事业单位|国有(?!控股|参股|土地|事项)"
     # A 处长 or 科长 of a company is its staff (江西丰城南方水泥有限公司供应处处长: CAIL's 非国家工作人员受贿).
-    r"|(?:^|(?<=[，。；]))(?:(?!公司|企业|集团|厂)[^，。；])*?(局|厅|处|科|乡|镇|县|市|区)长(?![^，。；]{0,3}(区|镇|县|乡|村|街|路))"
+    rf"|{_in_clause_without('公司|企业|集团|厂')}(局|厅|处|科|乡|镇|县|市|区)长(?![^，。；]{{0,3}}(区|镇|县|乡|村|街|路))"
     # A post in a state organ the fact names as the defendant's (在担任岳西县国土资源局收储中心二室主任期间: ljp-9,
     # tune), not an organ the fact names for another reason (被某县公安局抓获).
     r"|(担任|系|任)[^，。；]{0,15}(局|政府|(?<![村居]民)委员会|人民法院|人民检察院|派出所|管理所|管理站)[^，。；]{0,10}"
     r"(主任|所长|站长|干部|工作人员|科员|干事|会计|出纳|职工|民警)"
     # A local government's office and its head (蒙城县…文明办副主任, 县农业综合开发办公室…主任: CAIL's 滥用职权 and
     # 单位受贿 tell them so), not a company's nor a street office's community (…办事处…社区主任: 163's).
-    r"|(?:^|(?<=[，。；]))(?:(?!公司|企业|集团|厂|银行|物业|学校|医院)[^，。；])*?(县|市|区|镇|乡|省)[^，。；]{0,12}"
+    rf"|{_in_clause_without('公司|企业|集团|厂|银行|物业|学校|医院')}(县|市|区|镇|乡|省)[^，。；]{{0,12}}"
     r"(办公室|办(?!事处))[^，。；]{0,20}主任"
 )
 # A duty's convenience however named (负责…改厕工程工作之便: a township office's head).
