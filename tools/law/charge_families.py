@@ -382,10 +382,15 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "毒品",
         (
+            # Not the seller's own case the fact tells to say where the drug came from (彭某涉嫌贩卖毒品一案已被
+            # 立案: the buyer holds); a buyer told 另案处理 is still the defendant's sale.
             Member(
                 "走私、贩卖、运输、制造毒品",
                 "走私、贩卖、运输或者制造毒品",
-                (r"贩卖|出售|卖给|售予|兜售|交易|运输|携带[^，。；]{0,10}(入境|过境)|制造|制毒|走私",),
+                (
+                    r"(贩卖|出售|卖给|售予|兜售|交易|运输|携带[^，。；]{0,10}(入境|过境)|制造|制毒|走私)"
+                    r"(?![^，。；]{0,8}一案)",
+                ),
             ),
             # Providing the place, as facts say it without 容留 (为彭某…提供吸毒场所: CAIL).
             Member(
