@@ -17,10 +17,15 @@ defence or necessity, preparation, attempt, abandonment, accessories, coercion, 
 A judgment applying one is not clamped up to the floor."""
 COMBINED_CAPS = ((420, 240), (None, 300))
 """Art. 69: a combined fixed term is capped at 20 years when the terms sum to under 35 years, else at 25."""
-_VAGUE = re.compile(
-    r"数额(?:较大|巨大|特别巨大)|(?:有)?其他(?:特别)?(?:严重|恶劣)情节|情节(?:较轻|严重|特别严重|恶劣|特别恶劣)"
-    r"|(?:造成)?(?:严重|特别严重)后果|有下列情形之一|犯前款罪|依照前款的规定处罚|多次"
+# A degree a court weighs; an amount's is one whatever it counts (贪污数额巨大, 虚开的税款数额较大): the counted thing
+# is no condition a fact must repeat (a 受贿 fact never says 贪污, yet 386 punishes it under 383's bands).
+_DEGREE = (
+    r"[^，。；、（）()]{0,8}?数额(?:较大|巨大|特别巨大)|(?:有)?其他(?:特别)?(?:严重|恶劣)情节|情节(?:较轻|严重|特别严重|恶劣|特别恶劣)"
+    r"|(?:造成)?(?:严重|特别严重)后果"
 )
+_VAGUE = re.compile(rf"{_DEGREE}|有下列情形之一|犯前款罪|依照前款的规定处罚|多次")
+# A band's alternatives: 或者, and the items of a list (（一）…；（二）…).
+_ALTERNATIVE = re.compile(r"或者|[；;]|[（(][一二三四五六七八九十]+[）)]")
 _PART = re.compile(r"[，,；;：:、（）()\n]|或者|并且|并")
 _LEAD = re.compile(r"^(?:致使|致人|致|造成|使)")
 
@@ -49,13 +54,21 @@ def negligent(charge: str) -> bool:
 
 def tier_met(tier: Tier, fact: str) -> bool:
     """Whether the facts may meet a tier: the basic offence always; a band when one of its concrete conditions
-    (致人重伤, 死亡, 入户抢劫…) is written in the fact, or when its conditions are only degrees code cannot
-    weigh (数额巨大, 情节严重), which a court decides from amounts and circumstances."""
+    (致人重伤, 死亡, 入户抢劫…) is written in the fact, or when it or one of its alternatives is only a degree code
+    cannot weigh (数额巨大, 情节特别严重), which a court decides from amounts and circumstances."""
     if tier.basic:
         return True
-    parts = [_LEAD.sub("", p.strip()).removesuffix("的") for p in _PART.split(_VAGUE.sub("", tier.condition))]
-    concrete = [p for p in parts if len(p) >= 2 and not re.fullmatch(r"[（）()一二三四五六七八九十的]+", p)]
-    return not concrete or any(p in fact for p in concrete)
+    alternatives = _ALTERNATIVE.split(tier.condition)
+    concrete = [_concrete(a) for a in alternatives]
+    if not any(concrete) or any(re.search(_DEGREE, a) and not c for a, c in zip(alternatives, concrete, strict=True)):
+        return True
+    return any(p in fact for parts in concrete for p in parts)
+
+
+def _concrete(condition: str) -> list[str]:
+    """The parts of a condition a fact must state in its words: what is left without degrees and structure."""
+    parts = [_LEAD.sub("", p.strip()).removesuffix("的") for p in _PART.split(_VAGUE.sub("", condition))]
+    return [p for p in parts if len(p) >= 2 and not re.fullmatch(r"[（）()一二三四五六七八九十的]+", p)]
 
 
 def _paragraph_for(tiers: list[Tier], charge: str) -> list[Tier]:
