@@ -235,14 +235,13 @@ def decide_by_code(
     term_check: TermCheck | None = None
     if allowed is not None:
         term, term_check = bounded_term(term, allowed, articles, fact)
-    companions = services.statutes.penalty_companions()
-    articles = list(dict.fromkeys(a for d in articles for a in (d, companions.get(d)) if a in evidence_articles))
     detention = term_check is not None and term_check["low"] < FIXED_TERM_MONTHS[0]
     number = {e["id"]: e["n"] for e in evidence}
     reasoning = label(
         "decided_by_code" if count else "decided_by_code_no_precedent",
         ctx.language,
-        articles=label("list_separator", ctx.language).join(f"[{number[a]}]" for a in articles),
+        # A penalty article the retriever did not find is named, not numbered (刑法:383 for a 受贿).
+        articles=label("list_separator", ctx.language).join(f"[{number[a]}]" if a in number else a for a in articles),
         charges=label("list_separator", ctx.language).join(label("charge", ctx.language, charge=c) for c in charges),
         precedents=count,
         term=describe_term(term["months"], term["life"], term["death"], detention)

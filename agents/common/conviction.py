@@ -16,6 +16,7 @@ from tools.kb.cases import precedents as kb_precedents
 from tools.kb.charges import ChargeRepository
 from tools.law.charge_model import fitted_charge_policy
 from tools.law.charge_names import ground_charge, normalise_charge
+from tools.law.penalties import penalty_reference
 from tools.law.sentencing import Allowed, clamp, judgment_allowed, mitigated, precedent_term
 from tools.services import get_services
 
@@ -105,20 +106,39 @@ def convict(
 def term_bounds(
     fact: str, charges: list[str], articles: list[str], evidence_articles: set[str], repository: ChargeRepository
 ) -> tuple[Allowed | None, list[str]]:
-    """(allowed, articles): what the convicted charges' evidence articles allow at the tier the facts meet
+    """(allowed, articles): what the convicted charges' articles allow at the tier the facts meet
     (:mod:`tools.law.sentencing`; None when no such article sets a penalty code can read), and ``articles``
-    with each convicted charge's defining evidence article added where the Adjudicator left it out: a
-    conviction names the article defining it. A knowledge base without a charge table ties no charge to its
-    article: the bounds are then those of the audited articles the judgment cites."""
+    with each convicted charge's defining evidence article and the articles it is punished under added: a
+    conviction names the article defining it and its penalty's (受贿: 385, 386 and 383; 行贿: 389 and 390), found
+    by the retriever or not. A knowledge base without a charge table ties no charge to its article: the bounds
+    are then those of the audited articles the judgment cites."""
     if repository.has_charges():
         ids_of = repository.articles_for(charges)
         defining = {c: [a for a in ids if a in evidence_articles] for c, ids in ids_of.items()}
-        articles = list(dict.fromkeys([*articles, *(a for ids in defining.values() for a in ids)]))
     else:
         defining = {c: [a for a in articles if a in evidence_articles] for c in charges}
-    texts = {a.id: a.text for a in get_services().statutes.get_articles(list(articles))}
-    allowed = judgment_allowed({c: {a: texts[a] for a in ids if a in texts} for c, ids in defining.items()}, fact)
-    return allowed, articles
+    punished = punished_under(defining)
+    allowed = judgment_allowed(punished, fact)
+    return allowed, list(dict.fromkeys([*articles, *(a for texts in punished.values() for a in texts)]))
+
+
+def punished_under(defining: dict[str, list[str]]) -> dict[str, dict[str, str]]:
+    """Charge -> the articles it is punished under (id -> text): its defining articles, the article that only
+    sets their penalty (382 -> 383, 389 -> 390: :meth:`~tools.kb.statutes.StatuteRepository.penalty_companions`)
+    and the one whose penalty such an article applies (386 -> 383: :func:`~tools.law.penalties.penalty_reference`).
+    A penalty is the statute's consequence of the conviction, not a fact to audit: read from the audited
+    articles alone, a 受贿 whose 383 the retriever did not find could be given no sentence."""
+    statutes = get_services().statutes
+    companions = statutes.penalty_companions()
+    chains = {
+        c: list(dict.fromkeys(x for a in ids for x in (a, companions.get(a)) if x)) for c, ids in defining.items()
+    }
+    texts = {a.id: a.text for a in statutes.get_articles(list({a for ids in chains.values() for a in ids}))}
+    referred = {a: r for a, text in texts.items() if (r := penalty_reference(a, text))}
+    texts |= {a.id: a.text for a in statutes.get_articles(sorted(set(referred.values()) - texts.keys()))}
+    return {
+        c: {x: texts[x] for a in ids for x in (a, referred.get(a)) if x and x in texts} for c, ids in chains.items()
+    }
 
 
 def bounded_term(term: Term, allowed: Allowed, articles: list[str], fact: str) -> tuple[Term, TermCheck]:

@@ -12,10 +12,10 @@ import pytest
 from langchain_core.messages import BaseMessage
 from pydantic import Field
 
-from agents.common.conviction import anchor_conviction, supported_charges
+from agents.common.conviction import anchor_conviction, supported_charges, term_bounds
 from agents.context import JudgeContext
 from agents.researcher import Prejudgment, anchor_prejudgment, precedent_charges
-from agents.state.judge import JudgeInput
+from agents.state.judge import JudgeInput, ScoredCharge
 from graphs.judge import build_graph
 from tests.conftest import SHARED_DATA, laws_db_text
 from tools.corpus.cail import load_cases
@@ -513,6 +513,43 @@ def test_penalty_companions_are_read_from_the_statutes_wording(judge_kb: Service
         "刑法:389": "刑法:390",
     }
     assert judge_kb.statutes.penalty_companions("民法典") == {}
+
+
+@pytest.mark.parametrize(
+    ("charge", "defining", "cited", "ceiling"),
+    [
+        ("受贿", "刑法:385", ["刑法:385", "刑法:386", "刑法:383"], 180),
+        ("贪污", "刑法:382", ["刑法:382", "刑法:383"], 180),
+        ("行贿", "刑法:389", ["刑法:389", "刑法:390"], 180),
+    ],
+)
+def test_a_charge_is_sentenced_under_the_article_that_sets_its_penalty_though_not_retrieved(
+    active_judge_kb: Services, charge: str, defining: str, cited: list[str], ceiling: int
+) -> None:
+    # Only the defining article was retrieved and audited; 383 / 390 hold the penalty (386 applies 383's).
+    fact = "被告人利用职务上的便利，收受、侵吞或者给予他人财物共计人民币10万元。"
+    allowed, articles = term_bounds(fact, [charge], [], {defining}, ChargeRepository(active_judge_kb.graph))
+    assert allowed is not None and (allowed.low, allowed.high, allowed.life) == (1, ceiling, True)
+    assert articles == cited and set(allowed.articles) == set(cited[1:]) - {"刑法:386"}
+
+
+def test_a_bribe_taken_is_sentenced_and_cites_its_penalty_articles_though_only_385_was_retrieved(
+    active_judge_kb: Services,
+) -> None:
+    from agents.adjudicator import decide_by_code, number_evidence
+
+    article = active_judge_kb.statutes.get_articles(["刑法:385"])[0]
+    evidence = number_evidence([(article.id, article.heading, article.text)], [])
+    scored: list[ScoredCharge] = [
+        {"name": "受贿", "probability": 0.9, "signals": {}, "articles": ["刑法:385"], "act": None}
+    ]
+    fact = "被告人利用担任某局局长的职务便利，收受他人财物共计人民币20万元，为他人谋取利益。"
+    out = decide_by_code(fact, evidence, [], JudgeContext(model="fake"), [], ["受贿"], scored)
+    assert out is not None and out["undecided"] == "" and out["charges"] == ["受贿"]
+    assert out["articles"] == ["刑法:385", "刑法:386", "刑法:383"]
+    assert out["term_check"] is not None and out["term_check"]["articles"] == ["刑法:383"] and out["term"]["months"] > 0
+    # The audited article by its evidence number, the penalty articles the retriever did not find by their ids.
+    assert "[1]、刑法:386、刑法:383" in out["reasoning"]
 
 
 TWO_ACTS = (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.unit.test_claims import ARSON, THEFT
+from tools.law.penalties import article_tiers, penalty_reference
 from tools.law.sentencing import (
     align_reasoning,
     charge_allowed,
@@ -12,6 +13,7 @@ from tools.law.sentencing import (
     in_range,
     mitigated,
     precedent_term,
+    tier_met,
 )
 
 HURT = (
@@ -40,6 +42,28 @@ def test_bands_need_their_stated_condition_unless_it_is_a_degree() -> None:
     # 数额巨大 is a degree the court weighs from the amount: the theft bands stay open.
     theft = charge_allowed("盗窃", {"刑法:264": THEFT}, "盗窃现金人民币5万元")
     assert theft is not None and (theft.low, theft.high, theft.life, theft.death) == (0, 180, True, False)
+
+
+EMBEZZLEMENT_PENALTY = (
+    "对犯贪污罪的，根据情节轻重，分别依照下列规定处罚：\n（一）贪污数额较大或者有其他较重情节的，处三年以下有期徒刑或者拘役，"
+    "并处罚金。\n（二）贪污数额巨大或者有其他严重情节的，处三年以上十年以下有期徒刑，并处罚金或者没收财产。"
+)
+BRIBERY_PENALTY = (
+    "对犯行贿罪的，处五年以下有期徒刑或者拘役，并处罚金；因行贿谋取不正当利益，情节严重的，或者使国家利益遭受重大损失的，"
+    "处五年以上十年以下有期徒刑，并处罚金；情节特别严重的，或者使国家利益遭受特别重大损失的，处十年以上有期徒刑或者无期徒刑，"
+    "并处罚金或者没收财产。"
+)
+
+
+def test_an_amounts_degree_is_a_degree_whatever_it_counts_and_so_is_a_degree_among_alternatives() -> None:
+    # 386 punishes 受贿 under 383's bands, which count 贪污数额: a bribe-taking fact that never says 贪污 may meet them.
+    taken = charge_allowed("受贿", {"刑法:383": EMBEZZLEMENT_PENALTY}, "被告人收受他人财物共计人民币45万元")
+    assert taken is not None and (taken.low, taken.high) == (1, 120)
+    # 情节特别严重 is one alternative of 390's top band; the lesser band's alternatives are both concrete.
+    given = charge_allowed("行贿", {"刑法:390": BRIBERY_PENALTY}, "被告人送给某局长人民币30万元")
+    assert given is not None and (given.high, given.life) == (180, True)
+    met = [tier_met(t, "被告人送给某局长人民币30万元") for t in article_tiers(BRIBERY_PENALTY)]
+    assert met == [True, False, True]
 
 
 def test_terms_are_clamped_to_the_nearest_bound_unless_mitigated() -> None:
@@ -81,3 +105,13 @@ def test_precedent_term_is_the_lower_median_with_life_and_death_above_every_fixe
     # One life sentence does not drag the term up as a mean would; two of three make it the median.
     assert precedent_term([(120, False, False), (0, True, False), (96, False, False)]) == (120, False, False)
     assert precedent_term([(0, True, False), (0, False, True), (96, False, False)]) == (0, True, False)
+
+
+def test_an_article_that_only_applies_anothers_penalty_refers_to_it() -> None:
+    taken = "对犯受贿罪的，根据受贿所得数额及情节，依照本法第三百八十三条的规定处罚。"
+    assert penalty_reference("刑法:386", taken) == "刑法:383"
+    assert penalty_reference("刑法:9", "犯前罪的，依照本法第一百三十三条之一的规定处罚。") == "刑法:133-1"
+    # An article with a penalty of its own, or one that also convicts under the other (定罪处罚), refers to none.
+    assert penalty_reference("刑法:390", "对犯行贿罪的，处五年以下有期徒刑或者拘役，并处罚金。") is None
+    insurer = "保险公司的工作人员…骗取保险金归自己所有的，依照本法第二百七十一条的规定定罪处罚。"
+    assert penalty_reference("刑法:183", insurer) is None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from tools.law.articles import CN_NUMERAL, cn_to_int
+from tools.law.articles import ARTICLE_REF, CN_NUMERAL, cn_to_int, law_of, make_article_id
 from tools.law.wording import bigram_share
 
 PRINCIPAL_KINDS = ("管制", "拘役", "有期徒刑", "无期徒刑", "死刑")
@@ -192,6 +192,19 @@ def article_tiers(text: str) -> list[Tier]:
             )
             pending, first = [], False
     return tiers
+
+
+# An article that only applies another's penalty (刑法:386: 对犯受贿罪的…依照本法第三百八十三条的规定处罚); not one
+# that also convicts under it (…的规定定罪处罚: 163's third paragraph sends state staff to 385 and 386's charge).
+_PUNISHED_UNDER = re.compile(rf"依照本法{ARTICLE_REF}的规定处罚")
+
+
+def penalty_reference(article_id: str, text: str) -> str | None:
+    """The article whose penalty an article that sets none of its own applies (刑法:386 -> 刑法:383); None when
+    the article sets a penalty or names no other's."""
+    if article_tiers(text) or not (found := _PUNISHED_UNDER.search(text)):
+        return None
+    return make_article_id(law_of(article_id), cn_to_int(found[1]), cn_to_int(found[2]) if found[2] else 0)
 
 
 _CONDITION_PART = re.compile(r"[，,；;：:（）()\n]|或者")
