@@ -19,11 +19,11 @@ COMBINED_CAPS = ((420, 240), (None, 300))
 """Art. 69: a combined fixed term is capped at 20 years when the terms sum to under 35 years, else at 25."""
 # A degree a court weighs; an amount's is one whatever it counts (贪污数额巨大, 虚开的税款数额较大): the counted thing
 # is no condition a fact must repeat (a 受贿 fact never says 贪污, yet 386 punishes it under 383's bands).
-_DEGREE = (
+_DEGREE = re.compile(
     r"[^，。；、（）()]{0,8}?数额(?:较大|巨大|特别巨大)|(?:有)?其他(?:特别)?(?:严重|恶劣)情节|情节(?:较轻|严重|特别严重|恶劣|特别恶劣)"
     r"|(?:造成)?(?:严重|特别严重)后果"
 )
-_VAGUE = re.compile(rf"{_DEGREE}|有下列情形之一|犯前款罪|依照前款的规定处罚|多次")
+_VAGUE = re.compile(rf"{_DEGREE.pattern}|有下列情形之一|犯前款罪|依照前款的规定处罚|多次")
 # A band's alternatives: 或者, and the items of a list (（一）…；（二）…).
 _ALTERNATIVE = re.compile(r"或者|[；;]|[（(][一二三四五六七八九十]+[）)]")
 _PART = re.compile(r"[，,；;：:、（）()\n]|或者|并且|并")
@@ -60,7 +60,7 @@ def tier_met(tier: Tier, fact: str) -> bool:
         return True
     alternatives = _ALTERNATIVE.split(tier.condition)
     concrete = [_concrete(a) for a in alternatives]
-    if not any(concrete) or any(re.search(_DEGREE, a) and not c for a, c in zip(alternatives, concrete, strict=True)):
+    if not any(concrete) or any(_DEGREE.search(a) and not c for a, c in zip(alternatives, concrete, strict=True)):
         return True
     return any(p in fact for parts in concrete for p in parts)
 
