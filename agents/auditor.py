@@ -13,21 +13,20 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from langchain_core.messages import HumanMessage
 from langgraph.config import get_stream_writer
-from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from pydantic import BaseModel, Field, create_model
 
+from agents.common.audits import AuditGraph, run_audit
 from agents.common.messages import FactsKind, facts_first
 from agents.common.models import chat_model
-from agents.context import AuditContext, ConsultContext, JudgeContext
-from agents.state.audit import ArticleTask, AuditInput, AuditOutput, AuditState, CheckResult, Verdict
+from agents.context import AuditContext, JudgeContext
+from agents.state.audit import ArticleTask, AuditState, CheckResult, Verdict
 from agents.state.common import trace_event
-from agents.state.consult import ConsultState
 from agents.state.judge import CaseRef, JudgeState, ScoredCharge
 from prompts import label, render_prompt
 from tools.errors import InputError, StructuredOutputError
@@ -35,10 +34,9 @@ from tools.kb.charges import ChargeRepository
 from tools.kb.checklist_generation import ensure_checklist
 from tools.kb.checklists import ChecklistRepository
 from tools.kb.interpretations import InterpretationRepository
-from tools.law.articles import Article, law_of, parse_citations
+from tools.law.articles import Article
 from tools.law.wording import bigram_share
 from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured
-from tools.retrieval.hybrid import named_articles
 from tools.services import get_services
 
 INTERPRETATIONS_SHOWN = 3
@@ -99,17 +97,42 @@ def _stated(check: CheckResult, facts: str, ctx: AuditContext) -> CheckResult:
     return {"item": check["item"], "holds": False, "reason": label("not_stated", ctx.language), "stated": False}
 
 
-STATED_CHECK_LANGUAGES = frozenset({"zh"})
-"""Languages whose questions :func:`_stated` reads (character pairs): in others an article none of whose elements
-a question states is kept, as the check cannot tell silence from different words."""
+_QUOTED = re.compile(r"[「“\"‘']([^」”\"’']{2,40})[」”\"’']")
+"""Words a reason quotes: 「…」, “…”, "…" or ‘…’."""
 
 
-def _unstated_reason(article: Article, facts: str, ctx: AuditContext) -> str:
-    """Why an article none of whose elements a question states is kept (``named``: the question names it, the
-    user asks what it provides; ``unstated_kept``: the check cannot read the language), or "" when it is not."""
-    if article.id in named_articles(facts, {law_of(article.id)}):
-        return label("named", ctx.language)
-    return "" if ctx.language in STATED_CHECK_LANGUAGES else label("unstated_kept", ctx.language)
+def quoted_contradiction(reason: str, words: str) -> str:
+    """The first span ``reason`` quotes that occurs in the user's ``words``, or "": a checklist item refuted with the
+    user's own words quoted is a contradiction the user can see; a refutation without one is the model's reading."""
+    plain = re.sub(r"\s+", "", words)
+    for span in _QUOTED.findall(reason):
+        if re.sub(r"\s+", "", span) in plain:
+            return span
+    return ""
+
+
+def _decide_question(article_id: str, checks: list[CheckResult], words: str, lang: str) -> Verdict:
+    """A consultation's verdict: the article was kept on evidence, and stays unless an item is refuted by words the
+    question says (quoted in the model's reason). Items the question does not state neither keep nor prune it: a
+    1.5B model cannot read a colloquial question against statute elements (since s32 every article it could check
+    was pruned on wording), so the checklist explains and can only veto."""
+    for check in checks:
+        quote = quoted_contradiction(check["reason"], words) if check["stated"] and not check["holds"] else ""
+        if quote:
+            return {
+                "article_id": article_id,
+                "applicable": False,
+                "reason": label("contradicted", lang, item=check["item"], quote=quote),
+                "checks": checks,
+                "decided_by": "contradiction",
+            }
+    return {
+        "article_id": article_id,
+        "applicable": True,
+        "reason": label("no_contradiction", lang),
+        "checks": checks,
+        "decided_by": "evidence",
+    }
 
 
 def _unverified(article_id: str, why: str) -> Verdict:
@@ -163,16 +186,11 @@ def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: AuditConte
         {"item": item, "holds": answer.holds, "reason": getattr(answer, "reason", ""), "stated": True}
         for item, answer in zip(items, parsed.answers, strict=True)  # type: ignore[attr-defined]
     ]
-    deciding = checks
     if facts_kind == "question":
-        checks = [_stated(c, facts, ctx) for c in checks]
-        deciding = [c for c in checks if c["stated"]]
-    # An article none of whose elements the question states is not shown to apply: kept, it became the basis of
-    # answers about something else (民法典:634, instalment sales, for a landlord keeping a deposit).
-    unstated = "" if deciding else _unstated_reason(article, facts, ctx)
-    ruled = decide_by_rule(deciding) if deciding else bool(unstated)
+        return _decide_question(article.id, [_stated(c, facts, ctx) for c in checks], facts, ctx.language), usage
+    ruled = decide_by_rule(checks)
     if ruled is not None:
-        reason = unstated or label("all_hold" if ruled else "none_hold" if deciding else "none_stated", ctx.language)
+        reason = label("all_hold" if ruled else "none_hold", ctx.language)
         verdict: Verdict = {
             "article_id": article.id,
             "applicable": ruled,
@@ -254,18 +272,6 @@ def verify_article(task: ArticleTask, runtime: Runtime[AuditContext]) -> dict[st
     }
 
 
-def audit_candidates(cited: list[str], evidence_ids: list[str], known: set[str], k: int) -> list[str]:
-    """What the auditor verifies: the existing articles the draft cites, else the best evidence; at most k."""
-    chosen = [a for a in dict.fromkeys(cited) if a in known]
-    return (chosen or list(dict.fromkeys(evidence_ids)))[:k]
-
-
-def consult_facts(question: str, element_graph: dict[str, Any]) -> str:
-    """The facts a consultation's checklists are answered against: the question, its key facts and claims."""
-    extra = [*element_graph.get("key_facts", []), *element_graph.get("user_claims", [])]
-    return "\n".join([question, *[f"- {x}" for x in extra if x]])
-
-
 def is_borderline(verdict: Verdict) -> bool:
     """A verdict a person should see: its checklist items disagree, so neither all-true nor all-false decided
     it (the article was kept as flagged, or the model's checklist-final call ruled)."""
@@ -304,50 +310,8 @@ def review_verdicts(state: AuditState, runtime: Runtime[AuditContext]) -> dict[s
     }
 
 
-AuditGraph = CompiledStateGraph[AuditState, AuditContext, AuditInput, AuditOutput]
-"""The compiled audit subgraph; graphs/ wires it into the audit nodes, so no agent imports a graph."""
-
-
-class ConsultNode(Protocol):
-    def __call__(self, state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]: ...
-
-
 class JudgeNode(Protocol):
     def __call__(self, state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]: ...
-
-
-def run_audit(
-    audit: AuditGraph, facts: str, ids: list[str], ctx: AuditContext, facts_kind: Literal["case", "question"]
-) -> dict[str, Any]:
-    """The audit subgraph over ``ids``; verdicts come back in the order of ``ids``. Its interrupt (human
-    review) propagates to the caller's graph, which resumes it with ``Command(resume=...)``."""
-    request = AuditInput(facts=facts, article_ids=ids, facts_kind=facts_kind)
-    return dict(audit.invoke(request, context=ctx))
-
-
-def make_audit_answer(audit: AuditGraph) -> ConsultNode:
-    """The consult graph's ``audit_answer`` node over the given audit subgraph."""
-
-    def audit_answer(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
-        """Run the audit subgraph over the draft's cited articles (or the best evidence when it cites none)."""
-        started = time.perf_counter()
-        ctx = runtime.context
-        if not ctx.audit:
-            return {"verdicts": [], "trace": [trace_event("audit_answer", started, skipped=True)]}
-        cited = parse_citations(state.draft)
-        found, _ = get_services().statutes.check_citations(cited)
-        ids = audit_candidates(cited, [e["article_id"] for e in state.evidence], {a.id for a in found}, ctx.audit_k)
-        out = run_audit(audit, consult_facts(state.question, state.element_graph), ids, ctx, "question")
-        return {
-            "verdicts": out["verdicts"],
-            "usage": out["usage"],
-            "trace": [
-                *out["trace"],
-                trace_event("audit_answer", started, candidates=ids, pruned=_pruned(out["verdicts"])),
-            ],
-        }
-
-    return audit_answer
 
 
 def _pruned(verdicts: list[Verdict]) -> list[str]:

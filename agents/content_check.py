@@ -33,8 +33,13 @@ def cited_basis(applicable: list[Article], cited: list[str]) -> list[LegalBasisI
     return legal_basis(used or applicable, cited)
 
 
-def _rewrite(state: ConsultState, ctx: ConsultContext, applicable: list[Article]) -> tuple[str, Any]:
-    pruned = [v for v in state.verdicts if not v["applicable"]]
+def _rewrite(
+    state: ConsultState, ctx: ConsultContext, applicable: list[Article], outside: list[str]
+) -> tuple[str, Any]:
+    # What the draft cited outside the basis, with why it is not the basis: the prose that rested on it goes.
+    reasons = {v["article_id"]: v["reason"] for v in state.verdicts}
+    outside_basis = label("outside_basis", ctx.language)
+    pruned = [{"article_id": a, "reason": reasons.get(a, outside_basis)} for a in outside]
     prompt = render_prompt(
         "check_content",
         ctx.language,
@@ -57,17 +62,15 @@ def check_content(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     ctx = runtime.context
     statutes = get_services().statutes
     draft_cited = parse_citations(state.draft)
-    if ctx.audit:
-        allowed = [v["article_id"] for v in state.verdicts if v["applicable"]]
-    else:
-        allowed = [a.id for a in statutes.check_citations(draft_cited)[0]]
+    # The basis was kept before the draft (keep_basis): nothing else may be cited.
+    allowed = [v["article_id"] for v in state.verdicts if v["applicable"]]
     applicable = statutes.get_articles(allowed)
     allowed_ids = {a.id for a in applicable}
-    # The rewrite's task is the prose that rested on pruned articles: with none cited, fast keeps the draft.
-    pruned_cited = set(draft_cited) - allowed_ids if ctx.audit else set()
+    # The rewrite's task is the prose that rested on articles outside the basis: with none cited, fast keeps it.
+    pruned_cited = [a for a in dict.fromkeys(draft_cited) if a not in allowed_ids]
     rewrite = ctx.content_check and (ctx.profile == "thorough" or bool(pruned_cited))
     if rewrite:
-        response, usage = _rewrite(state, ctx, applicable)
+        response, usage = _rewrite(state, ctx, applicable, pruned_cited)
     else:
         response, usage = split_draft(state.draft), empty_usage()
     cited = parse_citations(response)

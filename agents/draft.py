@@ -10,7 +10,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from agents.common.answers import format_evidence
+from agents.common.answers import basis_evidence, format_evidence
 from agents.common.models import chat_model
 from agents.context import ConsultContext
 from agents.state.common import trace_event
@@ -38,7 +38,8 @@ def draft_answer(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[
     shared = {
         "history": format_history(state.history, ctx.language),
         "elements": format_elements(state.element_graph, ctx.language),
-        "evidence": format_evidence(state.evidence, ctx.language),
+        # The draft reasons from the kept basis alone: the evidence the keeper did not keep is not shown.
+        "evidence": format_evidence(basis_evidence(state.evidence, state.verdicts), ctx.language),
         "question": state.question,
     }
     revising = bool(state.draft)

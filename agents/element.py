@@ -11,11 +11,14 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from agents.common.models import chat_model
+from agents.common.question import user_words
 from agents.context import ConsultContext
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState
 from prompts import render_prompt
 from tools.errors import StructuredOutputError
+from tools.law.articles import referenced_numbers
+from tools.law.wording import bigram_share
 from tools.llm.chat import failed_usage, invoke_structured
 
 # Bounds keep grammar-constrained generation short: a 1.5B model otherwise tends to repeat list items
@@ -77,6 +80,42 @@ def merge_elements(earlier: dict[str, Any], new: dict[str, Any]) -> dict[str, An
     return merged
 
 
+GROUNDED_SHARE = 0.5
+"""Least share of a key fact's or claim's character pairs the user's words must hold for the element graph to say
+the user stated it. The 1.5B model wrote "法律依据：《中华人民共和国合同法》第40条和第120条" as a key fact of
+租房到期后房东不退押金怎么办？ (share 0.0), and that citation became the answer's basis."""
+STATED = ("key_facts", "user_claims")
+"""The lists that say what the user stated; ``legal_questions`` are the model's framing of the issue."""
+
+
+def ungrounded(item: str, words: str) -> str:
+    """Why ``item`` is not the user's, or "": it names an article number the user's words do not name."""
+    if referenced_numbers(item) - referenced_numbers(words):
+        return "names an article the question does not"
+    return ""
+
+
+def ground_elements(graph: dict[str, Any], words: str) -> tuple[dict[str, Any], list[dict[str, str]]]:
+    """The element graph with what the user did not say dropped: items of any list naming an article the user's
+    words do not name, and key facts or claims sharing under :data:`GROUNDED_SHARE` of their wording with them;
+    the dropped items with their list and why, for the trace."""
+    grounded = dict(graph)
+    dropped: list[dict[str, str]] = []
+    for key in ("user_claims", "key_facts", "legal_questions"):
+        kept = []
+        for item in graph.get(key, []):
+            text = str(item)
+            why = ungrounded(text, words)
+            if not why and key in STATED and bigram_share(text, words) < GROUNDED_SHARE:
+                why = "not in the question's words"
+            if why:
+                dropped.append({"list": key, "item": text, "why": why})
+            else:
+                kept.append(item)
+        grounded[key] = kept
+    return grounded, dropped
+
+
 def extract_elements(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
     """Build the element graph (extending the thread's earlier one); if the model never returns valid
     JSON, continue with empty lists and record the error."""
@@ -93,11 +132,14 @@ def extract_elements(state: ConsultState, runtime: Runtime[ConsultContext]) -> d
     except StructuredOutputError as exc:
         graph = {**ElementGraph.empty().model_dump(), "errors": [str(exc)]}
         usage = failed_usage(exc)
+    graph, dropped = ground_elements(graph, user_words(state.question, state.history))
     empty = [key for key, value in graph.items() if key != "errors" and not value]
     if state.history:
         graph = merge_elements(state.element_graph, graph)
     return {
         "element_graph": graph,
         "usage": usage,
-        "trace": [trace_event("extract_elements", started, empty_fields=empty, failed="errors" in graph)],
+        "trace": [
+            trace_event("extract_elements", started, empty_fields=empty, failed="errors" in graph, ungrounded=dropped)
+        ],
     }

@@ -13,7 +13,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from agents.common.answers import format_problems
+from agents.common.answers import basis_evidence, format_problems
 from agents.common.models import chat_model
 from agents.context import ConsultContext
 from agents.state.common import trace_event
@@ -33,7 +33,8 @@ def check_format(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[
     """Suggestions the Draft agent applies in its next revision."""
     started = time.perf_counter()
     ctx = runtime.context
-    problems = format_problems(state.draft, {e["article_id"] for e in state.evidence}, ctx.language)
+    basis = basis_evidence(state.evidence, state.verdicts)
+    problems = format_problems(state.draft, {e["article_id"] for e in basis}, ctx.language)
     model = chat_model(ctx, "manager")
     prompt = render_prompt(
         "check_format",

@@ -14,13 +14,16 @@ from pydantic import BaseModel, Field
 
 from agents.common.answers import split_draft
 from agents.common.models import chat_model
+from agents.common.question import user_words
 from agents.context import ConsultContext
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState, EvidenceItem
 from prompts import render_prompt
 from tools.errors import StructuredOutputError
 from tools.kb.statutes import StatuteRepository
+from tools.law.articles import without_references
 from tools.llm.chat import Usage, empty_usage, failed_usage, invoke_structured
+from tools.retrieval.basis_keeper import fitted_keeper
 from tools.retrieval.consultations import cited_laws, prior_ranking, vote
 from tools.retrieval.hybrid import (
     OPTIONAL_SOURCES,
@@ -44,9 +47,12 @@ class SourceRoute(BaseModel):
 
 
 def build_query(question: str, element_graph: dict[str, Any], draft: str = "") -> str:
-    """The question, its key facts and legal questions (which name the issues), and the current answer."""
+    """The question, its key facts and legal questions (which name the issues), and the current answer, without
+    article references: the articles a question names reach the evidence through the exact source alone, so that
+    "引用刑法第二百三十二条" in a question about a barking dog does not steer the search to articles citing 232."""
     extra = [*element_graph.get("key_facts", []), *element_graph.get("legal_questions", [])]
-    return "\n".join([question, *[str(x) for x in extra if x], split_draft(draft) if draft else ""]).strip()
+    parts = [question, *[str(x) for x in extra if x], split_draft(draft) if draft else ""]
+    return without_references("\n".join(parts)).strip()
 
 
 def fetch_evidence(
@@ -61,11 +67,24 @@ def fetch_evidence(
             "text": articles[c.article_id].text,
             "score": round(c.score, 5),
             "sources": c.sources,
+            "support": 0.0,
+            "passes": False,
+            "signals": {},
         }
         for c in candidates
         if c.article_id in articles
     ]
     return evidence, [c.article_id for c in candidates if c.article_id not in articles]
+
+
+def with_support(evidence: list[EvidenceItem], rankings: dict[str, list[str]]) -> list[EvidenceItem]:
+    """The evidence with the basis keeper's reading of each article, from the sources' rankings that found it."""
+    keeper = fitted_keeper()
+    supports = keeper.support([e["article_id"] for e in evidence], rankings)
+    return [
+        {**e, "support": s.probability, "passes": keeper.passes(s), "signals": s.features}
+        for e, s in zip(evidence, supports, strict=True)
+    ]
 
 
 def merge_evidence(new: list[EvidenceItem], earlier: list[EvidenceItem], limit: int) -> list[EvidenceItem]:
@@ -96,13 +115,19 @@ def route_sources(
 
 
 def source_rankings(
-    query: str, collections: Sequence[str], services: Services, ctx: ConsultContext, question: str = ""
+    query: str,
+    collections: Sequence[str],
+    services: Services,
+    ctx: ConsultContext,
+    question: str = "",
+    named_in: str | None = None,
 ) -> dict[str, list[str]]:
-    """Each source's ranked article ids: statute BM25, dense and exact; the articles cited by the hits of
+    """Each source's ranked article ids: statute BM25 and dense, and exact (the articles ``named_in`` names,
+    default the query); the articles cited by the hits of
     each routed collection; the KG traversal from the charges and statute entities the query names; what
     answered consultations similar to ``question`` (default: the query) add; and all of them reranked by the
     reranker's similarity to ``question``, unless it is off (``JURIS_RERANKER``) or not installed."""
-    rankings = services.retriever.rankings(query, ctx.candidates_per_retriever)
+    rankings = services.retriever.rankings(query, ctx.candidates_per_retriever, named_in)
     hits_per_collection = {INTERPRETATIONS: ctx.interpretation_k, CASES: ctx.case_k, COMMUNITY_REPORTS: ctx.top_k}
     # Interpretations a later one repealed or replaced are not offered unless asked for.
     where = {INTERPRETATIONS: None if ctx.repealed_interpretations else {IN_FORCE: True}}
@@ -165,9 +190,11 @@ def search_law(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[st
     ctx = runtime.context
     query = build_query(state.question, state.element_graph, state.draft)
     collections, skipped, decision, usage = route_sources(query, services, ctx)
-    rankings = source_rankings(query, collections, services, ctx, state.question)
+    words = user_words(state.question, state.history)
+    rankings = source_rankings(query, collections, services, ctx, state.question, words)
     fused = fitted_source_fusion(RERANKED in rankings).fuse(rankings, ctx.top_k)
     evidence, missing = fetch_evidence(services.statutes, fused)
+    evidence = with_support(evidence, rankings)
     # A user whose reranker is on but not installed learns why from the trace.
     why = services.reranker.missing if RERANKED not in rankings else ""
     unranked = {"reranker": why} if why else {}

@@ -14,7 +14,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from agents.common.answers import format_evidence_headings, format_problems
+from agents.common.answers import basis_evidence, format_evidence_headings, format_problems
 from agents.common.models import chat_model
 from agents.context import ConsultContext
 from agents.state.common import trace_event
@@ -62,9 +62,11 @@ def review_draft(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[
 
 
 def well_formed(state: ConsultState) -> bool:
-    """The draft has no form problem code can see and cites at least one evidence article."""
-    evidence = {e["article_id"] for e in state.evidence}
-    return not format_problems(state.draft, evidence) and bool(set(parse_citations(state.draft)) & evidence)
+    """The draft has no form problem code can see and cites at least one basis article (none, when a search kept
+    none: a draft that says the basis is lacking has nothing to cite; before any search, the Manager decides)."""
+    basis = {e["article_id"] for e in basis_evidence(state.evidence, state.verdicts)}
+    cites = bool(set(parse_citations(state.draft)) & basis) or (not basis and bool(state.evidence))
+    return not format_problems(state.draft, basis) and cites
 
 
 def _model_review(state: ConsultState, ctx: ConsultContext, round_no: int) -> tuple[Decision, str, Usage]:
@@ -73,7 +75,7 @@ def _model_review(state: ConsultState, ctx: ConsultContext, round_no: int) -> tu
         "manage_draft",
         ctx.language,
         question=state.question,
-        evidence=format_evidence_headings(state.evidence, ctx.language),
+        evidence=format_evidence_headings(basis_evidence(state.evidence, state.verdicts), ctx.language),
         draft=state.draft,
         round=round_no,
         max_rounds=ctx.max_rounds,
@@ -83,4 +85,4 @@ def _model_review(state: ConsultState, ctx: ConsultContext, round_no: int) -> tu
         reply, usage = invoke_structured(model, messages, ManagerReply, ctx.structured_retries)
         return reply.decision, reply.reason, usage
     except StructuredOutputError as exc:
-        return "Pass", f"manager reply invalid, passing to the auditor: {exc}", failed_usage(exc)
+        return "Pass", f"manager reply invalid, passing to ContentCheck: {exc}", failed_usage(exc)

@@ -1,19 +1,20 @@
 """The consult graph (JurisMA with LegalGraphRAG's auditor):
 
 start_turn -> check_topic (a question that is not a legal one ends here, declined) -> extract_elements? ->
-search_law? -> draft_answer -> [review_draft -> route_manager -> {check_format -> search_law?, search_law} ->
-draft_answer]* (at most max_rounds, until Pass) -> audit_answer (the audit subgraph) -> check_content -> verify_claims.
+[search_law -> keep_basis (the keeper, then the audit subgraph)]? -> draft_answer -> [review_draft -> route_manager ->
+{check_format -> (search_law -> keep_basis)?, search_law -> keep_basis} -> draft_answer]* (at most max_rounds, until
+Pass) -> check_content -> verify_claims. The basis is kept before the draft, so the draft reasons from it alone.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
-from agents.auditor import make_audit_answer
+from agents.basis import make_keep_basis
 from agents.claim_check import verify_claims
 from agents.content_check import check_content
 from agents.context import ConsultContext
@@ -27,10 +28,10 @@ from agents.state.consult import ConsultInput, ConsultOutput, ConsultState
 from agents.topic import check_topic
 from graphs.audit import graph as audit_graph
 
-ANSWER_NODE = "check_content"
+ANSWER_NODE: Final = "check_content"
 """The node whose model tokens are the Response: stream_mode="messages" shows them as they come (verify_claims
 may still rewrite or cut claims its Legal Basis does not state; the output's ``response`` is the final text)."""
-DRAFT_NODE = "draft_answer"
+DRAFT_NODE: Final = "draft_answer"
 """The node whose model tokens are the draft: the Response itself when profile=fast keeps the draft."""
 
 
@@ -55,20 +56,22 @@ def route_topic(
     return "__end__" if state.declined else route_start(state, runtime)
 
 
-def route_after_draft(state: ConsultState, runtime: Runtime[ConsultContext]) -> Literal["review_draft", "audit_answer"]:
+def route_after_draft(
+    state: ConsultState, runtime: Runtime[ConsultContext]
+) -> Literal["review_draft", "check_content"]:
     """Another Manager round while rounds remain and the last revision changed something; otherwise the draft
-    goes to the auditor as it is."""
-    return "review_draft" if state.round < runtime.context.max_rounds and not state.stalled else "audit_answer"
+    goes to ContentCheck as it is."""
+    return "review_draft" if state.round < runtime.context.max_rounds and not state.stalled else ANSWER_NODE
 
 
-def route_manager(state: ConsultState) -> Literal["check_format", "search_law", "audit_answer"]:
-    """Act on the Manager's decision: Pass goes to the auditor, otherwise the first planned step."""
-    return "audit_answer" if not state.plan else state.plan[0]  # type: ignore[return-value]
+def route_manager(state: ConsultState) -> Literal["check_format", "search_law", "check_content"]:
+    """Act on the Manager's decision: Pass goes to ContentCheck, otherwise the first planned step."""
+    return ANSWER_NODE if not state.plan else state.plan[0]  # type: ignore[return-value]
 
 
 def route_after_format(state: ConsultState) -> Literal["search_law", "draft_answer"]:
     """FormatCheck then LawSearch when the Manager asked for both."""
-    return "search_law" if "search_law" in state.plan else "draft_answer"
+    return "search_law" if "search_law" in state.plan else DRAFT_NODE
 
 
 def build_graph(
@@ -79,24 +82,26 @@ def build_graph(
         ConsultState, context_schema=ConsultContext, input_schema=ConsultInput, output_schema=ConsultOutput
     )
     builder.add_node("start_turn", start_turn)
+    builder.add_node("check_topic", check_topic)
     builder.add_node("extract_elements", extract_elements)
     builder.add_node("search_law", search_law)
+    builder.add_node("keep_basis", make_keep_basis(audit_graph))
     builder.add_node(DRAFT_NODE, draft_answer)
     builder.add_node("review_draft", review_draft)
     builder.add_node("check_format", check_format)
-    builder.add_node("audit_answer", make_audit_answer(audit_graph))
     builder.add_node(ANSWER_NODE, check_content)
-    builder.add_node("check_topic", check_topic)
+    builder.add_node("verify_claims", verify_claims)
     builder.add_edge(START, "start_turn")
     builder.add_edge("start_turn", "check_topic")
+    # A question that is not a legal one ends here; the others go on as the settings ask.
     builder.add_conditional_edges("check_topic", route_topic)
     builder.add_conditional_edges("extract_elements", route_after_elements)
-    builder.add_edge("search_law", "draft_answer")
-    builder.add_conditional_edges("draft_answer", route_after_draft)
+    # Every search is followed by the keeper, so that each draft reasons from the basis as it stands.
+    builder.add_edge("search_law", "keep_basis")
+    builder.add_edge("keep_basis", DRAFT_NODE)
+    builder.add_conditional_edges(DRAFT_NODE, route_after_draft)
     builder.add_conditional_edges("review_draft", route_manager)
     builder.add_conditional_edges("check_format", route_after_format)
-    builder.add_edge("audit_answer", ANSWER_NODE)
-    builder.add_node("verify_claims", verify_claims)
     builder.add_edge(ANSWER_NODE, "verify_claims")
     builder.add_edge("verify_claims", END)
     return builder.compile(checkpointer=checkpointer, store=store, name="consult")

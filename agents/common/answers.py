@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from agents.state.audit import Verdict
 from agents.state.common import LegalBasisItem
 from agents.state.consult import EvidenceItem
 from prompts import label
@@ -16,6 +17,13 @@ def format_evidence(evidence: list[EvidenceItem], lang: str = "zh") -> str:
     if not evidence:
         return label("none", lang)
     return "\n".join(f"[{e['article_id']}] {e['heading']}{label('text_separator', lang)}{e['text']}" for e in evidence)
+
+
+def basis_evidence(evidence: list[EvidenceItem], verdicts: list[Verdict]) -> list[EvidenceItem]:
+    """The evidence articles kept as the basis (applicable verdicts), in the verdicts' order: what a draft may
+    reason from and cite."""
+    by_id = {e["article_id"]: e for e in evidence}
+    return [by_id[v["article_id"]] for v in verdicts if v["applicable"] and v["article_id"] in by_id]
 
 
 def format_evidence_headings(evidence: list[EvidenceItem], lang: str = "zh") -> str:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from agents.state.consult import Turn
 from tools.errors import InputError
 from tools.text import control_character
 
@@ -22,3 +25,9 @@ def validate_question(
             f"({setting}); shorten it or raise the limit"
         )
     return text
+
+
+def user_words(question: str, history: Sequence[Turn] = ()) -> str:
+    """What the user said in a thread: the question and the earlier turns' questions (never the model's answers or
+    its element graph). Article references and stated facts are read from these words only."""
+    return "\n".join([question, *(str(turn["question"]) for turn in history)])

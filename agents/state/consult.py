@@ -22,6 +22,12 @@ class EvidenceItem(TypedDict):
     text: str
     score: float
     sources: list[str]
+    support: float
+    """The basis keeper's probability that this is an article a lawyer would cite for the question."""
+    passes: bool
+    """Whether ``support`` reaches the keeper's threshold (of the variant the search's sources called for)."""
+    signals: dict[str, float]
+    """What ``support`` was computed from: each source's reciprocal rank, their agreement, the law share."""
 
 
 class ManagerDecision(TypedDict):

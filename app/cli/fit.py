@@ -21,6 +21,16 @@ def fit_sources_cmd(
     fit_sources(runs, write)
 
 
+def fit_keeper_cmd(
+    runs: Annotated[list[str], typer.Argument(help="RUN_DIR:DATA.jsonl of `eval --task retrieval` runs.")],
+    write: WriteOption = False,
+) -> None:
+    """The basis keeper (tools/retrieval/basis_keeper.json): which evidence articles become the Legal Basis."""
+    from app.fit.keeper import fit_keeper
+
+    fit_keeper(runs, write)
+
+
 def fit_adapter_cmd(
     runs: Annotated[list[str], typer.Argument(help="RUN_DIR:DATA.jsonl of `eval --task retrieval` runs.")],
     rank: Annotated[int, typer.Option(help="Rank of the correction U V.")] = 16,

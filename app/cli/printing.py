@@ -13,8 +13,15 @@ from tools.law.charge_scores import SIGNALS
 if TYPE_CHECKING:
     from agents.state.audit import CheckResult, Verdict
 
-VERDICT_LABELS = {"unverified": "未核验 unverified", "retained": "保留 retained", "reviewer": "复核 reviewed"}
+VERDICT_LABELS = {
+    "unverified": "未核验 unverified",
+    "retained": "保留 retained",
+    "reviewer": "复核 reviewed",
+    "contradiction": "[yellow]排除 contradicted[/yellow]",
+}
 """How a verdict reads when neither its checklist's rule nor the model's final call decided it."""
+EVIDENCE_LABELS = {True: "依据 kept (evidence)", False: "[dim]未采用 not kept[/dim]"}
+"""A consultation's verdict decided by the basis keeper's evidence."""
 
 
 def _mark(check: CheckResult) -> str:
@@ -34,6 +41,8 @@ def print_verdicts(verdicts: list[Verdict]) -> None:
         if verdict["applicable"] and is_borderline(verdict):
             outcome = "保留待复核 kept, mixed"
         outcome = VERDICT_LABELS.get(verdict["decided_by"], outcome)
+        if verdict["decided_by"] == "evidence":
+            outcome = EVIDENCE_LABELS[verdict["applicable"]]
         checks = "\n".join(f"{_mark(c)} {escape(c['item'])}" for c in verdict["checks"])
         table.add_row(escape(verdict["article_id"]), outcome, checks or escape(verdict["reason"]))
     console.print(table)

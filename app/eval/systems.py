@@ -28,7 +28,7 @@ from tools.corpus.halves import half_of
 from tools.errors import InputError
 from tools.kb.charges import ChargeRepository
 from tools.kb.statutes import StatuteRepository
-from tools.law.articles import CRIMINAL_LAW, make_article_id, parse_citations
+from tools.law.articles import CRIMINAL_LAW, make_article_id, parse_citations, without_references
 from tools.law.charge_names import MAX_CHARGE_CHARS
 from tools.llm.chat import empty_usage, invoke_structured, invoke_text, load_chat_model
 from tools.retrieval.hybrid import (
@@ -342,7 +342,11 @@ def retrieval_system(depth: int, contexts: EvalContexts, prejudge_model: str | N
         # The consult graph's LawSearch sources as it runs with the keyword router (no model call); the
         # statute retrievers among them are also scored alone and as the flat hybrid fusion.
         counts = {c: services.vectors.count(c) for c in OPTIONAL_SOURCES}
-        sources = source_rankings(query, route_collections(query, counts)[0], services, measured(wide, item))
+        # As LawSearch searches: the words without article references, the references read by the exact source.
+        words = without_references(query)
+        sources = source_rankings(
+            words, route_collections(words, counts)[0], services, measured(wide, item), query, query
+        )
         statutes = {k: sources[k] for k in STATUTE_RETRIEVERS}
         fused = services.retriever.fuse(statutes, depth)
         # Every source of the fusion is recorded, so that its weights can be refitted offline from the rows;

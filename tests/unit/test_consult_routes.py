@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from langgraph.runtime import Runtime
 
-from agents.auditor import answers_schema, audit_candidates, consult_facts, decide_by_rule, retain_best
+from agents.auditor import answers_schema, decide_by_rule, retain_best
 from agents.common.answers import format_problems
 from agents.context import ConsultContext
 from agents.element import MAX_KEPT, merge_elements
@@ -31,7 +31,7 @@ def _runtime(**values: object) -> Runtime[ConsultContext]:
 @pytest.mark.parametrize(
     ("decision", "first"),
     [
-        ("Pass", "audit_answer"),
+        ("Pass", "check_content"),
         ("FormatCheck", "check_format"),
         ("LawSearch", "search_law"),
         ("FormatCheck+LawSearch", "check_format"),
@@ -48,7 +48,7 @@ def test_format_check_goes_on_to_law_search_only_when_planned() -> None:
 
 @pytest.mark.parametrize(
     ("done", "max_rounds", "expected"),
-    [(0, 5, "review_draft"), (4, 5, "review_draft"), (5, 5, "audit_answer"), (0, 0, "audit_answer")],
+    [(0, 5, "review_draft"), (4, 5, "review_draft"), (5, 5, "check_content"), (0, 0, "check_content")],
 )
 def test_rounds_are_bounded(done: int, max_rounds: int, expected: str) -> None:
     assert route_after_draft(_state(round=done), _runtime(max_rounds=max_rounds)) == expected
@@ -56,7 +56,7 @@ def test_rounds_are_bounded(done: int, max_rounds: int, expected: str) -> None:
 
 def test_an_unchanged_format_revision_ends_the_loop() -> None:
     # The local model's Manager asked FormatCheck five times for an English draft it never changed.
-    assert route_after_draft(_state(round=1, stalled=True), _runtime(max_rounds=5)) == "audit_answer"
+    assert route_after_draft(_state(round=1, stalled=True), _runtime(max_rounds=5)) == "check_content"
 
 
 @pytest.mark.parametrize(
@@ -106,19 +106,17 @@ def test_answers_without_reasons_admit_a_boolean_per_item_and_nothing_else() -> 
     assert "reason" in answers_schema(2).model_json_schema()["$defs"]["ItemCheck"]["required"]
 
 
-def test_audit_candidates_prefer_existing_cited_articles() -> None:
-    known = {"刑法:133-1", "刑法:264"}
-    assert audit_candidates(["刑法:264", "刑法:999", "刑法:264"], ["刑法:1"], known, 5) == ["刑法:264"]
-    assert audit_candidates(["刑法:999"], ["刑法:1", "刑法:2", "刑法:3"], known, 2) == ["刑法:1", "刑法:2"]
-
-
-def test_consult_facts_include_key_facts_and_claims() -> None:
-    facts = consult_facts("问题", {"key_facts": ["醉酒驾驶"], "user_claims": ["没有撞人"], "entities": ["x"]})
-    assert facts == "问题\n- 醉酒驾驶\n- 没有撞人"
-
-
 def _evidence(article_id: str) -> EvidenceItem:
-    return {"article_id": article_id, "heading": "", "text": "", "score": 0.0, "sources": []}
+    return {
+        "article_id": article_id,
+        "heading": "",
+        "text": "",
+        "score": 0.0,
+        "sources": [],
+        "support": 0.0,
+        "passes": False,
+        "signals": {},
+    }
 
 
 def test_merge_evidence_puts_new_hits_first_without_duplicates() -> None:

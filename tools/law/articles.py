@@ -78,6 +78,31 @@ _LABEL_RE = re.compile(rf"^{ARTICLE_REF}$")
 _ITEM_RE = re.compile(rf"^条目([{CN_NUMERAL}\d]+)$")
 
 
+_REF_RE = re.compile(ARTICLE_REF)
+NAMED_REF_RE = re.compile(rf"(?:《([^》]{{1,40}})》|([\u4e00-\u9fff]{{2,20}}法))?\s*{ARTICLE_REF}")
+"""An article reference with the law it names, if any (《刑法》第二百六十四条, 刑法第264条, 第264条); groups: the
+bracketed law, the bare law, then ARTICLE_REF's number and suffix."""
+
+
+def without_references(text: str) -> str:
+    """``text`` with its article references (and the laws they name) removed: the words a search reads, the
+    references going to the exact source alone."""
+    return NAMED_REF_RE.sub("", text)
+
+
+def referenced_numbers(text: str) -> set[str]:
+    """The article numbers ``text`` refers to, whatever law it names or none (第一百二十条 and [合同法:120] both give
+    "120"; 之一 gives "133-1"): what a model-written element must share with the user's words to cite an article."""
+    numbers = {key for _, _, key in (a.partition(":") for a in parse_citations(text))}
+    for m in _REF_RE.finditer(text):
+        try:
+            number, suffix = cn_to_int(m.group(1)), cn_to_int(m.group(2)) if m.group(2) else 0
+        except ValueError:
+            continue
+        numbers.add(f"{number}-{suffix}" if suffix else str(number))
+    return numbers
+
+
 def article_ids_in(text: str, pattern: re.Pattern[str], law: str) -> tuple[str, ...]:
     """Ids of ``law``'s articles for every match of ``pattern``, whose last two groups are ARTICLE_REF's."""
     ids = []

@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from tools.kb.port import GraphStore
-from tools.law.articles import ARTICLE_REF, cn_to_int, make_article_id, short_law_name
+from tools.law.articles import NAMED_REF_RE, cn_to_int, make_article_id, short_law_name
 from tools.retrieval.lexical import LexicalIndex, fingerprint
 from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES, ChromaVectors
 
-_NAMED_RE = re.compile(rf"(?:《([^》]{{1,40}})》|([\u4e00-\u9fff]{{2,20}}法))?\s*{ARTICLE_REF}")
 RRF_K = 60
 """Standard reciprocal-rank-fusion damping constant (Cormack et al. 2009)."""
 
@@ -36,7 +35,7 @@ class Candidate:
 def named_articles(query: str, known_laws: set[str]) -> list[str]:
     """Article ids the query names. Without a law name, every known law having that number is a match."""
     found: list[str] = []
-    for m in _NAMED_RE.finditer(query):
+    for m in NAMED_REF_RE.finditer(query):
         law_raw = m.group(1) or m.group(2)
         try:
             number = cn_to_int(m.group(3))
@@ -159,8 +158,10 @@ class HybridRetriever:
         }
         return [c.article_id for c in self.fuse(rankings, n)]
 
-    def rankings(self, query: str, n: int) -> dict[str, list[str]]:
-        """Each retriever's own ranked article ids (at most ``n``): ``bm25``, ``dense`` and ``exact``."""
+    def rankings(self, query: str, n: int, named_in: str | None = None) -> dict[str, list[str]]:
+        """Each retriever's own ranked article ids (at most ``n``): ``bm25``, ``dense`` and ``exact``, the articles
+        ``named_in`` names (default: the query; a consultation passes the user's own words, so that an article a
+        model wrote into the query is never taken as asked for)."""
         lexical = self._statutes.index()
         if self._laws[0] is not lexical:  # read once per rebuild, not per query
             self._laws = (lexical, {str(m.get("law", "")) for m in self._statutes.metadata.values()})
@@ -169,7 +170,7 @@ class HybridRetriever:
         return {
             "bm25": [aid for aid, _ in lexical.search(query, n)],
             "dense": [hit.id for hit in self.vectors.search(STATUTES, query, n)],
-            "exact": [aid for aid in named_articles(query, laws) if aid in known][:n],
+            "exact": [aid for aid in named_articles(query if named_in is None else named_in, laws) if aid in known][:n],
         }
 
     def fuse(self, rankings: dict[str, list[str]], k: int) -> list[Candidate]:

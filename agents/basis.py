@@ -1,0 +1,116 @@
+"""Basis agent: which evidence articles the answer may reason from, decided before the draft is written.
+
+The basis keeper (``tools/retrieval/basis_keeper.py``, fitted on the dev files' tuning halves) has read each
+evidence article's support from the retrieval sources when LawSearch found it; the most supported ones that pass
+its threshold are kept. The audit subgraph then reads each kept article's checklist against the user's own words:
+it explains the article and excludes it only where a checklist item is refuted by words the question says
+(quoted). What is not kept stays in the evidence, named as unverified when nothing is kept.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from langgraph.runtime import Runtime
+
+from agents.common.audits import AuditGraph, run_audit
+from agents.common.question import user_words
+from agents.context import ConsultContext
+from agents.state.audit import Verdict
+from agents.state.common import trace_event
+from agents.state.consult import ConsultState, EvidenceItem
+from prompts import label, load_table
+from tools.law.articles import NAMED_REF_RE, without_references
+from tools.llm.chat import empty_usage
+from tools.retrieval.basis_keeper import fitted_keeper
+
+
+class ConsultNode(Protocol):
+    def __call__(self, state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]: ...
+
+
+def asks_what_it_provides(question: str, lang: str) -> bool:
+    """Whether ``question`` only asks what the article it names provides (刑法第二百六十四条规定了什么？): its words
+    besides the reference are one of the language's frames (``prompts/<lang>/article_questions.json``)."""
+    if not NAMED_REF_RE.search(question):
+        return False
+    rest = re.sub(r"[\W_]", "", without_references(question)).lower()
+    return rest in load_table("article_questions", lang)["frames"]
+
+
+def named_in_question(evidence: list[EvidenceItem]) -> list[str]:
+    """The evidence articles the user's words name (found by the exact source)."""
+    return [e["article_id"] for e in evidence if "exact" in e["sources"]]
+
+
+def kept_articles(evidence: list[EvidenceItem], most: int, asked: Sequence[str] = ()) -> list[str]:
+    """The evidence articles the keeper passes, most supported first, at most ``most``; ``asked`` (the articles a
+    question asking only what they provide names) first, whatever their support."""
+    passing = sorted((e for e in evidence if e["passes"]), key=lambda e: -e["support"])
+    return list(dict.fromkeys([*asked, *(e["article_id"] for e in passing)]))[:most]
+
+
+def basis_verdicts(
+    evidence: list[EvidenceItem], kept: list[str], audited: dict[str, Verdict], lang: str, asked: Sequence[str] = ()
+) -> list[Verdict]:
+    """A verdict on every evidence article, the kept ones first (most supported first): an audited one as its
+    checklist read it, with why it was kept (the evidence, or the question asking what it provides); a kept one not
+    audited on that alone; the rest not kept, with their support."""
+    by_id = {e["article_id"]: e for e in evidence}
+    verdicts: list[Verdict] = []
+    for article_id in [*kept, *(a for a in by_id if a not in kept)]:
+        support = f"{by_id[article_id]['support']:.2f}"
+        why = label("asked", lang) if article_id in asked else label("kept", lang, support=support)
+        verdict = audited.get(article_id)
+        if verdict is not None:
+            reason = (
+                f"{why}{label('clause_separator', lang)}{verdict['reason']}"
+                if verdict["applicable"]
+                else verdict["reason"]
+            )
+            verdicts.append({**verdict, "reason": reason})
+        elif article_id in kept:
+            verdicts.append(
+                {"article_id": article_id, "applicable": True, "reason": why, "checks": [], "decided_by": "evidence"}
+            )
+        else:
+            reason = label("not_kept", lang, support=support)
+            verdicts.append(
+                {
+                    "article_id": article_id,
+                    "applicable": False,
+                    "reason": reason,
+                    "checks": [],
+                    "decided_by": "evidence",
+                }
+            )
+    return verdicts
+
+
+def make_keep_basis(audit: AuditGraph) -> ConsultNode:
+    """The consult graph's ``keep_basis`` node over the given audit subgraph."""
+
+    def keep_basis(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
+        """Keep the evidence articles the keeper supports; audit them against the user's words (veto only)."""
+        started = time.perf_counter()
+        ctx = runtime.context
+        asked = named_in_question(state.evidence) if asks_what_it_provides(state.question, ctx.language) else []
+        kept = kept_articles(state.evidence, min(fitted_keeper().max_kept, ctx.audit_k), asked)
+        audited: dict[str, Verdict] = {}
+        usage, trace = empty_usage(), []
+        if ctx.audit and kept:
+            out = run_audit(audit, user_words(state.question, state.history), kept, ctx, "question")
+            audited = {v["article_id"]: v for v in out["verdicts"]}
+            usage, trace = out["usage"], out["trace"]
+        verdicts = basis_verdicts(state.evidence, kept, audited, ctx.language, asked)
+        vetoed = [v["article_id"] for v in verdicts if v["decided_by"] == "contradiction"]
+        return {
+            "verdicts": verdicts,
+            "usage": usage,
+            "trace": [*trace, trace_event("keep_basis", started, kept=kept, vetoed=vetoed, asked_article=asked)],
+        }
+
+    return keep_basis

@@ -1,0 +1,178 @@
+"""The Legal Basis decided by evidence: grounded elements, the basis keeper on a constructed pool, the veto that
+needs a quoted contradiction, and the keeper's fit on constructed runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.auditor import _decide_question, quoted_contradiction
+from agents.basis import basis_verdicts, kept_articles
+from agents.common.question import user_words
+from agents.element import ground_elements
+from agents.state.audit import CheckResult
+from agents.state.consult import EvidenceItem
+from app.fit.keeper import Question, fit_variant, measure
+from tools.law.articles import referenced_numbers
+from tools.retrieval.basis_keeper import (
+    AGREEMENT,
+    FEATURES,
+    LAW_SHARE,
+    VARIANTS,
+    BasisKeeper,
+    KeeperModel,
+    candidate_features,
+    fitted_keeper,
+    variant_of,
+)
+
+DEPOSIT = "租房到期后房东不退押金怎么办？"
+
+
+def test_article_numbers_are_read_whatever_law_or_form() -> None:
+    assert referenced_numbers("《中华人民共和国合同法》第40条和第120条") == {"40", "120"}
+    assert referenced_numbers("刑法第一百三十三条之一") == {"133-1"}
+    assert referenced_numbers("依据[民法典:577]") == {"577"}
+    assert referenced_numbers(DEPOSIT) == set()
+
+
+def test_an_invented_citation_and_unsaid_facts_leave_the_element_graph() -> None:
+    graph = {
+        "key_facts": ["法律依据：《中华人民共和国合同法》第40条和第120条", "房东不退押金", "租期已满"],
+        "user_claims": ["房东违约在先"],
+        "legal_questions": ["押金能否要回", "是否适用第120条"],
+        "entities": [{"name": "房东"}],
+    }
+    grounded, dropped = ground_elements(graph, DEPOSIT)
+    assert grounded["key_facts"] == ["房东不退押金"]
+    assert grounded["user_claims"] == [] and grounded["legal_questions"] == ["押金能否要回"]
+    assert grounded["entities"] == graph["entities"]
+    assert {(d["list"], d["why"]) for d in dropped} == {
+        ("key_facts", "names an article the question does not"),
+        ("key_facts", "not in the question's words"),
+        ("user_claims", "not in the question's words"),
+        ("legal_questions", "names an article the question does not"),
+    }
+
+
+def test_an_article_the_user_named_earlier_in_the_thread_is_theirs() -> None:
+    words = user_words("那第二百六十四条呢？", [{"question": "盗窃怎么判？", "response": "依照刑法第二百六十四条"}])
+    assert "盗窃怎么判" in words and "依照" not in words  # the model's answer is not the user's words
+    grounded, dropped = ground_elements({"legal_questions": ["第264条的适用"]}, words)
+    assert grounded["legal_questions"] == ["第264条的适用"] and not dropped
+
+
+def _rankings() -> dict[str, list[str]]:
+    return {
+        "bm25": ["民法典:587", "刑法:120"],
+        "dense": ["民法典:587", "民法典:577"],
+        "exact": ["刑法:120"],
+        "consultations": ["民法典:587", "民法典:577", "劳动法:1"],
+        "reranked": ["民法典:577", "民法典:587"],
+    }
+
+
+def test_features_are_the_sources_ranks_their_agreement_and_the_law_share() -> None:
+    features = candidate_features("民法典:587", _rankings())
+    assert set(features) == set(FEATURES)
+    assert (features["bm25"], features["dense"], features["reranked"], features["kg"]) == (1.0, 1.0, 0.5, 0.0)
+    assert features[AGREEMENT] == pytest.approx(4 / 5)  # bm25, dense, consultations, reranked in their top 3
+    assert features[LAW_SHARE] == pytest.approx(2 / 3)
+    # The user's words naming an article is no evidence that it applies: exact is not a feature.
+    named = candidate_features("刑法:120", {"exact": ["刑法:120"]})
+    assert all(v == 0.0 for v in named.values())
+
+
+def test_the_variant_follows_the_sources_the_knowledge_base_has() -> None:
+    assert variant_of(_rankings()) == "all"
+    assert variant_of({"bm25": [], "consultations": ["a"]}) == "without_reranker"
+    assert variant_of({"bm25": [], "reranked": []}) == "without_consultations"
+    assert variant_of({"bm25": [], "dense": []}) == "statutes_only"
+    assert set(VARIANTS["statutes_only"]) == {"bm25", "dense", "kg", "interpretations", AGREEMENT}
+
+
+def _keeper(threshold: float) -> BasisKeeper:
+    model = KeeperModel({"bm25": 2.0, "reranked": 2.0, AGREEMENT: 1.0}, -2.0, threshold)
+    return BasisKeeper(dict.fromkeys(VARIANTS, model), 2)
+
+
+def test_the_keeper_keeps_the_best_supported_above_its_threshold() -> None:
+    keeper = _keeper(0.5)
+    supports = keeper.support(["刑法:120", "民法典:577", "民法典:587"], _rankings())
+    assert [s.article_id for s in supports] == ["刑法:120", "民法典:577", "民法典:587"]
+    by_id = {s.article_id: s for s in supports}
+    assert by_id["民法典:587"].probability > by_id["民法典:577"].probability > 0.5 > by_id["刑法:120"].probability
+    assert [s.article_id for s in keeper.keep(supports)] == ["民法典:587", "民法典:577"]
+    assert [s.article_id for s in _keeper(0.9).keep(supports)] == []  # nothing passes: nothing is kept
+    assert len(_keeper(0.0).keep(supports)) == 2  # at most max_kept
+
+
+def test_the_shipped_keeper_has_every_variant_with_a_threshold_in_range() -> None:
+    keeper = fitted_keeper()
+    assert set(keeper.models) == set(VARIANTS) and keeper.max_kept >= 1
+    for variant, model in keeper.models.items():
+        assert set(model.weights) == set(VARIANTS[variant]) and 0 < model.threshold < 1
+
+
+def _item(article_id: str, support: float, passes: bool) -> EvidenceItem:
+    return {
+        "article_id": article_id,
+        "heading": "",
+        "text": "",
+        "score": 0.0,
+        "sources": [],
+        "support": support,
+        "passes": passes,
+        "signals": {},
+    }
+
+
+def test_every_evidence_article_gets_a_verdict_kept_first() -> None:
+    evidence = [_item("刑法:120", 0.1, False), _item("民法典:577", 0.4, True), _item("民法典:587", 0.7, True)]
+    kept = kept_articles(evidence, 3)
+    assert kept == ["民法典:587", "民法典:577"]
+    verdicts = basis_verdicts(evidence, kept, {}, "zh")
+    assert [(v["article_id"], v["applicable"], v["decided_by"]) for v in verdicts] == [
+        ("民法典:587", True, "evidence"),
+        ("民法典:577", True, "evidence"),
+        ("刑法:120", False, "evidence"),
+    ]
+    assert "0.70" in verdicts[0]["reason"] and "0.10" in verdicts[2]["reason"]
+    assert kept_articles(evidence, 1) == ["民法典:587"]
+
+
+def _refuted(reason: str) -> CheckResult:
+    return {"item": "是否属于借款合同？", "holds": False, "reason": reason, "stated": True}
+
+
+def test_a_refuted_item_vetoes_only_with_the_users_contradicting_words_quoted() -> None:
+    question = "我租的房子到期了，房东不退押金怎么办？"
+    assert quoted_contradiction("问题说的是「租的房子」，不是借款", question) == "租的房子"
+    assert quoted_contradiction("问题说的是“借款”", question) == ""  # quoted, but not the user's words
+    assert quoted_contradiction("问题未涉及借款", question) == ""  # no quote at all
+    vetoed = _decide_question("民法典:667", [_refuted("问题说的是「租的房子」")], question, "zh")
+    assert not vetoed["applicable"] and vetoed["decided_by"] == "contradiction"
+    assert "「租的房子」" in vetoed["reason"]
+    kept = _decide_question("民法典:667", [_refuted("问题未涉及借款")], question, "zh")
+    assert kept["applicable"] and kept["decided_by"] == "evidence"
+    # An item the model said holds that the question does not state is no contradiction either.
+    unstated: CheckResult = {"item": "x", "holds": False, "reason": "「租的房子」", "stated": False}
+    assert _decide_question("民法典:667", [unstated], question, "zh")["applicable"]
+
+
+def _question(half: str, features: list[dict[str, float]], gold: set[str]) -> Question:
+    return Question(half, [f"a:{i}" for i in range(len(features))], features, gold)
+
+
+def test_the_fit_learns_which_source_marks_the_cited_article_and_measures_both_halves() -> None:
+    # Constructed runs: the cited article is the reranker's first; bm25's first is a decoy.
+    def rows(half: str, n: int) -> list[Question]:
+        cited = {"reranked": 1.0, "bm25": 0.5}
+        decoy = {"reranked": 0.0, "bm25": 1.0}
+        return [_question(half, [decoy, cited], {"a:1"}) for _ in range(n)]
+
+    runs = {"file": [*rows("tune", 30), *rows("report", 10)]}
+    model = fit_variant(runs, "all")
+    assert model.weights["reranked"] > 0 > model.weights["bm25"] - model.weights["reranked"]
+    for half in ("tune", "report"):
+        precision, coverage, kept = measure([q for q in runs["file"] if q.half == half], model, "all")
+        assert (precision, coverage) == (1.0, 1.0) and kept == 1.0
