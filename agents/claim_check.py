@@ -190,6 +190,26 @@ def _unverified_basis(state: ConsultState, lang: str) -> str:
     return label("unverified_basis", lang, articles=label("list_separator", lang).join(headings)) if headings else ""
 
 
+def how_chosen(state: ConsultState, lang: str) -> str:
+    """The sentence saying how each basis article was chosen and how sure that is: how many of the answered
+    consultations nearest the question cite it and the keeper's support, or that the question asks about it."""
+    by_id = {e["article_id"]: e for e in state.evidence}
+    reasons = {v["article_id"]: v["decided_by"] for v in state.verdicts}
+    parts = []
+    for item in state.legal_basis:
+        evidence = by_id.get(item["article_id"])
+        if evidence is None or reasons.get(item["article_id"]) == "reviewer":
+            continue
+        if not evidence["passes"]:
+            parts.append(label("chosen_asked", lang, article=_heading(item)))
+            continue
+        similar = label("chosen_similar", lang, n=evidence["similar"]) if evidence["similar"] else ""
+        parts.append(
+            label("chosen_support", lang, article=_heading(item), similar=similar, support=f"{evidence['support']:.2f}")
+        )
+    return label("basis_chosen", lang, articles=label("list_separator", lang).join(parts)) if parts else ""
+
+
 def _checked(state: ConsultState, ctx: ConsultContext, response: str) -> tuple[str, list[ClaimCheck], Usage, str]:
     """The response with unsupported claims rewritten or removed, the checks, the rewrite's usage, and the
     note saying which article's words apply when sentences were removed (empty otherwise)."""
@@ -248,7 +268,7 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
             response += quoted_provisions(state.question, response, state.legal_basis, quoted, ctx.language)
         response += note
     if state.legal_basis and response.strip():
-        response += _unverified_basis(state, ctx.language)
+        response += how_chosen(state, ctx.language) + _unverified_basis(state, ctx.language)
     if not state.legal_basis or not response.strip():
         # No article was kept: whatever the model concluded rests on none (answers told people they could not
         # recover a loan, on 海商法), so the honest answer replaces it.

@@ -14,7 +14,7 @@ from agents.common.answers import basis_evidence, format_evidence
 from agents.common.models import chat_model
 from agents.context import ConsultContext
 from agents.state.common import trace_event
-from agents.state.consult import ConsultState, Turn
+from agents.state.consult import ConsultState, Example, Turn
 from prompts import label, render_prompt
 from tools.llm.chat import invoke_text
 
@@ -30,6 +30,20 @@ def format_history(history: list[Turn], lang: str = "zh") -> str:
     return "\n".join(label("history", lang, **t) for t in history) or label("none", lang)
 
 
+def format_examples(examples: list[Example], lang: str = "zh") -> str:
+    """The worked examples as the prompt shows them: each question, the lawyer's answer and the articles it cites."""
+    return "\n".join(
+        label(
+            "example",
+            lang,
+            question=e["question"],
+            answer=e["answer"],
+            articles=label("list_separator", lang).join(e["articles"]) or label("none", lang),
+        )
+        for e in examples
+    ) or label("none", lang)
+
+
 def draft_answer(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
     """Write the first draft, or revise the current one with the suggestions and evidence gathered since."""
     started = time.perf_counter()
@@ -41,6 +55,7 @@ def draft_answer(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[
         # The draft reasons from the kept basis alone: the evidence the keeper did not keep is not shown.
         "evidence": format_evidence(basis_evidence(state.evidence, state.verdicts), ctx.language),
         "question": state.question,
+        "examples": format_examples(state.examples, ctx.language),
     }
     revising = bool(state.draft)
     if revising:

@@ -5,6 +5,7 @@ exact article numbers), fused with configurable weights into verbatim statute ev
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -17,7 +18,7 @@ from agents.common.models import chat_model
 from agents.common.question import user_words
 from agents.context import ConsultContext
 from agents.state.common import trace_event
-from agents.state.consult import ConsultState, EvidenceItem
+from agents.state.consult import ConsultState, EvidenceItem, Example
 from prompts import render_prompt
 from tools.errors import StructuredOutputError
 from tools.kb.statutes import StatuteRepository
@@ -34,7 +35,7 @@ from tools.retrieval.hybrid import (
     select_collections,
 )
 from tools.retrieval.source_weights import fitted_source_fusion
-from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, IN_FORCE, INTERPRETATIONS, STATUTES
+from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, CONSULTATIONS, IN_FORCE, INTERPRETATIONS, STATUTES
 from tools.services import Services, get_services
 
 
@@ -70,6 +71,7 @@ def fetch_evidence(
             "support": 0.0,
             "passes": False,
             "signals": {},
+            "similar": 0,
         }
         for c in candidates
         if c.article_id in articles
@@ -85,6 +87,35 @@ def with_support(evidence: list[EvidenceItem], rankings: dict[str, list[str]]) -
         {**e, "support": s.probability, "passes": keeper.passes(s), "signals": s.features}
         for e, s in zip(evidence, supports, strict=True)
     ]
+
+
+EXAMPLES = 3
+"""Answered consultations shown to the Draft agent as worked examples."""
+EXAMPLE_CHARS = 300
+"""Most characters of a lawyer's reasoning an example shows: the draft prompt stays within the model's context."""
+
+
+def similar_consultations(question: str, services: Services, ctx: ConsultContext) -> tuple[list[Example], Counter[str]]:
+    """The answered consultations nearest ``question`` (its measured half hidden, as the search's): the first
+    :data:`EXAMPLES` as worked examples, and how many of the ``consultation_k`` nearest cite each article."""
+    search = services.consultations
+    if ctx.consultation_k < 1 or not search.count():
+        return [], Counter()
+    neighbours = search.neighbours(question, ctx.consultation_k, ctx.hidden_consultation_half)
+    cited = Counter(a for n in neighbours for a in dict.fromkeys(n.articles))
+    shown = neighbours[:EXAMPLES]
+    texts = services.vectors.texts(CONSULTATIONS, [n.id for n in shown])
+    meta = services.vectors.metadata(CONSULTATIONS, [n.id for n in shown])
+    examples: list[Example] = [
+        {
+            "id": n.id,
+            "question": texts.get(n.id, ""),
+            "answer": str(meta.get(n.id, {}).get("reasoning", ""))[:EXAMPLE_CHARS],
+            "articles": list(n.articles),
+        }
+        for n in shown
+    ]
+    return examples, cited
 
 
 def merge_evidence(new: list[EvidenceItem], earlier: list[EvidenceItem], limit: int) -> list[EvidenceItem]:
@@ -194,12 +225,14 @@ def search_law(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[st
     rankings = source_rankings(query, collections, services, ctx, state.question, words)
     fused = fitted_source_fusion(RERANKED in rankings).fuse(rankings, ctx.top_k)
     evidence, missing = fetch_evidence(services.statutes, fused)
-    evidence = with_support(evidence, rankings)
+    examples, cited = similar_consultations(state.question, services, ctx)
+    evidence = [{**e, "similar": cited[e["article_id"]]} for e in with_support(evidence, rankings)]
     # A user whose reranker is on but not installed learns why from the trace.
     why = services.reranker.missing if RERANKED not in rankings else ""
     unranked = {"reranker": why} if why else {}
     return {
         "evidence": merge_evidence(evidence, state.evidence, ctx.max_evidence),
+        "examples": examples,
         "usage": usage,
         "trace": [
             trace_event(

@@ -28,6 +28,19 @@ class EvidenceItem(TypedDict):
     """Whether ``support`` reaches the keeper's threshold (of the variant the search's sources called for)."""
     signals: dict[str, float]
     """What ``support`` was computed from: each source's reciprocal rank, their agreement, the law share."""
+    similar: int
+    """How many of the answered consultations nearest the question cite this article (what the answer tells the
+    user of how its basis was chosen)."""
+
+
+class Example(TypedDict):
+    """An answered consultation similar to the question, shown to the Draft agent as a worked example."""
+
+    id: str
+    question: str
+    answer: str
+    """The lawyer's reasoning, cut to :data:`agents.law_search.EXAMPLE_CHARS`."""
+    articles: list[str]
 
 
 class ManagerDecision(TypedDict):
@@ -70,6 +83,9 @@ class ConsultOutput(CitedAnswer, RunRecord):
 
     evidence: list[EvidenceItem] = field(default_factory=list)
     """Articles retrieved for the question (and earlier turns of the thread), newest first."""
+
+    examples: list[Example] = field(default_factory=list)
+    """The answered consultations most similar to the question: the Draft agent's worked examples."""
 
     verdicts: list[Verdict] = field(default_factory=list)
     """The auditor's verdict on every candidate article, pruned ones included with their reasons."""

@@ -176,3 +176,20 @@ def test_an_article_is_as_near_as_the_mean_of_the_questions_citing_it(
     # d2 (of the other half) cites 133-1 too: the centroids are recomputed once the collection changed.
     assert half_of("d2") != half_of("d1")
     assert "刑法:133-1" in kb.consultations.centroid_ranking("喝酒后开车", 5, half_of("d1"))
+
+
+def test_the_nearest_answered_questions_become_the_drafts_worked_examples(
+    kb: Services, repo: ConsultationRepository, tmp_path: Path
+) -> None:
+    from agents.law_search import EXAMPLES, similar_consultations
+
+    ingest_consultations(load_consultations(_file(tmp_path, "answered", ROWS))[0], kb.vectors, repo, 8)
+    question = "喝酒后开车被交警查到了，醉驾怎么判？"
+    examples, cited = similar_consultations(question, kb, ConsultContext(model="fake", consultation_k=2))
+    assert len(examples) <= EXAMPLES and examples[0]["id"] in {"d1", "d2"}
+    first = next(r for r in ROWS if r["id"] == examples[0]["id"])
+    assert examples[0]["question"] == first["question"] and examples[0]["answer"] in first["answer"]
+    assert examples[0]["articles"] == ["刑法:133-1", "刑法:133"]
+    assert cited["刑法:133-1"] >= 1 and cited["刑法:133-1"] == sum("刑法:133-1" in e["articles"] for e in examples)
+    # None without consultations to read, or with consultation_k 0.
+    assert similar_consultations(question, kb, ConsultContext(model="fake", consultation_k=0)) == ([], {})

@@ -123,6 +123,7 @@ def _item(article_id: str, support: float, passes: bool) -> EvidenceItem:
         "support": support,
         "passes": passes,
         "signals": {},
+        "similar": 0,
     }
 
 
@@ -176,3 +177,34 @@ def test_the_fit_learns_which_source_marks_the_cited_article_and_measures_both_h
     for half in ("tune", "report"):
         precision, coverage, kept = measure([q for q in runs["file"] if q.half == half], model, "all")
         assert (precision, coverage) == (1.0, 1.0) and kept == 1.0
+
+
+def test_the_answer_says_how_its_basis_was_chosen_and_how_sure() -> None:
+    from agents.claim_check import how_chosen
+    from agents.state.consult import ConsultState
+
+    evidence = [
+        {**_item("民法典:587", 0.71, True), "similar": 4},
+        {**_item("刑法:264", 0.02, False), "sources": ["exact"]},
+        _item("民法典:577", 0.4, True),
+    ]
+    basis = [
+        {"article_id": a, "law": "中华人民共和国" + a.split(":")[0], "number": f"第{a.split(':')[1]}条", "text": ""}
+        for a in ("民法典:587", "刑法:264", "民法典:577")
+    ]
+    verdicts = [
+        {"article_id": a, "applicable": True, "reason": "", "checks": [], "decided_by": "evidence"}
+        for a in basis_ids(basis)
+    ]
+    state = ConsultState(question="q", evidence=evidence, legal_basis=basis, verdicts=verdicts)  # type: ignore[arg-type]
+    assert how_chosen(state, "zh") == (
+        "法律依据由检索证据选定：《中华人民共和国民法典》第587条（4 个相似的已答咨询引用了此条，检索支持度 0.71）、"
+        "《中华人民共和国刑法》第264条（问题询问本条的内容）、《中华人民共和国民法典》第577条（检索支持度 0.40）。"
+    )
+    # A person's review decided it: the evidence is no longer why it is there.
+    verdicts[0]["decided_by"] = "reviewer"
+    assert "第587条" not in how_chosen(state, "zh")
+
+
+def basis_ids(basis: list[dict[str, str]]) -> list[str]:
+    return [b["article_id"] for b in basis]

@@ -33,12 +33,14 @@ QUESTION = "醉酒驾驶机动车会受到什么处罚？"
 TAIL = where_to_ask(["刑法:133-1"], "zh") + label("notice", "zh")
 """What every Response whose basis is 133-1 ends with: where to take the matter, and that it is no legal advice."""
 ASK_MISSING = re.compile(r"答复还取决于一个问题没有说明的事实：[^。]*。")
+CHOSEN = re.compile(r"法律依据由检索证据选定：[^。]*。")
 
 
 def _answer(out: dict[str, Any]) -> str:
-    """The Response without the sentence asking for an unstated element: whether there is one depends on the
-    checklists earlier tests stored (test_the_answer_asks_for_the_fact_it_turns_on checks it)."""
-    return ASK_MISSING.sub("", out["response"])
+    """The Response without the sentence asking for an unstated element (whether there is one depends on the
+    checklists earlier tests stored: test_the_answer_asks_for_the_fact_it_turns_on checks it) and the one saying
+    how the basis was chosen (tests/unit/test_basis_keeper.py checks it)."""
+    return CHOSEN.sub("", ASK_MISSING.sub("", out["response"]))
 
 
 FIRST_DRAFT_NODES = ["start_turn", "check_topic", "extract_elements", "search_law", "keep_basis", "draft_answer"]
@@ -645,7 +647,8 @@ def test_without_quoted_provisions_an_answer_nothing_supports_only_names_the_nea
 def test_without_next_steps_the_response_ends_with_the_notice_alone(active_kb: Services, install: Any) -> None:
     install(by_schema={"text": ["回答：构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"] * 2})
     out = _run(ConsultContext(model="fake", next_steps=False))
-    assert out["response"].endswith("并处罚金。" + label("notice", "zh"))
+    assert _answer(out).endswith("并处罚金。" + label("notice", "zh"))
+    assert "法律依据由检索证据选定：《中华人民共和国刑法》第一百三十三条之一（检索支持度 0." in out["response"]
     assert where_to_ask(["刑法:133-1"], "zh") not in out["response"]
 
 

@@ -116,6 +116,7 @@ def _evidence(article_id: str) -> EvidenceItem:
         "support": 0.0,
         "passes": False,
         "signals": {},
+        "similar": 0,
     }
 
 
