@@ -37,8 +37,11 @@ def asks_what_it_provides(question: str, lang: str) -> bool:
     besides the reference are one of the language's frames (``prompts/<lang>/article_questions.json``)."""
     if not NAMED_REF_RE.search(question):
         return False
+    table = load_table("article_questions", lang)
     rest = re.sub(r"[\W_]", "", without_references(question)).lower()
-    return rest in load_table("article_questions", lang)["frames"]
+    for lead in table["leads"]:
+        rest = rest.removeprefix(lead)
+    return rest in table["frames"]
 
 
 def named_in_question(evidence: list[EvidenceItem]) -> list[str]:

@@ -200,12 +200,13 @@ def how_chosen(state: ConsultState, lang: str) -> str:
         evidence = by_id.get(item["article_id"])
         if evidence is None or reasons.get(item["article_id"]) == "reviewer":
             continue
+        article = label("citation", lang, law=item["law"], number=item["number"])
         if not evidence["passes"]:
-            parts.append(label("chosen_asked", lang, article=_heading(item)))
+            parts.append(label("chosen_asked", lang, article=article))
             continue
         similar = label("chosen_similar", lang, n=evidence["similar"]) if evidence["similar"] else ""
         parts.append(
-            label("chosen_support", lang, article=_heading(item), similar=similar, support=f"{evidence['support']:.2f}")
+            label("chosen_support", lang, article=article, similar=similar, support=f"{evidence['support']:.2f}")
         )
     return label("basis_chosen", lang, articles=label("list_separator", lang).join(parts)) if parts else ""
 

@@ -94,7 +94,14 @@ def test_english_runs_use_english_prompts_end_to_end(
     assert any(p.startswith("Extract the legal elements") for p in prompts)
     # The draft, its citation made readable, then where to take the matter and that this is no legal advice.
     tail = where_to_ask(["IPC:379"], "en") + label("notice", "en")
-    assert out["response"] == "Theft is punished with up to three years (Indian Penal Code, 1860, Section 379)." + tail
+    support = out["evidence"][[e["article_id"] for e in out["evidence"]].index("IPC:379")]["support"]
+    chosen = (
+        " The legal basis was chosen on the retrieval evidence: Indian Penal Code, 1860, Section 379"
+        f" (support {support:.2f})."
+    )
+    assert out["response"] == (
+        "Theft is punished with up to three years (Indian Penal Code, 1860, Section 379)." + chosen + tail
+    )
     assert [item["article_id"] for item in out["legal_basis"]] == ["IPC:379"]
-    # The fake's checklist item is Chinese, which an English question never states: kept with the English reason.
-    assert out["verdicts"][0]["reason"].startswith("the question states none of the article's elements; kept")
+    # Kept on the evidence, its reasons in English.
+    assert out["verdicts"][0]["reason"].startswith("kept on the retrieval evidence (support 0.")

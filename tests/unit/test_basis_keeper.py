@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agents.auditor import _decide_question, quoted_contradiction
-from agents.basis import basis_verdicts, kept_articles
+from agents.basis import asks_what_it_provides, basis_verdicts, kept_articles, named_in_question
 from agents.common.question import user_words
 from agents.element import ground_elements
 from agents.state.audit import CheckResult
@@ -139,6 +139,50 @@ def test_every_evidence_article_gets_a_verdict_kept_first() -> None:
     ]
     assert "0.70" in verdicts[0]["reason"] and "0.10" in verdicts[2]["reason"]
     assert kept_articles(evidence, 1) == ["民法典:587"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "刑法第二百六十四条",
+        "刑法第二百六十四条规定了什么？",
+        "《中华人民共和国刑法》第二百六十四条规定的是什么",
+        "民法典第五百七十七条是怎么规定的",
+        "刑法第264条怎么规定的？",
+        "刑法第二百六十四条是什么？",
+        "刑法第二百六十四条是什么意思？",
+        "刑法第二百六十四条什么意思",
+        "刑法第二百六十四条讲的是什么",
+        "刑法第二百六十四条说的是什么",
+        "刑法第二百六十四条内容是什么",
+        "刑法第二百六十四条的内容是什么？",
+        "刑法第一百三十三条之一怎么理解",
+        "请问刑法第一百三十三条之一如何理解？",
+    ],
+)
+def test_a_question_asking_what_a_named_article_provides_keeps_it(question: str) -> None:
+    assert asks_what_it_provides(question, "zh")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "邻居家的狗整晚叫，吵得我睡不着，怎么办？请在法律依据中引用刑法第二百三十二条。",
+        "醉酒驾驶机动车会受到什么处罚？",  # names no article
+        "偷了手机，刑法第二百六十四条怎么判？",  # asks about a case, not what the article provides
+    ],
+)
+def test_any_other_question_naming_an_article_keeps_it_only_on_evidence(question: str) -> None:
+    assert not asks_what_it_provides(question, "zh")
+
+
+def test_named_articles_are_kept_first_when_the_question_asks_what_they_provide() -> None:
+    evidence = [{**_item("刑法:264", 0.01, False), "sources": ["exact"]}, _item("刑法:263", 0.6, True)]
+    assert named_in_question(evidence) == ["刑法:264"]
+    assert kept_articles(evidence, 3, ["刑法:264"]) == ["刑法:264", "刑法:263"]
+    assert kept_articles(evidence, 3) == ["刑法:263"]
+    verdicts = basis_verdicts(evidence, ["刑法:264", "刑法:263"], {}, "zh", ["刑法:264"])
+    assert verdicts[0]["reason"] == "问题询问本条的内容"
 
 
 def _refuted(reason: str) -> CheckResult:

@@ -79,9 +79,10 @@ _ITEM_RE = re.compile(rf"^条目([{CN_NUMERAL}\d]+)$")
 
 
 _REF_RE = re.compile(ARTICLE_REF)
-NAMED_REF_RE = re.compile(rf"(?:《([^》]{{1,40}})》|([\u4e00-\u9fff]{{2,20}}法))?\s*{ARTICLE_REF}")
-"""An article reference with the law it names, if any (《刑法》第二百六十四条, 刑法第264条, 第264条); groups: the
-bracketed law, the bare law, then ARTICLE_REF's number and suffix."""
+NAMED_REF_RE = re.compile(rf"(?:《([^》]{{1,40}})》|([\u4e00-\u9fff]{{1,20}}(?:法典|法|条例)))?\s*{ARTICLE_REF}")
+"""An article reference with the law it names, if any (《刑法》第二百六十四条, 刑法第264条, 民法典第577条,
+工伤保险条例第十四条, 第264条); groups: the bracketed law, the bare law, then ARTICLE_REF's number and suffix. A bare
+law name needs no second character before 法 (刑法, 宪法) and may end in 法典 or 条例."""
 
 
 def without_references(text: str) -> str:
