@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.state.consult import EvidenceItem
 from tools.corpus.laws_db import default_db_path, list_laws, resolve_laws
 from tools.pipelines.ingestion import ingest_laws
 from tools.services import Services, build_services, set_services
@@ -109,6 +110,21 @@ def fresh_services(kb: Services, kb_settings: Settings, tmp_path: Path) -> Itera
     yield services
     services.graph.clear()
     services.close()
+
+
+def evidence_item(article_id: str, support: float = 0.0, passes: bool = False) -> EvidenceItem:
+    """An evidence article as LawSearch records it, without text, with the keeper's ``support``."""
+    return {
+        "article_id": article_id,
+        "heading": "",
+        "text": "",
+        "score": 0.0,
+        "sources": [],
+        "support": support,
+        "passes": passes,
+        "signals": {},
+        "similar": 0,
+    }
 
 
 def laws_db_text(law_name: str, article_no: str) -> str:

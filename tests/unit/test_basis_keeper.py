@@ -10,8 +10,8 @@ from agents.basis import asks_what_it_provides, basis_verdicts, kept_articles, n
 from agents.common.question import user_words
 from agents.element import ground_elements
 from agents.state.audit import CheckResult
-from agents.state.consult import EvidenceItem
 from app.fit.keeper import Question, fit_variant, measure
+from tests.conftest import evidence_item
 from tools.law.articles import referenced_numbers
 from tools.retrieval.basis_keeper import (
     AGREEMENT,
@@ -113,22 +113,12 @@ def test_the_shipped_keeper_has_every_variant_with_a_threshold_in_range() -> Non
         assert set(model.weights) == set(VARIANTS[variant]) and 0 < model.threshold < 1
 
 
-def _item(article_id: str, support: float, passes: bool) -> EvidenceItem:
-    return {
-        "article_id": article_id,
-        "heading": "",
-        "text": "",
-        "score": 0.0,
-        "sources": [],
-        "support": support,
-        "passes": passes,
-        "signals": {},
-        "similar": 0,
-    }
-
-
 def test_every_evidence_article_gets_a_verdict_kept_first() -> None:
-    evidence = [_item("刑法:120", 0.1, False), _item("民法典:577", 0.4, True), _item("民法典:587", 0.7, True)]
+    evidence = [
+        evidence_item("刑法:120", 0.1, False),
+        evidence_item("民法典:577", 0.4, True),
+        evidence_item("民法典:587", 0.7, True),
+    ]
     kept = kept_articles(evidence, 3)
     assert kept == ["民法典:587", "民法典:577"]
     verdicts = basis_verdicts(evidence, kept, {}, "zh")
@@ -177,7 +167,7 @@ def test_any_other_question_naming_an_article_keeps_it_only_on_evidence(question
 
 
 def test_named_articles_are_kept_first_when_the_question_asks_what_they_provide() -> None:
-    evidence = [{**_item("刑法:264", 0.01, False), "sources": ["exact"]}, _item("刑法:263", 0.6, True)]
+    evidence = [{**evidence_item("刑法:264", 0.01, False), "sources": ["exact"]}, evidence_item("刑法:263", 0.6, True)]
     assert named_in_question(evidence) == ["刑法:264"]
     assert kept_articles(evidence, 3, ["刑法:264"]) == ["刑法:264", "刑法:263"]
     assert kept_articles(evidence, 3) == ["刑法:263"]
@@ -228,9 +218,9 @@ def test_the_answer_says_how_its_basis_was_chosen_and_how_sure() -> None:
     from agents.state.consult import ConsultState
 
     evidence = [
-        {**_item("民法典:587", 0.71, True), "similar": 4},
-        {**_item("刑法:264", 0.02, False), "sources": ["exact"]},
-        _item("民法典:577", 0.4, True),
+        {**evidence_item("民法典:587", 0.71, True), "similar": 4},
+        {**evidence_item("刑法:264", 0.02, False), "sources": ["exact"]},
+        evidence_item("民法典:577", 0.4, True),
     ]
     basis = [
         {"article_id": a, "law": "中华人民共和国" + a.split(":")[0], "number": f"第{a.split(':')[1]}条", "text": ""}

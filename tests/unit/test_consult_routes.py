@@ -12,8 +12,9 @@ from agents.element import MAX_KEPT, merge_elements
 from agents.law_search import build_query, merge_evidence
 from agents.manager import PLANS
 from agents.state.audit import CheckResult, Verdict
-from agents.state.consult import ConsultState, EvidenceItem
+from agents.state.consult import ConsultState
 from graphs.consult import route_after_draft, route_after_format, route_manager, route_start
+from tests.conftest import evidence_item
 from tools.errors import InputError
 from tools.llm.fake import minimal_instance
 from tools.retrieval.hybrid import route_collections, select_collections
@@ -106,22 +107,10 @@ def test_answers_without_reasons_admit_a_boolean_per_item_and_nothing_else() -> 
     assert "reason" in answers_schema(2).model_json_schema()["$defs"]["ItemCheck"]["required"]
 
 
-def _evidence(article_id: str) -> EvidenceItem:
-    return {
-        "article_id": article_id,
-        "heading": "",
-        "text": "",
-        "score": 0.0,
-        "sources": [],
-        "support": 0.0,
-        "passes": False,
-        "signals": {},
-        "similar": 0,
-    }
-
-
 def test_merge_evidence_puts_new_hits_first_without_duplicates() -> None:
-    merged = merge_evidence([_evidence("a"), _evidence("b")], [_evidence("b"), _evidence("c"), _evidence("d")], 3)
+    merged = merge_evidence(
+        [evidence_item("a"), evidence_item("b")], [evidence_item("b"), evidence_item("c"), evidence_item("d")], 3
+    )
     assert [e["article_id"] for e in merged] == ["a", "b", "c"]
 
 
