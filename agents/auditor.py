@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any, Protocol
+from typing import Any
 
 from langchain_core.messages import HumanMessage
 from langgraph.config import get_stream_writer
@@ -21,16 +21,13 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 from pydantic import BaseModel, Field, create_model
 
-from agents.common.audits import AuditGraph, run_audit
 from agents.common.messages import FactsKind, facts_first
 from agents.common.models import chat_model
-from agents.context import AuditContext, JudgeContext
+from agents.context import AuditContext
 from agents.state.audit import ArticleTask, AuditState, CheckResult, Verdict
 from agents.state.common import trace_event
-from agents.state.judge import CaseRef, JudgeState, ScoredCharge
 from prompts import label, render_prompt
 from tools.errors import InputError, StructuredOutputError
-from tools.kb.charges import ChargeRepository
 from tools.kb.checklist_generation import ensure_checklist
 from tools.kb.checklists import ChecklistRepository
 from tools.kb.interpretations import InterpretationRepository
@@ -139,26 +136,37 @@ def _unverified(article_id: str, why: str) -> Verdict:
     return {"article_id": article_id, "applicable": True, "reason": why, "checks": [], "decided_by": "unverified"}
 
 
-def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: AuditContext) -> tuple[Verdict, Usage]:
+class Unverified(Exception):
+    """The checklist could not be made or answered: the article is kept, marked ``unverified``, with why."""
+
+    def __init__(self, why: str, usage: Usage) -> None:
+        super().__init__(why)
+        self.usage = usage
+
+
+def _checklist(article: Article, ctx: AuditContext) -> tuple[list[str], Usage]:
+    """Step 1: the article's checklist items, read from the graph or generated once and stored."""
     services = get_services()
-    spec = ctx.model_for("audit")
-    model = chat_model(ctx, "audit")
-    usage = empty_usage()
     try:
         checklist, used = ensure_checklist(
             article,
             ChecklistRepository(services.graph),
-            model,
-            spec,
+            chat_model(ctx, "audit"),
+            ctx.model_for("audit"),
             ctx.language,
             retries=ctx.structured_retries,
         )
-        usage = add_usage(usage, used)
     except StructuredOutputError as exc:
-        return _unverified(article.id, f"no checklist could be generated: {exc}"), add_usage(usage, failed_usage(exc))
-    items = list(checklist.items)
+        raise Unverified(f"no checklist could be generated: {exc}", failed_usage(exc)) from exc
+    return list(checklist.items), used
+
+
+def _answer_items(
+    article: Article, items: list[str], facts: str, facts_kind: FactsKind, ctx: AuditContext
+) -> tuple[list[CheckResult], Usage]:
+    """Step 2: the model's answer to every item against the facts (after a reason, where ``audit_reasons`` asks)."""
     reasons = ctx.audit_reasons == "always" or (ctx.audit_reasons == "questions" and facts_kind == "question")
-    interps = InterpretationRepository(services.graph).for_articles([article.id]).get(article.id, [])
+    interps = InterpretationRepository(get_services().graph).for_articles([article.id]).get(article.id, [])
     prompt = render_prompt(
         VERIFY_PROMPTS[facts_kind],
         ctx.language,
@@ -172,42 +180,37 @@ def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: AuditConte
     )
     try:
         parsed, used = invoke_structured(
-            model,
+            chat_model(ctx, "audit"),
             facts_first(ctx.language, facts_kind, facts, prompt),
             answers_schema(len(items), reasons),
             ctx.structured_retries,
         )
     except StructuredOutputError as exc:
-        return _unverified(article.id, f"the checklist could not be answered: {exc}"), add_usage(
-            usage, failed_usage(exc)
-        )
-    usage = add_usage(usage, used)
+        raise Unverified(f"the checklist could not be answered: {exc}", failed_usage(exc)) from exc
     checks: list[CheckResult] = [
         {"item": item, "holds": answer.holds, "reason": getattr(answer, "reason", ""), "stated": True}
         for item, answer in zip(items, parsed.answers, strict=True)  # type: ignore[attr-defined]
     ]
-    if facts_kind == "question":
-        return _decide_question(article.id, [_stated(c, facts, ctx) for c in checks], facts, ctx.language), usage
+    return checks, used
+
+
+def _decide_case(article: Article, checks: list[CheckResult], ctx: AuditContext) -> tuple[Verdict, Usage]:
+    """Step 3 for a case: by rule when the items agree; a mixed list kept (``audit_mixed="keep"``) or decided by the
+    model's checklist-final call, or, when that call fails, by the majority of items."""
+    verdict: Verdict = {
+        "article_id": article.id,
+        "applicable": True,
+        "reason": "",
+        "checks": checks,
+        "decided_by": "rule",
+    }
     ruled = decide_by_rule(checks)
     if ruled is not None:
-        reason = label("all_hold" if ruled else "none_hold", ctx.language)
-        verdict: Verdict = {
-            "article_id": article.id,
-            "applicable": ruled,
-            "reason": reason,
-            "checks": checks,
-            "decided_by": "rule",
-        }
-        return verdict, usage
+        return {**verdict, "applicable": ruled, "reason": label("all_hold" if ruled else "none_hold", ctx.language)}, (
+            empty_usage()
+        )
     if ctx.audit_mixed == "keep":
-        verdict = {
-            "article_id": article.id,
-            "applicable": True,
-            "reason": label("mixed_kept", ctx.language),
-            "checks": checks,
-            "decided_by": "rule",
-        }
-        return verdict, usage
+        return {**verdict, "reason": label("mixed_kept", ctx.language)}, empty_usage()
     prompt = render_prompt(
         "decide_applicability",
         ctx.language,
@@ -216,28 +219,31 @@ def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: AuditConte
         true_items=_numbered([c["item"] for c in checks if c["holds"]], ctx.language),
         false_items=_numbered([c["item"] for c in checks if not c["holds"]], ctx.language),
     )
+    model = chat_model(ctx, "audit")
     try:
         final, used = invoke_structured(model, [HumanMessage(content=prompt)], Applicability, ctx.structured_retries)
     except StructuredOutputError as exc:
-        # The items were answered; without a final call, a majority of satisfied items decides.
         held = sum(c["holds"] for c in checks)
-        verdict = {
-            "article_id": article.id,
-            "applicable": held * 2 >= len(checks),
-            "reason": f"checklist-final call failed ({exc}); decided by the majority of items",
-            "checks": checks,
-            "decided_by": "rule",
-        }
-        return verdict, add_usage(usage, failed_usage(exc))
-    usage = add_usage(usage, used)
-    verdict = {
-        "article_id": article.id,
-        "applicable": final.applicable,
-        "reason": final.reason,
-        "checks": checks,
-        "decided_by": "model",
-    }
-    return verdict, usage
+        reason = f"checklist-final call failed ({exc}); decided by the majority of items"
+        return {**verdict, "applicable": held * 2 >= len(checks), "reason": reason}, failed_usage(exc)
+    return {**verdict, "applicable": final.applicable, "reason": final.reason, "decided_by": "model"}, used
+
+
+def _verify(article: Article, facts: str, facts_kind: FactsKind, ctx: AuditContext) -> tuple[Verdict, Usage]:
+    """The verdict on one article in three steps: its checklist, the items answered, the decision (a question's by
+    :func:`_decide_question`, a case's by :func:`_decide_case`)."""
+    usage = empty_usage()
+    try:
+        items, used = _checklist(article, ctx)
+        usage = add_usage(usage, used)
+        checks, used = _answer_items(article, items, facts, facts_kind, ctx)
+        usage = add_usage(usage, used)
+    except Unverified as exc:
+        return _unverified(article.id, str(exc)), add_usage(usage, exc.usage)
+    if facts_kind == "question":
+        return _decide_question(article.id, [_stated(c, facts, ctx) for c in checks], facts, ctx.language), usage
+    verdict, used = _decide_case(article, checks, ctx)
+    return verdict, add_usage(usage, used)
 
 
 def verify_article(task: ArticleTask, runtime: Runtime[AuditContext]) -> dict[str, Any]:
@@ -308,82 +314,3 @@ def review_verdicts(state: AuditState, runtime: Runtime[AuditContext]) -> dict[s
             )
         ],
     }
-
-
-class JudgeNode(Protocol):
-    def __call__(self, state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]: ...
-
-
-def _pruned(verdicts: list[Verdict]) -> list[str]:
-    return [v["article_id"] for v in verdicts if not v["applicable"]]
-
-
-def retain_best(verdicts: list[Verdict], lang: str, convicting: set[str]) -> list[Verdict]:
-    """When no article in ``convicting`` (those that define a charge) survived its audit, the best-ranked
-    of them stays, marked ``retained``: a criminal fact is convicted under some such article, and without
-    one the judgment can only convict of nothing. A person's rejection is final and never retained."""
-    if any(v["applicable"] and v["article_id"] in convicting for v in verdicts):
-        return verdicts
-    for i, verdict in enumerate(verdicts):
-        if verdict["article_id"] in convicting and verdict["decided_by"] != "reviewer":
-            kept: Verdict = {**verdict, "applicable": True, "decided_by": "retained", "reason": label("retained", lang)}
-            return [*verdicts[:i], kept, *verdicts[i + 1 :]]
-    return verdicts
-
-
-def surviving_cases(cases: list[CaseRef], pruned: set[str]) -> list[str]:
-    """Precedents citing none of the pruned articles: a case applying an article the audit rejected for
-    these facts is a precedent for other facts."""
-    return [c["case_id"] for c in cases if not set(c["articles"]) & pruned]
-
-
-def judge_candidates(fused: list[str], scored: list[ScoredCharge], proposed: list[str], audit_k: int) -> list[str]:
-    """The articles to audit: the Researcher's best ``audit_k``, and for each proposed charge whose defining
-    articles are all outside them, its best-ranked defining article (a charge is convicted only on an
-    audited article, so the scorer's choice must reach the audit)."""
-    candidates = fused[:audit_k]
-    for charge in scored:
-        if charge["name"] in proposed and charge["articles"] and not set(charge["articles"]) & set(candidates):
-            ranked = sorted(charge["articles"], key=lambda a: fused.index(a) if a in fused else len(fused))
-            candidates.append(ranked[0])
-    return candidates
-
-
-def make_audit_research(audit: AuditGraph) -> JudgeNode:
-    """The judge graph's ``audit_research`` node over the given audit subgraph."""
-
-    def audit_research(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
-        """Audit the best of the Researcher's fused candidates (fused by ``score_charges``) and the proposed
-        charges' articles, prune what rests on failed articles."""
-        started = time.perf_counter()
-        ctx = runtime.context
-        fused = state.rankings.get("researcher", [])
-        candidates = judge_candidates(fused, state.scored_charges, state.proposed, ctx.audit_k)
-        ranked_cases = sorted(state.cases.values(), key=lambda c: -c["score"])
-        update: dict[str, Any] = {}
-        if not ctx.audit:
-            update["verdicts"] = []
-            update["kept_cases"] = [c["case_id"] for c in ranked_cases]
-            update["trace"] = [trace_event("audit_research", started, candidates=candidates, skipped=True)]
-            return update
-        out = run_audit(audit, state.fact, candidates, ctx, "case")
-        if ctx.audit_keep_best:
-            charges = ChargeRepository(get_services().graph)
-            convicting = charges.defining(candidates) if charges.has_charges() else set(candidates)
-            out["verdicts"] = retain_best(out["verdicts"], ctx.language, convicting)
-        pruned = set(_pruned(out["verdicts"]))
-        applicable = {v["article_id"] for v in out["verdicts"] if v["applicable"]}
-        update |= {
-            "verdicts": out["verdicts"],
-            "kept_cases": surviving_cases(ranked_cases, pruned),
-            # A pre-judged charge survives while one of its defining articles was not pruned.
-            "prejudged": [g for g in state.prejudged if not g["articles"] or set(g["articles"]) - pruned],
-            "usage": out["usage"],
-            "trace": [
-                *out["trace"],
-                trace_event("audit_research", started, candidates=candidates, applicable=sorted(applicable)),
-            ],
-        }
-        return update
-
-    return audit_research

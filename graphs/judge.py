@@ -14,8 +14,8 @@ from langgraph.graph import END, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from agents.adjudicator import adjudicate
-from agents.auditor import make_audit_research
 from agents.context import JudgeContext
+from agents.research_audit import make_audit_research
 from agents.scorer import score_charges
 from agents.state.judge import JudgeInput, JudgeOutput, JudgeState
 from graphs.audit import graph as audit_graph

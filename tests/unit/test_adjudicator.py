@@ -14,9 +14,9 @@ from agents.adjudicator import (
     number_evidence,
     whole_sentences,
 )
-from agents.auditor import judge_candidates, surviving_cases
 from agents.common.conviction import convict
 from agents.context import JudgeContext
+from agents.research_audit import judge_candidates, surviving_cases
 from agents.researcher import articles_of, fuse_strategies
 from agents.state.judge import CaseRef, ScoredCharge
 from tools.law.charge_names import MAX_CHARGE_CHARS, ground_charge

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 from langgraph.runtime import Runtime
 
-from agents.auditor import answers_schema, decide_by_rule, retain_best
+from agents.auditor import answers_schema, decide_by_rule
 from agents.common.answers import format_problems
 from agents.context import ConsultContext
 from agents.element import MAX_KEPT, merge_elements
 from agents.law_search import build_query, merge_evidence
 from agents.manager import PLANS
+from agents.research_audit import retain_best
 from agents.state.audit import CheckResult, Verdict
 from agents.state.consult import ConsultState
 from graphs.consult import route_after_draft, route_after_format, route_manager, route_start
