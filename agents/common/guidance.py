@@ -59,5 +59,11 @@ MISSING_FACT_CHARS = 40
 checklist written from the article's text when the model failed), not a fact a person can answer."""
 
 
+NORMATIVE = ("应当", "不得", "有权", "必须")
+"""Words of a duty or a right: an item holding one asks what the law requires (用人单位是否应当…及时足额支付劳动报酬？),
+which the law answers, not a fact the user can supply."""
+
+
 def _askable(item: str) -> bool:
-    return len(item) <= MISSING_FACT_CHARS and item.endswith(("？", "?"))
+    short = len(item) <= MISSING_FACT_CHARS and item.endswith(("？", "?"))
+    return short and not any(word in item for word in NORMATIVE)

@@ -831,6 +831,15 @@ def test_the_answer_asks_for_the_fact_it_turns_on(active_kb: Services, install: 
         }
     ]
     assert missing_fact(["刑事诉讼法:120"], copied, "zh") == ""
+    # Nor is a duty or a right the article states: the law answers it, the user cannot.
+    for duty in (
+        "用人单位是否应当及时足额支付劳动报酬？",
+        "是否不得解除劳动合同？",
+        "劳动者是否有权解除合同？",
+        "是否必须书面通知？",
+    ):
+        stated = [{"article_id": "劳动合同法:30", "checks": [{"item": duty, "stated": False}]}]
+        assert missing_fact(["劳动合同法:30"], stated, "zh") == ""
     # Through the graph: the Response asks for the element the audit found unstated, before where to ask.
     ChecklistRepository(active_kb.graph).save(
         Checklist(
