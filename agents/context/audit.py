@@ -12,12 +12,18 @@ from agents.context.base import Context, setting
 class AuditContext(Context):
     """How candidate articles are verified against their checklists."""
 
-    audit: bool = setting(True, "Verify cited articles against their checklists and prune inapplicable ones.")
-    audit_k: int = setting(5, "Most articles the auditor verifies per answer.", low=1)
+    audit: bool = setting(
+        True,
+        "Check articles against their checklists: a judgment's candidates are pruned when inapplicable; a "
+        "consultation's kept basis is explained, and excluded only where the question's words contradict it.",
+    )
+    audit_k: int = setting(
+        5, "Most articles the auditor verifies per answer (a consultation keeps at most this many).", low=1
+    )
     audit_mixed: Literal["keep", "model"] = setting(
         "keep",
-        "An article whose checklist items disagree: 'keep' it, flagged for review (only a checklist failing every "
-        "item prunes), or let the model's checklist-final call decide (LegalGraphRAG).",
+        "Judgments: an article whose checklist items disagree is kept, flagged for review ('keep'; only a checklist "
+        "failing every item prunes), or decided by the model's checklist-final call ('model', LegalGraphRAG).",
     )
     audit_reasons: Literal["always", "questions", "never"] = setting(
         "questions",
@@ -27,7 +33,7 @@ class AuditContext(Context):
     stated_item_share: float = setting(
         0.5,
         "Questions: a checklist item holds only when this share of its wording's character pairs occurs in the "
-        "question (or its key facts), whatever the model answers.",
+        "user's words, whatever the model answers (an item left unstated is the fact the answer asks for).",
         high=1,
     )
     human_review: bool = setting(
