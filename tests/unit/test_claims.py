@@ -173,3 +173,41 @@ def test_a_sentence_citing_one_article_for_what_another_provides_cites_the_other
     assert misattributed("根据[保险法:89]，经营有人寿保险业务的保险公司不得解散。", basis) is None
     assert misattributed("根据[保险法:89]、[保险法:74]，分支机构不具有法人资格。", basis) is None
     assert misattributed("请依照[保险法:89]处理。", basis) is None
+
+
+DRINKING = (
+    "饮酒后驾驶机动车的，处暂扣六个月机动车驾驶证，并处一千元以上二千元以下罚款。\n"
+    "醉酒驾驶机动车的，由公安机关交通管理部门约束至酒醒，吊销机动车驾驶证，依法追究刑事责任；五年内不得重新取得机动车驾驶证。"
+)
+"""道路交通安全法:91's first two paragraphs: a drinker's penalty, and a drunk driver's imposed by a named body."""
+
+
+def test_a_penalty_a_named_body_imposes_is_a_tier_of_its_own() -> None:
+    drinking, drunk = article_tiers(DRINKING)
+    assert drunk.condition == "醉酒驾驶机动车的，"
+    assert drunk.penalty.startswith("由公安机关交通管理部门约束至酒醒，吊销机动车驾驶证") and drunk.kinds == (
+        "吊销驾驶证",
+    )
+    assert closest_tier([drinking, drunk], "醉酒驾驶机动车会受到什么处罚？") == drunk
+    # "由" opens no tier where no measure follows within the clause.
+    assert len(article_tiers("纠纷由双方协商解决；协商不成的，处五百元罚款。")) == 1
+
+
+def test_penalties_of_a_tier_the_question_does_not_state_are_unsupported() -> None:
+    basis = {"道路交通安全法:91": DRINKING}
+    answer = "醉驾处暂扣六个月机动车驾驶证，并处一千元以上二千元以下罚款。还会吊销机动车驾驶证。"
+    drunk = {(c.text, v) for c, v, _ in check_claims(answer, basis, "醉酒驾驶机动车会受到什么处罚？")}
+    assert drunk == {
+        ("暂扣驾驶证", UNSUPPORTED),
+        ("六个月", UNSUPPORTED),
+        ("罚款", UNSUPPORTED),
+        ("一千元", UNSUPPORTED),
+        ("二千元", UNSUPPORTED),
+        ("吊销驾驶证", SUPPORTED),
+    }
+    # A drinker's question states the first tier: its penalties are the answer's.
+    drinker = {(c.text, v) for c, v, _ in check_claims(answer, basis, "饮酒后驾驶机动车怎么处罚？")}
+    assert ("暂扣驾驶证", SUPPORTED) in drinker and ("一千元", SUPPORTED) in drinker
+    # A question stating no tier well leaves the whole article as support.
+    vague = {(c.text, v) for c, v, _ in check_claims(answer, basis, "开车被查了怎么办？")}
+    assert all(v == SUPPORTED for _, v in vague)

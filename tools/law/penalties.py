@@ -117,6 +117,9 @@ class Tier:
 
 _PENALTY_START = re.compile(
     r"(?<![判并单])处(?=[一二三四五六七八九十]+年|拘役|管制|罚金|死刑|无期|有期|警告|暂扣|吊销|[^，。；]{0,12}(?:罚款|拘留))"
+    # A body named as imposing the measure (道路交通安全法:91: 醉酒驾驶机动车的，由公安机关交通管理部门约束至酒醒，
+    # 吊销机动车驾驶证，依法追究刑事责任): without it the drunk driver's tier was none, and the drinker's answered him.
+    r"|由[^，。；]{2,16}(?=约束至酒醒|吊销|暂扣)"
 )
 _CLAUSE = re.compile(r"(?<=[。；;\n])")
 _LIST_ITEM = re.compile(r"^\s*[（(][一二三四五六七八九十]+[)）]")
