@@ -102,16 +102,17 @@ def make_keep_basis(audit: AuditGraph) -> ConsultNode:
         ctx = runtime.context
         asked = named_in_question(state.evidence) if asks_what_it_provides(state.question, ctx.language) else []
         kept = kept_articles(state.evidence, min(fitted_keeper().max_kept, ctx.audit_k), asked)
-        audited: dict[str, Verdict] = {}
+        audited = dict(state.audited)
         usage, trace = empty_usage(), []
-        if ctx.audit and kept:
-            out = run_audit(audit, user_words(state.question, state.history), kept, ctx, "question")
-            audited = {v["article_id"]: v for v in out["verdicts"]}
+        if ctx.audit and (unread := [a for a in kept if a not in audited]):
+            out = run_audit(audit, user_words(state.question, state.history), unread, ctx, "question")
+            audited |= {v["article_id"]: v for v in out["verdicts"]}
             usage, trace = out["usage"], out["trace"]
-        verdicts = basis_verdicts(state.evidence, kept, audited, ctx.language, asked)
+        verdicts = basis_verdicts(state.evidence, kept, audited if ctx.audit else {}, ctx.language, asked)
         vetoed = [v["article_id"] for v in verdicts if v["decided_by"] == "contradiction"]
         return {
             "verdicts": verdicts,
+            "audited": audited,
             "usage": usage,
             "trace": [*trace, trace_event("keep_basis", started, kept=kept, vetoed=vetoed, asked_article=asked)],
         }

@@ -27,6 +27,7 @@ def start_turn(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[st
         "stalled": False,
         "decisions": [],
         "verdicts": [],
+        "audited": {},
         "dropped_citations": [],
         "response": "",
         "declined": False,

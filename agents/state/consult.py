@@ -119,5 +119,9 @@ class ConsultState(ConsultInput, ConsultOutput):
     """A format-only revision returned the draft unchanged: the next Manager round would see the same draft
     and evidence (decoding is deterministic), so the loop ends instead of repeating to ``max_rounds``."""
 
+    audited: dict[str, Verdict] = field(default_factory=dict)
+    """This turn's audit verdicts by article, as the checklist read each one: a Manager LawSearch round that keeps
+    an article again reuses its verdict instead of asking the model again."""
+
     history: Annotated[list[Turn], operator.add] = field(default_factory=list)
     """Earlier turns of the thread, oldest first."""

@@ -891,3 +891,17 @@ def test_an_article_the_question_tells_the_answer_to_cite_is_not_kept_for_being_
     assert named["sources"] == ["exact"] and not named["passes"]  # …found by no search of the question's words
     assert "刑法:232" not in [b["article_id"] for b in out["legal_basis"]]
     assert "刑法:232" in out["dropped_citations"] and "第二百三十二条" not in out["response"].split("最接近的条文")[0]
+
+
+def test_a_law_search_round_that_keeps_the_same_article_does_not_audit_it_again(
+    active_kb: Services, install: Any
+) -> None:
+    model = install(by_schema={"ManagerReply": _manager("LawSearch", "Pass")})
+    out = _run(ConsultContext(model="fake", profile="thorough", manager_review="always"))
+    nodes = _nodes(out)
+    assert nodes.count("keep_basis") == 2 and nodes.count("verify_article") == 1
+    verify_prompts = [c for c in model.calls if "相关司法解释：" in str(c[-1].content)]
+    assert len(verify_prompts) == 1  # the second round reused the turn's verdict
+    assert _verdict(out)["checks"] and [b["article_id"] for b in out["legal_basis"]] == ["刑法:133-1"]
+    # A new turn audits afresh: its words may contradict what the last turn's did not.
+    assert "audited" not in out  # working state, not output
