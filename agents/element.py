@@ -88,24 +88,18 @@ STATED = ("key_facts", "user_claims")
 """The lists that say what the user stated; ``legal_questions`` are the model's framing of the issue."""
 
 
-def ungrounded(item: str, words: str) -> str:
-    """Why ``item`` is not the user's, or "": it names an article number the user's words do not name."""
-    if referenced_numbers(item) - referenced_numbers(words):
-        return "names an article the question does not"
-    return ""
-
-
 def ground_elements(graph: dict[str, Any], words: str) -> tuple[dict[str, Any], list[dict[str, str]]]:
-    """The element graph with what the user did not say dropped: items of any list naming an article the user's
-    words do not name, and key facts or claims sharing under :data:`GROUNDED_SHARE` of their wording with them;
-    the dropped items with their list and why, for the trace."""
+    """The element graph with what the user did not say dropped: items of any list naming an article number the
+    user's words do not name, and key facts or claims sharing under :data:`GROUNDED_SHARE` of their wording with
+    them; the dropped items with their list and why, for the trace."""
+    named = referenced_numbers(words)
     grounded = dict(graph)
     dropped: list[dict[str, str]] = []
     for key in ("user_claims", "key_facts", "legal_questions"):
         kept = []
         for item in graph.get(key, []):
             text = str(item)
-            why = ungrounded(text, words)
+            why = "names an article the question does not" if referenced_numbers(text) - named else ""
             if not why and key in STATED and bigram_share(text, words) < GROUNDED_SHARE:
                 why = "not in the question's words"
             if why:

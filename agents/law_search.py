@@ -25,7 +25,7 @@ from tools.kb.statutes import StatuteRepository
 from tools.law.articles import without_references
 from tools.llm.chat import Usage, empty_usage, failed_usage, invoke_structured
 from tools.retrieval.basis_keeper import fitted_keeper
-from tools.retrieval.consultations import cited_laws, prior_ranking, vote
+from tools.retrieval.consultations import Neighbour, cited_laws, prior_ranking, vote
 from tools.retrieval.hybrid import (
     OPTIONAL_SOURCES,
     Candidate,
@@ -95,15 +95,22 @@ EXAMPLE_CHARS = 300
 """Most characters of a lawyer's reasoning an example shows: the draft prompt stays within the model's context."""
 
 
-def similar_consultations(question: str, services: Services, ctx: ConsultContext) -> tuple[list[Example], Counter[str]]:
-    """The answered consultations nearest ``question`` (its measured half hidden, as the search's): the first
-    :data:`EXAMPLES` as worked examples, and how many of the ``consultation_k`` nearest cite each article."""
+def nearest_consultations(question: str, services: Services, ctx: ConsultContext) -> list[Neighbour]:
+    """The ``consultation_k`` answered consultations nearest ``question`` (its measured half hidden); none when the
+    KB holds none or ``consultation_k`` is 0. Read once per search: the vote and the worked examples share them."""
     search = services.consultations
     if ctx.consultation_k < 1 or not search.count():
-        return [], Counter()
-    neighbours = search.neighbours(question, ctx.consultation_k, ctx.hidden_consultation_half)
+        return []
+    return search.neighbours(question, ctx.consultation_k, ctx.hidden_consultation_half)
+
+
+def similar_consultations(neighbours: Sequence[Neighbour], services: Services) -> tuple[list[Example], Counter[str]]:
+    """Of the answered consultations nearest the question, the first :data:`EXAMPLES` as worked examples, and how
+    many of them all cite each article."""
     cited = Counter(a for n in neighbours for a in dict.fromkeys(n.articles))
     shown = neighbours[:EXAMPLES]
+    if not shown:
+        return [], cited
     texts = services.vectors.texts(CONSULTATIONS, [n.id for n in shown])
     meta = services.vectors.metadata(CONSULTATIONS, [n.id for n in shown])
     examples: list[Example] = [
@@ -152,12 +159,14 @@ def source_rankings(
     ctx: ConsultContext,
     question: str = "",
     named_in: str | None = None,
+    neighbours: Sequence[Neighbour] | None = None,
 ) -> dict[str, list[str]]:
     """Each source's ranked article ids: statute BM25 and dense, and exact (the articles ``named_in`` names,
     default the query); the articles cited by the hits of
     each routed collection; the KG traversal from the charges and statute entities the query names; what
     answered consultations similar to ``question`` (default: the query) add; and all of them reranked by the
-    reranker's similarity to ``question``, unless it is off (``JURIS_RERANKER``) or not installed."""
+    reranker's similarity to ``question``, unless it is off (``JURIS_RERANKER``) or not installed. ``neighbours``:
+    the consultations nearest ``question``, when the caller has read them (:func:`nearest_consultations`)."""
     rankings = services.retriever.rankings(query, ctx.candidates_per_retriever, named_in)
     hits_per_collection = {INTERPRETATIONS: ctx.interpretation_k, CASES: ctx.case_k, COMMUNITY_REPORTS: ctx.top_k}
     # Interpretations a later one repealed or replaced are not offered unless asked for.
@@ -173,7 +182,7 @@ def source_rankings(
                 where.get(collection),
             )
     rankings["kg"] = kg_linked_articles(services.graph, query, ctx.candidates_per_retriever)
-    rankings |= consultation_rankings(question or query, query, rankings, services, ctx)
+    rankings |= consultation_rankings(question or query, query, rankings, services, ctx, neighbours)
     if (reranker := services.reranker.get()) is not None:
         candidates = [a for ranked in rankings.values() for a in ranked]
         rankings[RERANKED] = reranker.rank(question or query, candidates, ctx.candidates_per_retriever)
@@ -189,7 +198,12 @@ CONSULTATION_SOURCES = ("consultations", "centroids", "routed", "expanded", "pri
 
 
 def consultation_rankings(
-    question: str, query: str, found: dict[str, list[str]], services: Services, ctx: ConsultContext
+    question: str,
+    query: str,
+    found: dict[str, list[str]],
+    services: Services,
+    ctx: ConsultContext,
+    neighbours: Sequence[Neighbour] | None = None,
 ) -> dict[str, list[str]]:
     """What answered consultations add: the articles those similar to ``question`` cite (``consultations``),
     those whose citing questions are nearest ``question`` on average (``centroids``), a search for ``query``
@@ -197,13 +211,15 @@ def consultation_rankings(
     answered questions with its words cite (``expanded``), and the candidates found so far reordered by how
     often consultations cite them (``prior``). Nothing when the KB holds none or ``consultation_k`` is 0.
     Questions are matched with the user's question alone, as answered questions were asked: the search query
-    adds the element graph's key facts and the draft, which read like no question."""
+    adds the element graph's key facts and the draft, which read like no question. ``neighbours``: those nearest
+    ``question`` (:func:`nearest_consultations`), read here when not given."""
     search = services.consultations
     if ctx.consultation_k < 1 or not search.count():
         return {}
     depth = ctx.candidates_per_retriever
     hidden = ctx.hidden_consultation_half
-    neighbours = search.neighbours(question, ctx.consultation_k, hidden)
+    if neighbours is None:
+        neighbours = nearest_consultations(question, services, ctx)
     voted = vote(neighbours, depth)
     centroids = search.centroid_ranking(question, depth, hidden)
     routed = services.retriever.within_laws(query, cited_laws(neighbours, ctx.routed_laws), depth)
@@ -222,10 +238,11 @@ def search_law(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[st
     query = build_query(state.question, state.element_graph, state.draft)
     collections, skipped, decision, usage = route_sources(query, services, ctx)
     words = user_words(state.question, state.history)
-    rankings = source_rankings(query, collections, services, ctx, state.question, words)
+    neighbours = nearest_consultations(state.question, services, ctx)
+    rankings = source_rankings(query, collections, services, ctx, state.question, words, neighbours)
     fused = fitted_source_fusion(RERANKED in rankings).fuse(rankings, ctx.top_k)
     evidence, missing = fetch_evidence(services.statutes, fused)
-    examples, cited = similar_consultations(state.question, services, ctx)
+    examples, cited = similar_consultations(neighbours, services)
     evidence = [{**e, "similar": cited[e["article_id"]]} for e in with_support(evidence, rankings)]
     # A user whose reranker is on but not installed learns why from the trace.
     why = services.reranker.missing if RERANKED not in rankings else ""

@@ -181,15 +181,22 @@ def test_an_article_is_as_near_as_the_mean_of_the_questions_citing_it(
 def test_the_nearest_answered_questions_become_the_drafts_worked_examples(
     kb: Services, repo: ConsultationRepository, tmp_path: Path
 ) -> None:
-    from agents.law_search import EXAMPLES, similar_consultations
+    from agents.law_search import EXAMPLES, nearest_consultations, similar_consultations
 
     ingest_consultations(load_consultations(_file(tmp_path, "answered", ROWS))[0], kb.vectors, repo, 8)
     question = "喝酒后开车被交警查到了，醉驾怎么判？"
-    examples, cited = similar_consultations(question, kb, ConsultContext(model="fake", consultation_k=2))
+    neighbours = nearest_consultations(question, kb, ConsultContext(model="fake", consultation_k=2))
+    examples, cited = similar_consultations(neighbours, kb)
     assert len(examples) <= EXAMPLES and examples[0]["id"] in {"d1", "d2"}
     first = next(r for r in ROWS if r["id"] == examples[0]["id"])
     assert examples[0]["question"] == first["question"] and examples[0]["answer"] in first["answer"]
     assert examples[0]["articles"] == ["刑法:133-1", "刑法:133"]
     assert cited["刑法:133-1"] >= 1 and cited["刑法:133-1"] == sum("刑法:133-1" in e["articles"] for e in examples)
-    # None without consultations to read, or with consultation_k 0.
-    assert similar_consultations(question, kb, ConsultContext(model="fake", consultation_k=0)) == ([], {})
+    # None with consultation_k 0 (nor without consultations to read).
+    assert nearest_consultations(question, kb, ConsultContext(model="fake", consultation_k=0)) == []
+    assert similar_consultations([], kb) == ([], {})
+    # The vote reads the same neighbours whether given or read itself.
+    context = ConsultContext(model="fake", consultation_k=2)
+    assert consultation_rankings(question, question, {}, kb, context, neighbours) == consultation_rankings(
+        question, question, {}, kb, context
+    )

@@ -78,7 +78,6 @@ _LABEL_RE = re.compile(rf"^{ARTICLE_REF}$")
 _ITEM_RE = re.compile(rf"^条目([{CN_NUMERAL}\d]+)$")
 
 
-_REF_RE = re.compile(ARTICLE_REF)
 NAMED_REF_RE = re.compile(rf"(?:《([^》]{{1,40}})》|([\u4e00-\u9fff]{{1,20}}(?:法典|法|条例)))?\s*{ARTICLE_REF}")
 """An article reference with the law it names, if any (《刑法》第二百六十四条, 刑法第264条, 民法典第577条,
 工伤保险条例第十四条, 第264条); groups: the bracketed law, the bare law, then ARTICLE_REF's number and suffix. A bare
@@ -95,9 +94,9 @@ def referenced_numbers(text: str) -> set[str]:
     """The article numbers ``text`` refers to, whatever law it names or none (第一百二十条 and [合同法:120] both give
     "120"; 之一 gives "133-1"): what a model-written element must share with the user's words to cite an article."""
     numbers = {key for _, _, key in (a.partition(":") for a in parse_citations(text))}
-    for m in _REF_RE.finditer(text):
+    for m in NAMED_REF_RE.finditer(text):
         try:
-            number, suffix = cn_to_int(m.group(1)), cn_to_int(m.group(2)) if m.group(2) else 0
+            number, suffix = cn_to_int(m.group(3)), cn_to_int(m.group(4)) if m.group(4) else 0
         except ValueError:
             continue
         numbers.add(f"{number}-{suffix}" if suffix else str(number))

@@ -112,12 +112,17 @@ def _asked_tier(text: str, question: str) -> str:
 
 
 def check_claim(
-    claim: Claim, basis: Mapping[str, str], question: str, charges_defined: Mapping[str, Collection[str]]
+    claim: Claim,
+    basis: Mapping[str, str],
+    asked: Mapping[str, str],
+    question: str,
+    charges_defined: Mapping[str, Collection[str]],
 ) -> tuple[str, str]:
-    """(verdict, article): the first basis article that states ``claim``, or why none does.
-    ``charges_defined`` maps a basis article id to the charges it defines."""
+    """(verdict, article): the first basis article that states ``claim``, or why none does. ``asked`` maps a basis
+    article id to the part of it whose penalties answer the question (:func:`_asked_tier`); ``charges_defined`` to
+    the charges it defines."""
     for article_id, text in basis.items():
-        stated = _asked_tier(text, question)
+        stated = asked[article_id]
         if claim.kind == "penalty" and claim.text in penalty_kinds(stated):
             return SUPPORTED, article_id
         if claim.kind == "quantity" and set(map(_key, quantities(claim.text))) & set(map(_key, quantities(stated))):
@@ -140,7 +145,9 @@ def check_claims(
 ) -> list[tuple[Claim, str, str]]:
     """Every checkable claim of ``text`` with its verdict and supporting article (see :func:`check_claim`)."""
     defined = charges_defined or {}
-    return [(claim, *check_claim(claim, basis, question, defined)) for claim in find_claims(text, charge_names)]
+    # An article's tiers are read once, not once per claim.
+    asked = {article_id: _asked_tier(article, question) for article_id, article in basis.items()}
+    return [(claim, *check_claim(claim, basis, asked, question, defined)) for claim in find_claims(text, charge_names)]
 
 
 ATTRIBUTION_SHARE = 0.5
