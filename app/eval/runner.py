@@ -21,6 +21,7 @@ from typing import Any
 
 from app.eval.systems import System
 from app.eval.tasks import gold_articles
+from tools.corpus.jsonl import recorded_lines
 from tools.errors import InputError, JurisError
 from tools.stop import StopRequested
 
@@ -28,11 +29,10 @@ Result = dict[str, Any]
 
 
 def read_results(path: Path) -> list[Result]:
-    """Results recorded so far; a torn last line (killed mid-write) is ignored and rewritten later."""
-    if not path.is_file():
-        return []
+    """Results recorded so far (a committed run's ``results.jsonl.gz`` too); a torn last line (killed mid-write) is
+    ignored and rewritten later."""
     results = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in recorded_lines(path):
         try:
             results.append(json.loads(line))
         except json.JSONDecodeError:

@@ -26,6 +26,7 @@ import numpy as np
 from app.eval.metrics import match_charges, micro_prf
 from app.eval.tasks import HALVES, load_items
 from app.fit.logistic import l2_logistic
+from tools.corpus.jsonl import recorded_lines
 from tools.fitted import provenance, write_fitted
 from tools.law.acts import stated_charge_count
 from tools.law.charge_families import check_families, told_acts
@@ -127,7 +128,7 @@ def fit_charges(
     """Fit the weights on the tuning half (at most ``per_charge`` items per gold charge set, when given), then the
     thresholds step by step (acts, family checks, stated counts, told acts) on the same items, printing both
     halves at each step; with ``write`` the last step replaces the shipped policy."""
-    rows = [json.loads(line) for path in files for line in path.read_text(encoding="utf-8").splitlines() if line]
+    rows = [json.loads(line) for path in files for line in recorded_lines(path) if line]
     halves: dict[str, list[dict[str, Any]]] = {half: [r for r in rows if r["half"] == half] for half in HALVES}
     tune = balanced(halves["tune"], per_charge)
     facts = {str(item["id"]): item["fact"] for path in data for item in load_items("charge", path)}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,3 +35,12 @@ def read_jsonl(path: Path, required: tuple[str, ...], what: str) -> Iterator[tup
         if missing:
             raise CorpusError(f"{path}:{number}: {what} needs {', '.join(missing)}")
         yield number, row
+
+
+def recorded_lines(path: Path) -> list[str]:
+    """The lines of a record file kept in the repository: those of its gzip-compressed twin ``PATH.gz`` (how
+    committed runs are stored), then those of ``PATH`` itself (what a resumed run appends); none when neither
+    exists."""
+    packed = path.with_name(path.name + ".gz")
+    lines = gzip.decompress(packed.read_bytes()).decode("utf-8").splitlines() if packed.is_file() else []
+    return lines + (path.read_text(encoding="utf-8").splitlines() if path.is_file() else [])
