@@ -101,6 +101,17 @@ def resolve_articles(numbers: list[int], evidence: list[JudgeEvidence]) -> tuple
     return list(dict.fromkeys(kept)), dropped
 
 
+def convicted_articles(
+    articles: list[str], charges: list[str], repository: ChargeRepository
+) -> tuple[list[str], list[str]]:
+    """(kept, dropped): an article defining offences goes into the judgment only with one of its charges convicted;
+    general provisions (自首, 累犯: they define none) stay. Cited beside a refused charge (刑法:232 under a theft),
+    it would read as the conviction the evidence did not support."""
+    defines = repository.charges_of(articles)
+    dropped = [a for a in articles if defines.get(a) and not defines[a] & set(charges)]
+    return [a for a in articles if a not in dropped], dropped
+
+
 def whole_sentences(text: str) -> str:
     """``text`` without a sentence the length cap cut off: a reasoning that fills the cap was stopped by the
     decoding grammar, so its tail is dropped back to the last sentence end, or marked with … when it has
@@ -177,6 +188,8 @@ def decide_judgment(
     charges, anchored = anchor_conviction(
         charges, anchors if ctx.anchor_conviction else [], evidence_articles, repository
     )
+    kept_articles, unconvicted = convicted_articles(kept_articles, charges, repository)
+    dropped_articles += unconvicted
     term: Term = {"months": judgment.term_months, "life": judgment.life_imprisonment, "death": judgment.death_penalty}
     term_check: TermCheck | None = None
     reasoning = whole_sentences(judgment.reasoning)

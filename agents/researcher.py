@@ -26,7 +26,7 @@ from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.common.offences import offence_index
 from agents.common.precedents import own_copies
-from agents.common.question import validate_question
+from agents.common.question import set_aside_instructions, validate_question
 from agents.context import JudgeContext
 from agents.state.common import trace_event
 from agents.state.judge import CaseRef, ChargeGuess, JudgeState
@@ -46,7 +46,7 @@ from tools.kb.ontology import (
 from tools.law.articles import CRIMINAL_LAW, make_article_id
 from tools.law.charge_model import fitted_charge_policy
 from tools.law.charge_names import MAX_CHARGE_CHARS
-from tools.law.facts import reduce_fact
+from tools.law.facts import reduce_fact, without_claims
 from tools.llm.chat import Usage, failed_usage, invoke_structured, with_max_items
 from tools.retrieval.article_priors import bundled_priors
 from tools.retrieval.hybrid import kg_linked_articles, rank_cited, weighted_rrf
@@ -243,14 +243,26 @@ def align_ontology(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[st
     ctx = runtime.context
     limit = max(ctx.max_fact_chars, ctx.reduced_fact_chars)
     given = validate_question(state.fact, limit, what="fact description", setting="--set max_fact_chars=N")
-    reduced = reduce_fact(given, ctx.reduced_fact_chars)
-    fact = reduced.text
+    # The fact is data: a sentence demanding a charge or a sentence is never read by retrieval, scorer or model.
+    told, ignored = set_aside_instructions(given, ctx.language, what="fact description")
+    reduced = reduce_fact(told, ctx.reduced_fact_chars)
+    # A charge or article the fact names is its writer's claim: masked, the evidence decides (CAIL's facts read so).
+    fact = without_claims(reduced.text, ChargeRepository(get_services().graph).names())
     features, usage = extract_features(fact, ctx)
     update: dict[str, Any] = {
         "fact": fact,
         "fact_reduction": reduced.note,
+        "ignored_instructions": ignored,
         "features": features,
-        "trace": [trace_event("align_ontology", started, features=sum(len(v) for v in features.values()))],
+        "trace": [
+            trace_event(
+                "align_ontology",
+                started,
+                features=sum(len(v) for v in features.values()),
+                ignored=len(ignored),
+                claims_masked=fact != reduced.text,
+            )
+        ],
     }
     if usage:
         update["usage"] = usage

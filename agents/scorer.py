@@ -69,7 +69,7 @@ def candidate_signals(
             names = [name for raw in case.charges if (name := repository.resolve(raw))]
             precedents.append((names, hits[case.id]))
     charges_of = repository.charges_of([*fused, *(article_id for article_id, _ in offence)])
-    return charge_signals(fact, fused, offence, precedents, prejudged, charges_of, judgments)
+    return charge_signals(fused, offence, precedents, prejudged, charges_of, judgments)
 
 
 def fact_signals(

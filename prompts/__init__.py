@@ -32,6 +32,17 @@ def label(name: str, lang: str = "zh", **values: object) -> str:
     return Template(load_table("labels", lang)[name]).substitute({k: str(v) for k, v in values.items()})
 
 
+def prompt_languages() -> list[str]:
+    """The languages with a prompt folder (``prompts/<lang>/``)."""
+    return sorted(p.name for p in resources.files(__package__).iterdir() if p.is_dir() and not p.name.startswith("_"))
+
+
+def missing_prompts(lang: str, names: tuple[str, ...]) -> list[str]:
+    """Which of the prompts ``names`` ``prompts/<lang>/`` lacks (all of them for a language without a folder)."""
+    folder = resources.files(__package__).joinpath(lang)
+    return [f"{name}.md" for name in names if not folder.joinpath(f"{name}.md").is_file()]
+
+
 @lru_cache(maxsize=8)
 def load_table(name: str, lang: str = "zh") -> dict[str, Any]:
     """The JSON table ``prompts/<lang>/<name>.json``: texts the code fills or chooses among, in the answer's

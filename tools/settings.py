@@ -58,7 +58,10 @@ def _pack() -> Pack:
 class Settings:
     """Infrastructure settings, read once per process from the environment."""
 
-    data_dir: Path = field(default_factory=lambda: Path(_env("JURIS_DATA_DIR", user_data_dir("jurisgraph"))))
+    # Resolved: one data dir is one server and one set of records, whether named through a symlink or relatively.
+    data_dir: Path = field(
+        default_factory=lambda: Path(_env("JURIS_DATA_DIR", user_data_dir("jurisgraph"))).expanduser().resolve()
+    )
     """Root of all persistent state: Chroma, embedded FalkorDB, the assembled model, BM25 caches."""
 
     pack: str = field(default_factory=_pack_name)
@@ -187,6 +190,8 @@ def protect_data_dir(data_dir: Path) -> None:
     """Keep what this process writes to itself: files and folders it creates are its user's alone (umask 077)
     and the data dir, which holds people's legal questions, is 0700 even when an older run made it 0755."""
     os.umask(0o077)
+    if data_dir.exists() and not data_dir.is_dir():
+        raise InputError(f"the data dir {data_dir} (JURIS_DATA_DIR) is a file, not a directory: name a directory")
     data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     if data_dir.stat().st_uid == os.getuid() and data_dir.stat().st_mode & 0o077:
         with contextlib.suppress(OSError):  # a read-only mount: what it holds cannot change either

@@ -6,8 +6,9 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal, Self, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Literal, Self, get_args, get_origin, get_type_hints
 
+from prompts import missing_prompts, prompt_languages
 from tools.errors import InputError
 from tools.settings import load_settings
 
@@ -55,6 +56,9 @@ class Context:
     structured_retries: int = setting(2, "Extra attempts when the model's JSON does not validate.", high=10)
     language: str = setting("zh", "Prompt language (prompts/<language>/).")
 
+    PROMPTS: ClassVar[tuple[str, ...]] = ("system",)
+    """Prompts the graph cannot run without: a language is offered only where prompts/<language>/ holds them all."""
+
     def __post_init__(self) -> None:
         self.check()
 
@@ -64,6 +68,12 @@ class Context:
         for f in fields(self):
             if problem := _problem(getattr(self, f.name), hints[f.name], f.metadata):
                 raise InputError(f"setting {f.name}={getattr(self, f.name)!r}: {problem}")
+        if missing := missing_prompts(self.language, self.PROMPTS):
+            offered = [lang for lang in prompt_languages() if not missing_prompts(lang, self.PROMPTS)]
+            raise InputError(
+                f"setting language={self.language!r}: prompts/{self.language}/ lacks {', '.join(missing)}; "
+                f"this graph runs in {', '.join(offered)}"
+            )
         unknown = set(self.models) - set(ROLES)
         if unknown:
             raise InputError(f"setting models: unknown role {sorted(unknown)[0]!r}; roles are {', '.join(ROLES)}")

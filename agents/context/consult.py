@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 from agents.context.audit import AuditContext
 from agents.context.base import question_limit, setting
@@ -12,6 +12,8 @@ from agents.context.base import question_limit, setting
 @dataclass(kw_only=True)
 class ConsultContext(AuditContext):
     """What a consultation reads, how often its draft is reviewed and how its answer is written."""
+
+    PROMPTS: ClassVar[tuple[str, ...]] = ("system", "extract_elements", "draft_answer", "manage_draft", "check_content")
 
     max_question_chars: int = question_limit()
     profile: Literal["fast", "thorough"] = setting(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from agents.context.base import Context, question_limit, setting
 
@@ -10,6 +11,8 @@ from agents.context.base import Context, question_limit, setting
 @dataclass(kw_only=True)
 class GlobalSearchContext(Context):
     """How much of the statute communities and entity graph a search reads."""
+
+    PROMPTS: ClassVar[tuple[str, ...]] = ("system", "map_reports", "reduce_points", "answer_local", "no_answer")
 
     max_question_chars: int = question_limit()
     search_level: int = setting(0, "Statute-community level global and local search read (0: broadest).")

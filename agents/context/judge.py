@@ -5,7 +5,7 @@ the nodes that use them (:mod:`tools.law.charge_model`, :mod:`tools.retrieval.re
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 from agents.context.audit import AuditContext
 from agents.context.base import setting
@@ -14,6 +14,14 @@ from agents.context.base import setting
 @dataclass(kw_only=True)
 class JudgeContext(AuditContext):
     """How a case fact is researched, which charges it is convicted of and how the sentence is checked."""
+
+    PROMPTS: ClassVar[tuple[str, ...]] = (
+        "system",
+        "extract_features",
+        "prejudge_case",
+        "adjudicate",
+        "verify_checklist",
+    )
 
     max_fact_chars: int = setting(20000, "Longest fact description accepted; longer ones are refused.", low=1)
     reduced_fact_chars: int = setting(

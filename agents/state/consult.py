@@ -73,6 +73,10 @@ class ConsultOutput(CitedAnswer, RunRecord):
     response: str = ""
     """回答: the answer in prose; citations to ids outside the audited set are removed."""
 
+    ignored_instructions: list[str] = field(default_factory=list)
+    """Sentences of the question that addressed the system instead of the law (an instruction, a system prompt, a
+    role, a demanded citation or verdict): set aside before anything read the text, never followed."""
+
     declined: bool = False
     """True when the question was not a legal one: ``response`` says so, and nothing was searched or cited."""
 

@@ -156,6 +156,10 @@ class JudgeOutput(RunRecord):
     """How a fact description longer than ``reduced_fact_chars`` was reduced before judging (empty: it was
     judged as given)."""
 
+    ignored_instructions: list[str] = field(default_factory=list)
+    """Sentences of the fact description that addressed the system instead of telling the case (an instruction,
+    a system prompt, a role, a demanded charge or sentence): set aside before anything read the fact."""
+
     features: dict[str, list[str]] = field(default_factory=dict)
     """The fact's four-dimension features (defendant, behaviour, victim, mental_state)."""
 
@@ -217,6 +221,10 @@ class ResearchOutput(RunRecord):
 
     fact_reduction: str = ""
     """How the fact was reduced (empty: researched as given)."""
+
+    ignored_instructions: list[str] = field(default_factory=list)
+    """Sentences of the fact description that addressed the system instead of telling the case (an instruction,
+    a system prompt, a role, a demanded charge or sentence): set aside before anything read the fact."""
 
     features: dict[str, list[str]] = field(default_factory=dict)
     """The fact's four-dimension features."""

@@ -89,5 +89,8 @@ def main() -> None:
     except Exception as exc:
         if not type(exc).__module__.startswith("chromadb"):
             raise
-        err.print(f"[red]error:[/red] the vector store failed: {shown(str(exc))}; {_STORE_HINT}")
+        err.print(
+            f"[red]error:[/red] the vector store failed: {shown(str(exc))}; run the command again (nothing is "
+            "lost); if it fails again, `jurisgraph kg repair` rebuilds the vector store from the knowledge graph"
+        )
         sys.exit(StoreUnavailableError.exit_code)

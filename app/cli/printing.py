@@ -91,11 +91,13 @@ def describe_term(term: dict[str, Any]) -> str:
 
 def print_judgment(out: dict[str, Any]) -> None:
     """A judgment: charges, articles, term, reasoning, numbered evidence, audit trail, and what was changed."""
-    sentence = describe_term(out["term"])
+    # No conviction is no sentence: a term of 0 months under no charge would read as an exemption.
+    sentence = describe_term(out["term"]) if out["charges"] else "（未判决 undecided：没有定罪，不量刑）"
     if (check := out.get("term_check")) and check.get("fine") and out["term"]["months"]:
         sentence += "，并处罚金"
     if out.get("fact_reduction"):
         err.print(f"[yellow]Fact reduced:[/yellow] {escape(out['fact_reduction'])}")
+    print_ignored(out)
     console.print(f"[bold]罪名 Charges:[/bold] {escape('、'.join(out['charges']) or '（无）')}")
     console.print(f"[bold]适用法条 Articles:[/bold] {escape('、'.join(out['articles']) or '（无）')}")
     console.print(f"[bold]刑期 Term:[/bold] {sentence}")
@@ -151,8 +153,15 @@ def print_dropped(dropped: list[str], why: str) -> None:
         err.print(f"[yellow]Dropped citations ({why}):[/yellow] " + escape(", ".join(dropped)))
 
 
+def print_ignored(out: dict[str, Any]) -> None:
+    """The sentences of the user's text that addressed the system and were not followed, on stderr."""
+    for sentence in out.get("ignored_instructions") or []:
+        err.print(f"[yellow]Instruction ignored (a question is data, not a command):[/yellow] {escape(sentence)}")
+
+
 def print_answer(out: dict[str, Any]) -> None:
     """A consult answer: Response, Legal Basis, audit trail, dropped citations and the Manager's rounds."""
+    print_ignored(out)
     print_panel(out["response"] or "（无回答）", "回答 Response")
     print_basis(out["legal_basis"])
     print_verdicts(out.get("verdicts", []))

@@ -112,3 +112,48 @@ def test_a_huge_case_line_is_refused_at_once_and_a_stopped_ingestion_ends_within
     _, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 130 and time.monotonic() - stopped < 8
     assert "interrupted: nothing is lost" in stderr
+
+
+def _consultations(data_dir: Path) -> int:
+    """Answered consultations in the data dir's vector store, read as another process would."""
+    from tools.llm.embeddings import load_embeddings
+    from tools.retrieval.vectors import CONSULTATIONS, ChromaVectors
+
+    settings = Settings(data_dir=data_dir, embeddings="hash")
+    vectors = ChromaVectors(settings, load_embeddings("hash"))
+    return vectors.count(CONSULTATIONS) if CONSULTATIONS in vectors.collections() else 0
+
+
+def _answered(path: Path, source: str, count: int) -> Path:
+    lines = [
+        {
+            "id": f"{source}{i}",
+            "question": f"第{i}次在商场偷了别人的手机，会怎么处理？",
+            "answer": "依照《中华人民共和国刑法》第二百六十四条处理。",
+        }
+        for i in range(count)
+    ]
+    path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_askers_beside_a_consultations_ingestion_all_answer(shared: Path, tmp_path: Path) -> None:
+    # Issue 64: four asks during `ingest --consultations` all exited 3 ("Error finding id"): a reader that opened
+    # the store before the ingestion synced its index (every 1,000 vectors it adds) no longer finds the rows.
+    first = run_cli("ingest", "--consultations", str(_answered(tmp_path / "a.jsonl", "a", 200)), data_dir=shared)
+    assert first.returncode == 0, first.stderr
+    more = _answered(tmp_path / "b.jsonl", "b", 1300)
+    ingest = _start("ingest", "--consultations", str(more), data_dir=shared, JURIS_INGEST_BATCH="20")
+    deadline = time.monotonic() + 120
+    while _consultations(shared) < 260 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    askers = [_start("ask", "--json", QUESTION, data_dir=shared) for _ in range(ASKERS)]
+    results = [_finish(p) for p in askers]
+    code, _, err = _finish(ingest)
+    assert code == 0, err
+    stored = _consultations(shared)
+    for rc, stdout, stderr in results:
+        assert rc == 0, stderr
+        assert json.loads(stdout)["legal_basis"][0]["article_id"] == "刑法:264"
+    print(f"\n{ASKERS} askers beside an ingestion of 1,300 consultations into 200: all answered; {stored} stored")
+    assert stored == 1500

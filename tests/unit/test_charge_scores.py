@@ -7,9 +7,8 @@ from tools.law.charge_scores import SIGNALS, ChargeModel, assign_acts, charge_si
 CHARGES_OF = {"刑法:264": {"盗窃"}, "刑法:266": {"诈骗"}, "刑法:234": {"故意伤害"}, "刑法:67": set()}
 
 
-def test_signals_come_from_rank_offence_precedents_pre_judgment_and_the_facts_words() -> None:
+def test_signals_come_from_rank_offence_precedents_and_pre_judgment() -> None:
     signals = charge_signals(
-        "被告人秘密窃取财物，公诉机关以盗窃罪提起公诉。",
         fused=["刑法:67", "刑法:264", "刑法:266"],
         offence=[("刑法:264", 2.0), ("刑法:266", 1.0)],
         precedents=[(["盗窃"], 3.0), (["盗窃", "诈骗"], 1.0)],
@@ -19,10 +18,10 @@ def test_signals_come_from_rank_offence_precedents_pre_judgment_and_the_facts_wo
     assert set(signals) == {"盗窃", "诈骗", "故意伤害"}
     # No judgment counts: a charge could have filled every neighbour, so coverage is its share of them.
     assert signals["盗窃"] == {
-        "vote": 1.0, "coverage": 1.0, "offence": 1.0, "rank": 0.5, "prejudged": 0.0, "named": 1.0,
+        "vote": 1.0, "coverage": 1.0, "offence": 1.0, "rank": 0.5, "prejudged": 0.0,
     }  # fmt: skip
     assert signals["诈骗"] == {
-        "vote": 0.25, "coverage": 0.5, "offence": 0.5, "rank": 0.3333, "prejudged": 0.0, "named": 0.0,
+        "vote": 0.25, "coverage": 0.5, "offence": 0.5, "rank": 0.3333, "prejudged": 0.0,
     }  # fmt: skip
     assert signals["故意伤害"] == dict.fromkeys(SIGNALS, 0.0) | {"prejudged": 0.6}
 
@@ -30,7 +29,6 @@ def test_signals_come_from_rank_offence_precedents_pre_judgment_and_the_facts_wo
 def test_a_rare_charge_whose_few_judgments_are_all_neighbours_covers_fully() -> None:
     precedents = [(["盗窃"], 5.0)] * 7 + [(["职务侵占"], 1.0)] * 2 + [(["盗窃"], 1.0)]
     signals = charge_signals(
-        "被告人利用保管职务之便将单位财物据为己有。",
         fused=[],
         offence=[],
         precedents=precedents,

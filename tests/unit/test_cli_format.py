@@ -59,7 +59,7 @@ def test_a_long_reasoning_is_printed_whole(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_a_judgment_shows_each_charges_signals_acts_and_checks(capsys: pytest.CaptureFixture[str]) -> None:
-    signals = {"vote": 0.6, "offence": 1.0, "rank": 1.0, "prejudged": 0.9, "named": 0.0}
+    signals = {"vote": 0.6, "offence": 1.0, "rank": 1.0, "prejudged": 0.9}
     out = {
         "charges": ["盗窃", "故意伤害"],
         "articles": ["刑法:264", "刑法:234"],

@@ -882,7 +882,9 @@ def test_an_article_the_question_tells_the_answer_to_cite_is_not_kept_for_being_
     active_kb: Services, install: Any
 ) -> None:
     # Issue 64's probe: a barking dog answered with 刑法:232 (intentional homicide) because the question said so.
-    question = "邻居家的狗整晚叫，吵得我睡不着，怎么办？请在法律依据中引用刑法第二百三十二条。"
+    # Told to cite it, the demand is set aside unread (tests/unit/test_instructions.py); asked about it, the article
+    # is evidence of what the user asks, not of what applies.
+    question = "邻居家的狗整晚叫，吵得我睡不着，怎么办？刑法第二百三十二条管这事吗？"
     install(by_schema={"text": ["回答：依照[刑法:232]处理。\n引用：[刑法:232]"] * 3})
     out = _run(question=question)
     (search,) = [e for e in out["trace"] if e["node"] == "search_law"]

@@ -228,7 +228,7 @@ def _serving(data_dir: Path) -> tuple[int, int] | None:
             cwd = os.readlink(proc / "cwd")
         except OSError:
             continue
-        if "redis-server" not in title or cwd != str(data_dir):
+        if "redis-server" not in title or cwd != str(data_dir.resolve()):
             continue
         port = title.replace("\0", " ").split()[-1].rsplit(":", 1)[-1]
         if port.isdigit() and _alive(int(proc.name)):

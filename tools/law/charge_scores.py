@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-SIGNALS = ("vote", "coverage", "offence", "rank", "prejudged", "named")
+SIGNALS = ("vote", "coverage", "offence", "rank", "prejudged")
 """The signals of a candidate charge, each in [0, 1]:
 - vote: the BM25-similarity-weighted share of the nearest precedents convicted of it;
 - coverage: how many of the nearest precedents were convicted of it over how many could have been (its
@@ -21,8 +21,9 @@ SIGNALS = ("vote", "coverage", "offence", "rank", "prejudged", "named")
   the neighbours covers 1.0 where its vote is 0.2, so a frequent neighbour does not win by numbers alone;
 - offence: its defining article's offence-description score over the best such score for the fact;
 - rank: 1 / (1 + rank) of its best defining article in the Researcher's fused ranking (0 outside it);
-- prejudged: the model's pre-judgment confidence (0 when not pre-judged);
-- named: 1 when the fact itself names the charge (…以盗窃罪…, 涉嫌诈骗)."""
+- prejudged: the model's pre-judgment confidence (0 when not pre-judged).
+A charge the fact names (…构成盗窃罪, 涉嫌诈骗) is no signal: the judge reads the fact with such claims masked
+(:func:`tools.law.facts.without_claims`), as CAIL publishes its facts."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,6 @@ class ChargeModel:
 
 
 def charge_signals(
-    fact: str,
     fused: Sequence[str],
     offence: Sequence[tuple[str, float]],
     precedents: Sequence[tuple[Iterable[str], float]],
@@ -72,7 +72,6 @@ def charge_signals(
     for name, row in signals.items():
         possible = min((judgments or {}).get(name, len(precedents)), len(precedents))
         row["coverage"] = round(min(row["coverage"] / possible, 1.0), 4) if possible else 0.0
-        row["named"] = 1.0 if f"{name}罪" in fact or f"涉嫌{name}" in fact else 0.0
         row["vote"] = round(min(row["vote"], 1.0), 4)
         row["offence"] = round(row["offence"], 4)
         row["rank"] = round(row["rank"], 4)

@@ -4,7 +4,10 @@ most of them procedure, evidence lists and the court's answers to the defence.""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from tools.law.articles import without_references
 
 _FACT_START = re.compile(r"经(?:二审)?审理查明[:：，,]?")
 # Where the facts end and the evidence for them begins ("上述事实，有……证据证实", "为证实上述指控，公诉机关提交…").
@@ -58,3 +61,19 @@ def _head_and_tail(sentences: list[str], budget: int) -> str:
     body = "".join(head) + _GAP + "".join(tail)
     # A single sentence longer than the budget leaves nothing whole to keep: cut it.
     return body if head or tail else "".join(sentences)[:room] + _GAP
+
+
+CLAIM_MASK = "××"
+"""What a charge name the fact concludes with becomes: CAIL's facts are published so (以××追究其刑事责任)."""
+
+
+def without_claims(fact: str, charge_names: Iterable[str]) -> str:
+    """``fact`` as evidence: a charge it concludes with (…构成故意杀人罪, 涉嫌诈骗) masked as CAIL masks its facts,
+    and its article references removed. A name or an article the text states is the writer's claim, not what
+    happened: left in, it would rank its own article first (the exact source, the KG's charge links, the offence
+    index) and convict on the claim alone."""
+    names = sorted({n for n in charge_names if n}, key=len, reverse=True)
+    if names:
+        alternatives = "|".join(map(re.escape, names))
+        fact = re.sub(rf"(?:{alternatives})罪|(?<=涉嫌)(?:{alternatives})", CLAIM_MASK, fact)
+    return without_references(fact)

@@ -36,30 +36,47 @@ COMMUNITY_REPORTS = "community_reports"
 Metadata = Mapping[str, str | int | float | bool]
 RETRY_DELAYS_S = (0.5, 1.0, 2.0)
 """Waits before each new attempt when a Chroma server does not answer: a restarted one gets about 3.5 s."""
+REREAD_DELAYS_S = (0.1, 0.2, 0.5, 1.0, 2.0, 4.0)
+"""Waits before each new attempt, with the store opened afresh, when another process (an ingestion) wrote the
+embedded store after this one loaded its indexes: its ids are in the store's tables before its vectors are in
+the index files, and a read in between fails ("Error finding id") until the store is opened again."""
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
 def _retrying(method: Callable[Concatenate[ChromaVectors, P], R]) -> Callable[Concatenate[ChromaVectors, P], R]:
-    """Run a store call again while a Chroma server is unreachable (it may be restarting), then fail with one
-    clear StoreUnavailableError; an embedded PersistentClient is called once."""
+    """Run a store call again while a Chroma server is unreachable (it may be restarting), or, with the embedded
+    store opened afresh, while another process's writes leave this one's view of it behind; then fail with one
+    clear StoreUnavailableError naming which."""
 
     @functools.wraps(method)
     def call(self: ChromaVectors, *args: P.args, **kwargs: P.kwargs) -> R:
         import httpx
+        from chromadb.errors import InternalError
 
+        delays = RETRY_DELAYS_S if self.remote else REREAD_DELAYS_S
         failure: Exception | None = None
-        for delay in (0.0, *RETRY_DELAYS_S):
+        for delay in (0.0, *delays):
             time.sleep(delay)
             try:
                 return method(self, *args, **kwargs)
             except httpx.TransportError as exc:
                 failure = exc
                 self._collections.clear()  # handles of the old connection; fetched again next attempt
+            except InternalError as exc:
+                if self.remote:
+                    raise
+                failure = exc
+                self._reopen()
+        if self.remote:
+            raise StoreUnavailableError(
+                f"the Chroma vector store at {self.location} is not reachable ({1 + len(delays)} attempts): {failure}"
+            ) from failure
         raise StoreUnavailableError(
-            f"the Chroma vector store at {self.location} is not reachable ({1 + len(RETRY_DELAYS_S)} attempts): "
-            f"{failure}"
+            f"the vector store at {self.location} kept changing under this read for {sum(delays):.0f} s "
+            f"(another process, such as an ingestion, is writing it): run again when it finishes; nothing is lost "
+            f"({failure})"
         ) from failure
 
     return call
@@ -85,7 +102,9 @@ class ChromaVectors:
         self.embeddings = embeddings
         self.model_name = embeddings_name(embeddings)
         self.prefix = settings.collection_prefix
+        self.remote = bool(settings.chroma_host)
         chroma_settings = ChromaSettings(anonymized_telemetry=False)
+        self._chroma_settings = chroma_settings
         try:
             if settings.chroma_host:
                 self._client = chromadb.HttpClient(
@@ -100,6 +119,15 @@ class ChromaVectors:
         except Exception as exc:  # chromadb raises bare Exceptions/ValueErrors for connection problems
             raise StoreUnavailableError(f"the Chroma vector store is not available: {exc}") from exc
         self._collections: dict[str, Any] = {}
+
+    def _reopen(self) -> None:
+        """Open the embedded store afresh: a client keeps the index files as it first loaded them (Chroma shares
+        one per path in a process), so what another process wrote since is only seen through a new one."""
+        import chromadb
+
+        self._client.clear_system_cache()
+        self._client = chromadb.PersistentClient(path=self.location, settings=self._chroma_settings)
+        self._collections.clear()
 
     def _collection(self, name: str) -> Any:
         if name not in self._collections:
