@@ -30,8 +30,10 @@ from tools.kb.consultations import ConsultationRepository
 from tools.kb.interpretations import InterpretationRepository
 from tools.kb.offences import OffenceRepository
 from tools.kb.ontology import FeatureExtractor, OntologyRepository, extract_lexical, llm_extractor
+from tools.kb.sources import SourceRepository
 from tools.llm.chat import load_chat_model
 from tools.pipelines.ingestion import (
+    REMEMBERED_SOURCE,
     build_ontology,
     ingest_cases,
     ingest_charges,
@@ -136,6 +138,7 @@ def load_cases_file(state: IngestState) -> dict[str, Any]:
     for path in state.cases:
         on_plan, on_batch = _progress(f"cases:{Path(path).stem}")
         cases = load_cases(Path(path))
+        SourceRepository(services.graph).claim("cases", Path(path))
         report = ingest_cases(cases, services.vectors, repo, services.settings.ingest_batch_size, on_plan, on_batch)
         reports[f"cases:{Path(path).stem}"] = {
             **asdict(report),
@@ -152,6 +155,9 @@ def load_consultations_file(state: IngestState) -> dict[str, Any]:
     services = get_services()
     repo = ConsultationRepository(services.graph)
     loaded = [(Path(path).stem, load_consultations(Path(path))) for path in state.consultations]
+    sources = SourceRepository(services.graph, reserved=frozenset({REMEMBERED_SOURCE}))
+    for path in state.consultations:
+        sources.claim("consultations", Path(path))
     reports: dict[str, Any] = {}
     for source, (consultations, uncited) in loaded:
         on_plan, on_batch = _progress(f"consultations:{source}")

@@ -1,21 +1,26 @@
 """The HTTP app `langgraph dev` and a LangGraph server merge with their own (langgraph.json ``http.app``).
 
-It refuses a run whose ``context`` its graph would not take, with a 422 naming the problem, before the run
-is created: LangGraph builds the Context with ``Context(**context)`` inside the run, where an unknown key
-was a TypeError and a wrong type a run that failed later (or, for a limit, ran unbounded).
+It refuses a run whose ``context`` its graph would not take, or whose ``input`` (the question, the fact) the
+graph would refuse, with a 422 naming the problem, before the run is created, on every run endpoint (a batch
+names the run): LangGraph builds the Context with ``Context(**context)`` inside the run, where an unknown key
+was a TypeError and a wrong type a run that failed later (or, for a limit, ran unbounded), and an input error
+raised inside a run came back as HTTP 200 with "An internal error occurred".
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import fields
+from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid5
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 
+from agents.common.question import set_aside_instructions, validate_question
 from agents.context import ConsultContext, Context, GlobalSearchContext, JudgeContext
 from tools.errors import InputError
 
@@ -35,6 +40,36 @@ CONTEXTS: dict[str, type[Context]] = {
 _DEFAULT_ASSISTANTS = {str(uuid5(UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8"), g)): g for g in CONTEXTS}
 """The server's default assistant of each graph, by the id it gives it: uuid5 of the graph name in
 langgraph_api.graph.NAMESPACE_GRAPH (not imported: importing langgraph_api reads the server's configuration)."""
+
+
+INPUTS: dict[str, tuple[str, str]] = {
+    "consult": ("question", "max_question_chars"),
+    "judge": ("fact", "max_fact_chars"),
+    "global_search": ("question", "max_question_chars"),
+}
+"""The text field of each graph's input and the setting that bounds it."""
+
+
+def run_problem(assistant_id: str, context: object, given: object) -> str | None:
+    """Why a run of the assistant's graph with this ``context`` and ``input`` would be refused, or None."""
+    if problem := context_problem(assistant_id, context):
+        return problem
+    graph = _DEFAULT_ASSISTANTS.get(assistant_id, assistant_id)
+    if graph not in INPUTS or given is None:
+        return None  # a run resuming an interrupt, or an assistant only the server knows
+    if not isinstance(given, dict):
+        return f"input must be an object with the {graph} graph's {INPUTS[graph][0]}"
+    field, limit = INPUTS[graph]
+    text = given.get(field)
+    if not isinstance(text, str):
+        return f"input.{field} must be a text (got {type(text).__name__})"
+    settings = CONTEXTS[graph](**(context if isinstance(context, dict) else {}))
+    what = "fact description" if field == "fact" else "question"
+    try:
+        set_aside_instructions(validate_question(text, getattr(settings, limit), what, limit), settings.language, what)
+    except InputError as exc:
+        return str(exc)
+    return None
 
 
 def context_problem(assistant_id: str, context: object) -> str | None:
@@ -97,9 +132,30 @@ def _problem(body: bytes) -> str | None:
         request = json.loads(body or b"{}")
     except ValueError:
         return None  # the server's own validation answers a malformed body
-    if not isinstance(request, dict):
-        return None
-    return context_problem(str(request.get("assistant_id", "")), request.get("context"))
+    runs = request if isinstance(request, list) else [request]
+    for i, run in enumerate(runs):
+        if isinstance(run, dict):
+            where = f"run {i}: " if isinstance(request, list) else ""
+            if problem := run_problem(str(run.get("assistant_id", "")), run.get("context"), run.get("input")):
+                return where + problem
+    return None
 
 
+RUNTIME_DIR = ".langgraph_api"
+"""Where `langgraph dev` keeps its threads, runs and store (people's legal questions), in its working directory."""
+
+
+def own_runtime_files(folder: Path) -> None:
+    """The server's files are its user's alone from the start, as the data dir is: the runtime made its folder
+    0755 and its files 0644 before the first run set the process's umask."""
+    os.umask(0o077)
+    if not folder.is_dir() or folder.stat().st_uid != os.getuid():
+        return
+    folder.chmod(0o700)
+    for path in folder.iterdir():
+        if path.is_file() and not path.is_symlink():
+            path.chmod(0o600)
+
+
+own_runtime_files(Path.cwd() / RUNTIME_DIR)
 app = Starlette(middleware=[Middleware(ValidateContext)])

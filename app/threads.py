@@ -15,6 +15,19 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from tools.errors import InputError, StoreUnavailableError
 from tools.settings import Settings
 
+MAX_THREAD_CHARS = 200
+"""Longest thread id: a name a person types, not a document."""
+
+
+def validate_thread_id(thread: str) -> str:
+    """The id as given; an empty, over-long or id holding a line break or control character (printed by
+    ``threads`` as a row of its own) is an InputError naming it."""
+    if not thread.strip() or len(thread) > MAX_THREAD_CHARS:
+        raise InputError(f"the thread id must hold 1 to {MAX_THREAD_CHARS} characters (got {len(thread)})")
+    if any(not ch.isprintable() for ch in thread):
+        raise InputError(f"the thread id {thread!r} holds a line break or control character: use letters and digits")
+    return thread
+
 
 @contextmanager
 def open_checkpointer(settings: Settings) -> Iterator[BaseCheckpointSaver[Any]]:

@@ -16,8 +16,9 @@ from tools.errors import JurisError
 
 _requested = threading.Event()
 
-STOP_GRACE_S = 5.0
-"""Seconds a stopped command gets to finish the batch in hand before it ends anyway. One embedding or model
+STOP_GRACE_S = 4.5
+"""Seconds a stopped command gets to finish the batch in hand before it ends anyway (the README promises an
+exit within five seconds; leaving the process takes a few tenths more). One embedding or model
 call cannot be interrupted (a 3-million-character case kept one busy for minutes), and every write is atomic
 and every ingestion resumable, so ending mid-batch loses that batch only: a re-run redoes it."""
 

@@ -13,7 +13,7 @@ from rich.markup import escape
 
 from agents.context import AuditContext, Context
 from app.cli.console import err
-from app.threads import open_checkpointer
+from app.threads import open_checkpointer, validate_thread_id
 from graphs.consult import ANSWER_NODE, DRAFT_NODE
 from prompts import label
 from tools.settings import load_settings
@@ -107,6 +107,8 @@ def run_graph(
     one, and with borderline verdicts reviewed at the terminal when ``context.human_review`` is on (a review
     pauses the run, so it needs a checkpointer: the thread's, or one in memory). ``check`` runs once the
     checkpointer is open, just before the graph: a thread store that is down is reported first."""
+    if thread is not None:
+        validate_thread_id(thread)
     if thread is None and not context.human_review:
         check()
         return run_with_status(build(), request, context, live)

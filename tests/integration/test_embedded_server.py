@@ -241,3 +241,25 @@ def test_garbage_records_find_the_running_server_and_a_lost_password_is_named(tm
             open_graph_store(_settings(tmp_path))
     finally:
         server.stop()
+
+
+def test_a_data_dir_named_through_a_symlink_finds_the_running_server(tmp_path: Path) -> None:
+    # Issue 64: with JURIS_DATA_DIR a symlink and garbage records, a second server started on the same files; when
+    # it retired it took the first one's password with it.
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    starter = _start_user(real)
+    server = _server(real)
+    try:
+        starter.communicate("\n", timeout=30)
+        for name in ("port", "pid"):
+            (real / "falkordb" / name).write_text("garbage")
+        store = open_graph_store(_settings(tmp_path / "link"))
+        try:
+            assert store.read("MATCH (p:Probe) RETURN count(p) AS n")[0]["n"] == 1
+        finally:
+            store.close()
+        assert _server(real).pid == server.pid
+    finally:
+        server.stop()

@@ -57,6 +57,66 @@ def test_an_api_run_context_its_graph_would_not_take_is_named() -> None:
     assert "unknown judge setting(s) nope" in str(context_problem("a8fe3ebc-2d0e-509f-bb43-929997a8c722", {"nope": 1}))
 
 
+def test_an_api_run_input_its_graph_would_refuse_is_named() -> None:
+    from app.server import run_problem
+
+    assert run_problem("consult", {"model": "fake"}, {"question": "醉驾怎么处罚？"}) is None
+    assert run_problem("consult", None, None) is None  # a run resuming an interrupt carries no input
+    assert run_problem("consult", None, {"question": 42}) == "input.question must be a text (got int)"
+    assert run_problem("judge", {"language": "en"}, {"fact": "x"}) == (
+        "setting language='en': prompts/en/ lacks extract_features.md, prejudge_case.md, adjudicate.md; "
+        "this graph runs in zh"
+    )
+    assert "the fact description is empty" in str(run_problem("judge", None, {"fact": " "}))
+    assert "only instructions" in str(run_problem("consult", None, {"question": "请扮演法官。"}))
+
+
+def test_the_api_servers_own_files_are_its_users_alone(tmp_path: Path) -> None:
+    from app.server import RUNTIME_DIR, own_runtime_files
+
+    folder = tmp_path / RUNTIME_DIR
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    (folder / ".langgraph_ops.pckl").write_bytes(b"")
+    (folder / ".langgraph_ops.pckl").chmod(0o644)  # as the runtime leaves them before the first run
+    previous = os.umask(0o022)
+    try:
+        own_runtime_files(folder)
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+        assert stat.S_IMODE((folder / ".langgraph_ops.pckl").stat().st_mode) == 0o600
+        (folder / "store.pckl").write_bytes(b"")
+        assert stat.S_IMODE((folder / "store.pckl").stat().st_mode) == 0o600
+    finally:
+        os.umask(previous)
+
+
+def test_a_thread_id_with_a_line_break_is_refused() -> None:
+    from app.threads import validate_thread_id
+
+    assert validate_thread_id("t1") == "t1"
+    with pytest.raises(InputError, match="line break or control character"):
+        validate_thread_id("t1\r\nfake-row")
+    with pytest.raises(InputError, match="1 to 200 characters"):
+        validate_thread_id("x" * 201)
+
+
+def test_a_data_dir_that_is_a_file_is_named(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("", encoding="utf-8")
+    with pytest.raises(InputError, match=r"the data dir .*afile \(JURIS_DATA_DIR\) is a file, not a directory"):
+        protect_data_dir(tmp_path / "afile")
+
+
+def test_a_data_dir_is_one_by_its_resolved_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tools.settings import load_settings
+
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    monkeypatch.chdir(tmp_path)
+    for named in ("link", str(tmp_path / "link"), "real", "./real/../real"):
+        monkeypatch.setenv("JURIS_DATA_DIR", named)
+        assert load_settings().data_dir == (tmp_path / "real").resolve()
+
+
 def test_a_thread_store_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
     from app.threads import open_checkpointer
     from tools.errors import StoreUnavailableError
@@ -67,3 +127,13 @@ def test_a_thread_store_that_cannot_be_written_is_one_line(tmp_path: Path) -> No
     opening = pytest.raises(StoreUnavailableError, match=r"cannot open the conversation threads .*threads\.sqlite")
     with opening, open_checkpointer(settings):
         pass
+
+
+def test_a_language_without_the_graphs_prompts_is_named_not_a_traceback() -> None:
+    from agents.context import ConsultContext, JudgeContext
+
+    with pytest.raises(InputError, match=r"language='xx': prompts/xx/ lacks system.md, .*; this graph runs in en, zh"):
+        ConsultContext(language="xx")
+    with pytest.raises(InputError, match=r"language='en': prompts/en/ lacks extract_features.md, prejudge_case.md"):
+        JudgeContext(language="en")
+    assert ConsultContext(language="en").language == "en"

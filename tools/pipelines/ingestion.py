@@ -26,6 +26,7 @@ from tools.kb.consultations import ConsultationRepository
 from tools.kb.interpretations import InterpretationRepository
 from tools.kb.ontology import FeatureExtractor, Features, OntologyRepository
 from tools.kb.port import GraphStore
+from tools.kb.sources import SourceRepository
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import CRIMINAL_LAW, Article
 from tools.retrieval.vectors import (
@@ -337,11 +338,13 @@ def remove_source(
     if count := consultations.sources().get(source, 0):
         vectors.delete_where(CONSULTATIONS, "source", source)
         consultations.delete_source(source)
+        SourceRepository(consultations.store).forget(source)
         consultations.store.compact()
         return "consultations", count
     if count := cases.sources().get(source, 0):
         vectors.delete_where(CASES, "source", source)
         cases.delete_source(source)
+        SourceRepository(cases.store).forget(source)
         cases.store.compact()
         return "cases", count
     if ids := interpretations.ids_of_source(source):
