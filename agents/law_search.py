@@ -17,6 +17,7 @@ from agents.common.answers import split_draft
 from agents.common.models import chat_model
 from agents.common.question import user_words
 from agents.context import ConsultContext
+from agents.context.experiment import consult_switches
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState, EvidenceItem, Example
 from prompts import render_prompt
@@ -101,7 +102,7 @@ def nearest_consultations(question: str, services: Services, ctx: ConsultContext
     search = services.consultations
     if ctx.consultation_k < 1 or not search.count():
         return []
-    return search.neighbours(question, ctx.consultation_k, ctx.hidden_consultation_half)
+    return search.neighbours(question, ctx.consultation_k, consult_switches(ctx).hidden_consultation_half)
 
 
 def similar_consultations(neighbours: Sequence[Neighbour], services: Services) -> tuple[list[Example], Counter[str]]:
@@ -217,7 +218,7 @@ def consultation_rankings(
     if ctx.consultation_k < 1 or not search.count():
         return {}
     depth = ctx.candidates_per_retriever
-    hidden = ctx.hidden_consultation_half
+    hidden = consult_switches(ctx).hidden_consultation_half
     if neighbours is None:
         neighbours = nearest_consultations(question, services, ctx)
     voted = vote(neighbours, depth)

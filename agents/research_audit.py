@@ -11,6 +11,7 @@ from langgraph.runtime import Runtime
 
 from agents.common.audits import AuditGraph, run_audit
 from agents.context import JudgeContext
+from agents.context.experiment import judge_switches
 from agents.state.audit import Verdict
 from agents.state.common import trace_event
 from agents.state.judge import CaseRef, JudgeState, ScoredCharge
@@ -76,7 +77,7 @@ def make_audit_research(audit: AuditGraph) -> JudgeNode:
             update["trace"] = [trace_event("audit_research", started, candidates=candidates, skipped=True)]
             return update
         out = run_audit(audit, state.fact, candidates, ctx, "case")
-        if ctx.audit_keep_best:
+        if judge_switches(ctx).audit_keep_best:
             charges = ChargeRepository(get_services().graph)
             convicting = charges.defining(candidates) if charges.has_charges() else set(candidates)
             out["verdicts"] = retain_best(out["verdicts"], ctx.language, convicting)

@@ -28,6 +28,7 @@ from agents.common.offences import offence_index
 from agents.common.precedents import own_copies
 from agents.common.question import set_aside_instructions, validate_question
 from agents.context import JudgeContext
+from agents.context.experiment import judge_switches
 from agents.state.common import trace_event
 from agents.state.judge import CaseRef, ChargeGuess, JudgeState
 from prompts import render_prompt
@@ -343,7 +344,7 @@ def fuse_strategies(
     fitted ones); magnet articles demoted unless the KG strategy links the fact to them
     (:mod:`tools.retrieval.article_priors`; none when the prior strength is 0); penalty companions
     (:meth:`tools.kb.statutes.StatuteRepository.penalty_companions`) following their articles when
-    ``ctx.penalty_companions`` is on."""
+    the ``penalty_companions`` switch is on (:mod:`agents.context.experiment`)."""
     weights = weights or fitted_research_weights()
     pool = weighted_rrf(rankings, weights.strategy, sum(len(ranked) for ranked in rankings.values()))
     priors = bundled_priors() if weights.prior_strength else None
@@ -353,7 +354,7 @@ def fuse_strategies(
         scored = ((c.article_id, c.score) for c in pool)
         named = set(rankings.get("kg", []))
         fused = priors.demote(scored, weights.magnet_threshold, weights.prior_strength, exempt=named)
-    if ctx.penalty_companions and companions:
+    if judge_switches(ctx).penalty_companions and companions:
         fused = follow_companions(fused, companions)
     return fused[:k]
 
@@ -364,7 +365,7 @@ def fuse_candidates(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[s
     started = time.perf_counter()
     ctx = runtime.context
     # Companions are read from the graph only when they are followed.
-    companions = get_services().statutes.penalty_companions() if ctx.penalty_companions else {}
+    companions = get_services().statutes.penalty_companions() if judge_switches(ctx).penalty_companions else {}
     fused = fuse_strategies(state.rankings, ctx, max(ctx.audit_k, fitted_charge_policy().depth), companions)
     return {
         "rankings": {"researcher": fused},

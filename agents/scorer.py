@@ -23,6 +23,7 @@ from agents.common.models import chat_model
 from agents.common.offences import offence_index
 from agents.common.precedents import own_copies
 from agents.context import JudgeContext
+from agents.context.experiment import judge_switches
 from agents.state.common import trace_event
 from agents.state.judge import FamilyRecord, JudgeState, ScoredCharge
 from prompts import render_prompt
@@ -135,14 +136,16 @@ def score_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str
     signals, acts, act_signals = fact_signals(services, repository, state.fact, fused, prejudged, ctx)
     ranked = rank_charges(signals, model)
     act_rankings = [rank_charges(act, model) for act in act_signals]
-    least = stated_charge_count(state.fact) if ctx.stated_count else 0
+    switches = judge_switches(ctx)
+    least = stated_charge_count(state.fact) if switches.stated_count else 0
     chosen = choose_charges(ranked, policy.threshold, ctx.max_charges, act_rankings, policy.act_threshold, least)
     candidates = [name for name, _ in ranked[: ctx.scored_charges]]
     # Before the family checks, so that the candidate standing in is checked against its own neighbours.
     chosen = told_acts(chosen, candidates, state.fact)
-    ask, usages = element_question(state.fact, ctx) if ctx.family_questions and ctx.charge_scoring else (None, [])
+    asks = switches.family_questions and switches.charge_scoring
+    ask, usages = element_question(state.fact, ctx) if asks else (None, [])
     proposed, checks = check_families(chosen, candidates, state.fact, ask)
-    if not ctx.charge_scoring:
+    if not switches.charge_scoring:
         proposed, checks = [], []
     kept = list(dict.fromkeys([*proposed, *candidates]))
     probability = dict(ranked)

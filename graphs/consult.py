@@ -18,6 +18,7 @@ from agents.basis import make_keep_basis
 from agents.claim_check import verify_claims
 from agents.content_check import check_content
 from agents.context import ConsultContext
+from agents.context.experiment import consult_switches
 from agents.draft import draft_answer
 from agents.element import extract_elements
 from agents.format_check import check_format
@@ -28,32 +29,41 @@ from agents.state.consult import ConsultInput, ConsultOutput, ConsultState
 from agents.topic import check_topic
 from graphs.audit import graph as audit_graph
 
+START_TURN: Final = "start_turn"
+CHECK_TOPIC: Final = "check_topic"
+EXTRACT_ELEMENTS: Final = "extract_elements"
+SEARCH_LAW: Final = "search_law"
+KEEP_BASIS: Final = "keep_basis"
+DRAFT_NODE: Final = "draft_answer"
+"""The node whose model tokens are the draft: the Response itself when profile=fast keeps the draft."""
+REVIEW_DRAFT: Final = "review_draft"
+CHECK_FORMAT: Final = "check_format"
 ANSWER_NODE: Final = "check_content"
 """The node whose model tokens are the Response: stream_mode="messages" shows them as they come (verify_claims
 may still rewrite or cut claims its Legal Basis does not state; the output's ``response`` is the final text)."""
-DRAFT_NODE: Final = "draft_answer"
-"""The node whose model tokens are the draft: the Response itself when profile=fast keeps the draft."""
+VERIFY_CLAIMS: Final = "verify_claims"
+
+
+def _first_draft_step(ctx: ConsultContext) -> Literal["search_law", "draft_answer"]:
+    """Search before the first draft unless JurisMA's element-graph-only first draft is measured."""
+    return SEARCH_LAW if consult_switches(ctx).initial_search else DRAFT_NODE
+
+
+def route_after_topic(
+    state: ConsultState, runtime: Runtime[ConsultContext]
+) -> Literal["extract_elements", "search_law", "draft_answer", "__end__"]:
+    """A declined question ends here, with the answer saying why; any other goes on to its element graph (or,
+    in the 'without element graph' ablation, to what follows it)."""
+    if state.declined:
+        return "__end__"
+    return EXTRACT_ELEMENTS if consult_switches(runtime.context).use_elements else _first_draft_step(runtime.context)
 
 
 def route_after_elements(
     _state: ConsultState, runtime: Runtime[ConsultContext]
 ) -> Literal["search_law", "draft_answer"]:
-    """Search before the first draft unless JurisMA's element-graph-only first draft is asked for."""
-    return "search_law" if runtime.context.initial_search else "draft_answer"
-
-
-def route_start(
-    state: ConsultState, runtime: Runtime[ConsultContext]
-) -> Literal["extract_elements", "search_law", "draft_answer"]:
-    """Skip element extraction in the 'without element graph' ablation."""
-    return "extract_elements" if runtime.context.use_elements else route_after_elements(state, runtime)
-
-
-def route_topic(
-    state: ConsultState, runtime: Runtime[ConsultContext]
-) -> Literal["extract_elements", "search_law", "draft_answer", "__end__"]:
-    """A declined question ends here, with the answer saying why; any other goes on as the profile asks."""
-    return "__end__" if state.declined else route_start(state, runtime)
+    """The elements go to the law search (or straight to the draft in JurisMA's element-graph-only ablation)."""
+    return _first_draft_step(runtime.context)
 
 
 def route_after_draft(
@@ -61,7 +71,7 @@ def route_after_draft(
 ) -> Literal["review_draft", "check_content"]:
     """Another Manager round while rounds remain and the last revision changed something; otherwise the draft
     goes to ContentCheck as it is."""
-    return "review_draft" if state.round < runtime.context.max_rounds and not state.stalled else ANSWER_NODE
+    return REVIEW_DRAFT if state.round < runtime.context.max_rounds and not state.stalled else ANSWER_NODE
 
 
 def route_manager(state: ConsultState) -> Literal["check_format", "search_law", "check_content"]:
@@ -71,39 +81,44 @@ def route_manager(state: ConsultState) -> Literal["check_format", "search_law", 
 
 def route_after_format(state: ConsultState) -> Literal["search_law", "draft_answer"]:
     """FormatCheck then LawSearch when the Manager asked for both."""
-    return "search_law" if "search_law" in state.plan else DRAFT_NODE
+    return SEARCH_LAW if SEARCH_LAW in state.plan else DRAFT_NODE
 
 
 def build_graph(
     checkpointer: Any = None, store: Any = None
 ) -> CompiledStateGraph[ConsultState, ConsultContext, ConsultInput, ConsultOutput]:
-    """Compile the consult graph; pass a checkpointer for multi-turn threads when embedding it."""
+    """Compile the consult graph; pass a checkpointer for multi-turn threads when embedding it. Nodes are added
+    in the order a question meets them (the README's diagram), each edge with why it is there."""
     builder = StateGraph(
         ConsultState, context_schema=ConsultContext, input_schema=ConsultInput, output_schema=ConsultOutput
     )
-    builder.add_node("start_turn", start_turn)
-    builder.add_node("check_topic", check_topic)
-    builder.add_node("extract_elements", extract_elements)
-    builder.add_node("search_law", search_law)
-    builder.add_node("keep_basis", make_keep_basis(audit_graph))
+    builder.add_node(START_TURN, start_turn)
+    builder.add_node(CHECK_TOPIC, check_topic)
+    builder.add_node(EXTRACT_ELEMENTS, extract_elements)
+    builder.add_node(SEARCH_LAW, search_law)
+    builder.add_node(KEEP_BASIS, make_keep_basis(audit_graph))
     builder.add_node(DRAFT_NODE, draft_answer)
-    builder.add_node("review_draft", review_draft)
-    builder.add_node("check_format", check_format)
+    builder.add_node(REVIEW_DRAFT, review_draft)
+    builder.add_node(CHECK_FORMAT, check_format)
     builder.add_node(ANSWER_NODE, check_content)
-    builder.add_node("verify_claims", verify_claims)
-    builder.add_edge(START, "start_turn")
-    builder.add_edge("start_turn", "check_topic")
-    # A question that is not a legal one ends here; the others go on as the settings ask.
-    builder.add_conditional_edges("check_topic", route_topic)
-    builder.add_conditional_edges("extract_elements", route_after_elements)
+    builder.add_node(VERIFY_CLAIMS, verify_claims)
+    # Each turn of a thread starts by validating its question and clearing the last turn's answer.
+    builder.add_edge(START, START_TURN)
+    builder.add_edge(START_TURN, CHECK_TOPIC)
+    # A question that is not a legal one ends here; the others go on to their element graph.
+    builder.add_conditional_edges(CHECK_TOPIC, route_after_topic)
+    builder.add_conditional_edges(EXTRACT_ELEMENTS, route_after_elements)
     # Every search is followed by the keeper, so that each draft reasons from the basis as it stands.
-    builder.add_edge("search_law", "keep_basis")
-    builder.add_edge("keep_basis", DRAFT_NODE)
+    builder.add_edge(SEARCH_LAW, KEEP_BASIS)
+    builder.add_edge(KEEP_BASIS, DRAFT_NODE)
+    # JurisMA's loop: the Manager reviews each draft while rounds remain, and routes it to FormatCheck, LawSearch
+    # (through the keeper again) or, on Pass, to ContentCheck.
     builder.add_conditional_edges(DRAFT_NODE, route_after_draft)
-    builder.add_conditional_edges("review_draft", route_manager)
-    builder.add_conditional_edges("check_format", route_after_format)
-    builder.add_edge(ANSWER_NODE, "verify_claims")
-    builder.add_edge("verify_claims", END)
+    builder.add_conditional_edges(REVIEW_DRAFT, route_manager)
+    builder.add_conditional_edges(CHECK_FORMAT, route_after_format)
+    # The Response's claims are checked against the Legal Basis last: nothing after may add one.
+    builder.add_edge(ANSWER_NODE, VERIFY_CLAIMS)
+    builder.add_edge(VERIFY_CLAIMS, END)
     return builder.compile(checkpointer=checkpointer, store=store, name="consult")
 
 

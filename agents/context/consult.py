@@ -43,11 +43,6 @@ class ConsultContext(AuditContext):
         "are voted on and their laws route statute search (0: none).",
     )
     routed_laws: int = setting(3, "Laws the similar consultations cite that statute search is also run within.")
-    hidden_consultation_half: Literal["", "tune", "report"] = setting(
-        "",
-        "Answered consultations of this dev-file half are not read, so that a measured question never finds its "
-        "own answer (`eval --half` sets it).",
-    )
     max_evidence: int = setting(10, "Most articles kept as evidence across rounds and turns (newest first).", low=1)
     max_rounds: int = setting(5, "Manager rounds at most; 0 skips the Manager.", high=20)
     manager_review: Literal["always", "when_needed"] = setting(
@@ -55,10 +50,6 @@ class ConsultContext(AuditContext):
         "When the Manager's model reviews a draft: 'when_needed' passes a draft code finds well-formed (回答 and "
         "引用, every citation in the evidence) without a call; 'always' reviews every draft (JurisMA).",
     )
-    initial_search: bool = setting(
-        True, "Search statutes before the first draft (JurisMA drafts from the element graph alone)."
-    )
-    use_elements: bool = setting(True, "Extract the legal element graph before drafting.")
     content_check: bool = setting(True, "Let ContentCheck rewrite the final answer (off: the draft is the answer).")
     claim_rewrite: bool = setting(
         True,

@@ -54,41 +54,7 @@ class JudgeContext(AuditContext):
     charge_confidence: float = setting(
         0.5, "Pre-judged charges below this confidence are ignored (the best one stays).", high=1
     )
-    penalty_companions: bool = setting(
-        True,
-        "An article that only sets the penalty of an offence another defines (刑法:383 for 382's 贪污) follows "
-        "that article in the Researcher's ranking.",
-    )
-    charge_scoring: bool = setting(
-        True,
-        "The charge scorer proposes the charges and its audited proposal stands; off, the Adjudicator's own "
-        "supported charges are the conviction.",
-    )
     scored_charges: int = setting(8, "Candidate charges the scorer keeps, best first, for the Adjudicator.", low=1)
-    stated_count: bool = setting(
-        True,
-        "When the fact's own conclusions name more charges than the scorer chose (以××和××追究, 数罪并罚), add "
-        "the next-best candidates up to that count.",
-    )
-    family_questions: bool = setting(
-        True,
-        "When the fact does not state the element separating a proposed charge from a neighbouring one "
-        "(职务侵占's 单位人员), ask the model one yes/no question; off, the proposal stands.",
-    )
     max_charges: int = setting(
         3, "Most charges one judgment convicts of (and the pre-judgment may anchor retrieval on).", low=1, high=10
-    )
-    audit_keep_best: bool = setting(
-        True,
-        "When the audit rejects every candidate that defines a charge, keep the best-ranked of them, flagged.",
-    )
-    anchor_conviction: bool = setting(
-        True,
-        "When the Adjudicator names no charge an audited article supports, convict of the pre-judged charges "
-        "such an article defines.",
-    )
-    sentencing_guard: bool = setting(
-        True,
-        "Clamp a term outside what the convicted articles allow at the tier the facts meet (life or death only "
-        "where an article allows it); the judgment records the correction in term_check.",
     )

@@ -36,6 +36,7 @@ from typing import Any
 from agents.adjudicator import decide_by_code, decide_judgment, number_evidence
 from agents.common.conviction import anchor_conviction, supported_charges
 from agents.context import JudgeContext
+from agents.context.experiment import MeasuredJudge, judge_switches
 from agents.researcher import case_refs
 from agents.state.judge import JudgeEvidence, ScoredCharge
 from app.eval.report import render_report, summarise, write_outputs
@@ -128,7 +129,7 @@ def regrounder(recorded: dict[str, Any], context: JudgeContext) -> System:
         repository = ChargeRepository(get_services().graph)
         evidence = set(line["evidence"])
         charges, dropped, grounded = supported_charges(written, evidence, repository)
-        anchors = _anchors(line) if context.anchor_conviction else []
+        anchors = _anchors(line) if judge_switches(context).anchor_conviction else []
         charges, anchored = anchor_conviction(charges, anchors, evidence, repository)
         unchanged = [d for d in line["dropped"] if not d.startswith("charge:")]
         return {
@@ -168,7 +169,7 @@ def replay(args: Replay) -> None:
     recorded = [r for r in read_results(args.results) if r.get("ok")]
     full = {r["item_id"]: r for r in recorded if r["system"] == "full"}
     every_item = load_items(args.task, args.data)
-    context = JudgeContext(model=args.model).with_overrides(list(args.settings))
+    context = MeasuredJudge(model=args.model).with_overrides(list(args.settings))
     if args.reground:
         chosen = {item["id"]: item for item in every_item if item["id"] in full}
         systems = {"regrounded": regrounder(full, context)}

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from agents.common.answers import format_evidence
 from agents.context import ConsultContext, Context, JudgeContext
+from agents.context.experiment import MeasuredConsult, MeasuredJudge
 from agents.law_search import CONSULTATION_SOURCES, RERANKED, fetch_evidence, source_rankings
 from agents.state.audit import Verdict
 from agents.state.common import TraceEvent
@@ -64,21 +65,21 @@ JUDGMENT_BASELINES = ("naive_rag", "no_rag")
 class EvalContexts:
     """The settings a run measures every system with: the consult graph's and the judge graph's."""
 
-    consult: ConsultContext
-    judge: JudgeContext
+    consult: MeasuredConsult
+    judge: MeasuredJudge
 
     @classmethod
     def from_settings(cls, pairs: list[str], model: str | None) -> EvalContexts:
         """Defaults, then each ``key=value`` applied to the graphs whose Context has that key, then ``model``."""
-        consult_keys = {f.name for f in fields(ConsultContext)}
-        judge_keys = {f.name for f in fields(JudgeContext)}
+        consult_keys = {f.name for f in fields(MeasuredConsult)}
+        judge_keys = {f.name for f in fields(MeasuredJudge)}
         key_of = {pair: pair.partition("=")[0].strip() for pair in pairs}
         for pair, key in key_of.items():
             if key not in consult_keys | judge_keys:
                 every = ", ".join(sorted(consult_keys | judge_keys))
                 raise InputError(f"bad setting {pair!r}: use key=value with key one of {every}")
-        consult = ConsultContext().with_overrides([p for p in pairs if key_of[p] in consult_keys])
-        judge = JudgeContext().with_overrides([p for p in pairs if key_of[p] in judge_keys])
+        consult = MeasuredConsult().with_overrides([p for p in pairs if key_of[p] in consult_keys])
+        judge = MeasuredJudge().with_overrides([p for p in pairs if key_of[p] in judge_keys])
         if model:
             consult, judge = replace(consult, model=model), replace(judge, model=model)
         return cls(consult, judge)
@@ -177,13 +178,13 @@ def _dense_evidence(question: str, k: int) -> list[EvidenceItem]:
     return evidence
 
 
-def measured(context: ConsultContext, item: dict[str, Any]) -> ConsultContext:
+def measured(context: MeasuredConsult, item: dict[str, Any]) -> MeasuredConsult:
     """The context an item is measured with: answered consultations of its own dev-file half hidden, so that
     a question never finds its own answer and a half is never measured against itself."""
     return replace(context, hidden_consultation_half=half_of(str(item["id"])))
 
 
-def consult_system(name: str, context: ConsultContext) -> System:
+def consult_system(name: str, context: MeasuredConsult) -> System:
     """A runner for one consult system."""
     if name == "full":
         return lambda item: _full_consult(item["question"], measured(context, item))
@@ -280,7 +281,7 @@ def mark_known_citations(prediction: Prediction, statutes: StatuteRepository) ->
         prediction["basis_verbatim"] = [a.id for a in found if basis.get(a.id) == a.text]
 
 
-def judgment_system(task: str, name: str, context: JudgeContext, top_k: int) -> System:
+def judgment_system(task: str, name: str, context: MeasuredJudge, top_k: int) -> System:
     """A runner for the ljp or charge task: ``full`` is the judge graph; ``naive_rag`` reads ``top_k`` articles."""
     if name == "no_rag":
         return lambda item: _predict_judgment(task, item["fact"], context, None)

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from langchain_core.messages import BaseMessage
 
-from agents.context import ConsultContext, GlobalSearchContext
+from agents.context import GlobalSearchContext
+from agents.context.experiment import MeasuredConsult
 from agents.state.global_search import GlobalSearchInput
 from graphs.global_search import build_graph
 from tests.conftest import run_cli
@@ -282,7 +283,7 @@ def _search_law_trace(question: str) -> dict[str, Any]:
     from graphs.consult import build_graph as build_consult
 
     # Thorough: the model routes (fast routes by keywords).
-    context = ConsultContext(
+    context = MeasuredConsult(
         model="fake", max_rounds=0, audit=False, content_check=False, use_elements=False, profile="thorough"
     )
     out = build_consult().invoke(ConsultInput(question=question), context=context)

@@ -16,6 +16,7 @@ from agents.adjudicator import (
 )
 from agents.common.conviction import convict
 from agents.context import JudgeContext
+from agents.context.experiment import MeasuredJudge
 from agents.research_audit import judge_candidates, surviving_cases
 from agents.researcher import articles_of, fuse_strategies
 from agents.state.judge import CaseRef, ScoredCharge
@@ -148,7 +149,7 @@ def test_penalty_companions_follow_their_articles_in_the_fusion() -> None:
     no_priors = ResearchWeights(fitted_research_weights().strategy)
     plain = JudgeContext(model="fake")
     assert fuse_strategies(rankings, plain, 2, companions, no_priors) == ["刑法:385", "刑法:386"]
-    off = JudgeContext(model="fake", penalty_companions=False)
+    off = MeasuredJudge(model="fake", penalty_companions=False)
     assert fuse_strategies(rankings, off, 2, companions, no_priors) == ["刑法:385", "刑法:264"]
 
 

@@ -16,6 +16,7 @@ from pydantic import Field
 from agents.claim_check import readable_citations
 from agents.common.guidance import where_to_ask
 from agents.context import ConsultContext
+from agents.context.experiment import MeasuredConsult
 from agents.element import ElementGraph
 from agents.state.consult import ConsultInput
 from graphs.consult import ANSWER_NODE, build_graph
@@ -229,7 +230,7 @@ def test_law_search_in_the_loop_uses_the_draft(active_kb: Services, install: Any
             "text": ["回答：这属于盗窃公私财物的行为。\n引用：无"],
         }
     )
-    out = _run(ConsultContext(model="fake", profile="thorough", audit=False, initial_search=False))
+    out = _run(MeasuredConsult(model="fake", profile="thorough", audit=False, initial_search=False))
     assert _nodes(out)[:7] == [
         "start_turn", "check_topic", "extract_elements", "draft_answer", "review_draft", "search_law", "keep_basis",
     ]  # fmt: skip
@@ -331,7 +332,7 @@ def test_invented_and_unaudited_citations_are_dropped_and_reported(active_kb: Se
 def test_ablations(active_kb: Services, install: Any, flags: dict[str, Any], absent: str | None) -> None:
     draft = "回答：构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"
     model = install(by_schema={"text": [draft]})
-    out = _run(ConsultContext(model="fake", profile="thorough", **flags))
+    out = _run(MeasuredConsult(model="fake", profile="thorough", **flags))
     nodes = _nodes(out)
     if absent:
         assert absent not in nodes

@@ -8,13 +8,14 @@ from langgraph.runtime import Runtime
 from agents.auditor import answers_schema, decide_by_rule
 from agents.common.answers import format_problems
 from agents.context import ConsultContext
+from agents.context.experiment import MeasuredConsult
 from agents.element import MAX_KEPT, merge_elements
 from agents.law_search import build_query, merge_evidence
 from agents.manager import PLANS
 from agents.research_audit import retain_best
 from agents.state.audit import CheckResult, Verdict
 from agents.state.consult import ConsultState
-from graphs.consult import route_after_draft, route_after_format, route_manager, route_start
+from graphs.consult import route_after_draft, route_after_format, route_after_topic, route_manager
 from tests.conftest import evidence_item
 from tools.errors import InputError
 from tools.llm.fake import minimal_instance
@@ -27,7 +28,7 @@ def _state(**values: object) -> ConsultState:
 
 
 def _runtime(**values: object) -> Runtime[ConsultContext]:
-    return Runtime(context=ConsultContext(model="fake", **values))  # type: ignore[arg-type]
+    return Runtime(context=MeasuredConsult(model="fake", **values))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -69,8 +70,9 @@ def test_an_unchanged_format_revision_ends_the_loop() -> None:
         ({"use_elements": False, "initial_search": False}, "draft_answer"),
     ],
 )
-def test_route_start(flags: dict[str, bool], expected: str) -> None:
-    assert route_start(_state(), _runtime(**flags)) == expected
+def test_route_after_topic(flags: dict[str, bool], expected: str) -> None:
+    assert route_after_topic(_state(), _runtime(**flags)) == expected
+    assert route_after_topic(_state(declined=True), _runtime(**flags)) == "__end__"
 
 
 def test_format_problems_are_found_by_code() -> None:

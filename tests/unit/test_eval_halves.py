@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
-from agents.context import ConsultContext
+from agents.context import ConsultContext, JudgeContext
+from agents.context.experiment import (
+    ConsultSwitches,
+    JudgeSwitches,
+    MeasuredConsult,
+    MeasuredJudge,
+    consult_switches,
+)
 from app.eval.systems import measured
 from app.eval.tasks import half_of, load_items, select_items
 from tools.errors import InputError
@@ -38,9 +46,19 @@ def test_bad_half_or_limit_is_an_input_error(half: str | None, limit: int | None
 
 def test_an_item_is_measured_with_its_own_halfs_consultations_hidden() -> None:
     for item_id in ("consult-0", "consult-1", "stard-5"):
-        context = measured(ConsultContext(model="fake"), {"id": item_id})
+        context = measured(MeasuredConsult(model="fake"), {"id": item_id})
         assert context.hidden_consultation_half == half_of(item_id)
-    assert ConsultContext(model="fake").hidden_consultation_half == ""  # the product reads every consultation
+    # The product reads every consultation, and no user can hide some: the switch is not in its Context.
+    assert consult_switches(ConsultContext(model="fake")).hidden_consultation_half == ""
+    assert "hidden_consultation_half" not in {f.name for f in fields(ConsultContext)}
+
+
+def test_a_context_a_user_or_studio_sees_holds_no_experiment_switch() -> None:
+    for context, switches in ((ConsultContext, ConsultSwitches), (JudgeContext, JudgeSwitches)):
+        assert not {f.name for f in fields(context)} & {f.name for f in fields(switches)}
+    with pytest.raises(InputError, match="bad setting 'use_elements=false'"):
+        ConsultContext().with_overrides(["use_elements=false"])
+    assert MeasuredJudge().with_overrides(["sentencing_guard=false"]).sentencing_guard is False
 
 
 def test_a_judgment_written_once_per_defendant_is_one_charge_item(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from pydantic import Field
 
 from agents.common.conviction import anchor_conviction, supported_charges, term_bounds
 from agents.context import JudgeContext
+from agents.context.experiment import MeasuredJudge
 from agents.researcher import Prejudgment, anchor_prejudgment, precedent_charges
 from agents.state.judge import JudgeInput, ScoredCharge
 from graphs.judge import build_graph
@@ -185,7 +186,7 @@ def test_pruned_article_takes_its_charge_and_cases_with_it(active_judge_kb: Serv
     model = install(
         by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted={"刑法:264"}
     )
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake", audit_keep_best=False))
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=MeasuredJudge(model="fake", audit_keep_best=False))
     verdict = next(v for v in out["verdicts"] if v["article_id"] == "刑法:264")
     assert not verdict["applicable"] and verdict["reason"] == "全部要件均不满足"
     assert "刑法:264" not in {e["id"] for e in out["evidence"]}
@@ -202,7 +203,7 @@ def test_an_audit_without_reasons_prunes_as_one_with_them(active_judge_kb: Servi
         by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted={"刑法:264"}
     )
     # The default for case facts ("questions": reasons for consultations only).
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake", audit_keep_best=False))
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=MeasuredJudge(model="fake", audit_keep_best=False))
     verdict = next(v for v in out["verdicts"] if v["article_id"] == "刑法:264")
     assert not verdict["applicable"] and verdict["checks"] and all(c["reason"] == "" for c in verdict["checks"])
     assert "刑法:264" in out["dropped"]
@@ -259,7 +260,7 @@ def test_when_every_convicting_candidate_fails_the_best_stays(active_judge_kb: S
     assert len(rest) == 2 and not any(v["applicable"] for v in rest)
     assert out["articles"] == ["刑法:264"] and out["charges"] == ["盗窃"]
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted=refuted)
-    strict_context = JudgeContext(model="fake", audit_k=3, audit_keep_best=False)
+    strict_context = MeasuredJudge(model="fake", audit_k=3, audit_keep_best=False)
     strict = build_graph().invoke(JudgeInput(fact=FACT), context=strict_context)
     assert not any(v["applicable"] for v in strict["verdicts"]) and strict["articles"] == []
 
@@ -270,7 +271,7 @@ def test_a_judgment_with_no_supported_charge_is_anchored_on_the_prejudgment(
     # charge_dev: the Adjudicator named only charges no audited article defines (非法狩猎 for a theft), and
     # 7 of 50 judgments convicted of nothing. The pre-judged 盗窃, whose article survived the audit, stands in
     # (with the charge scorer off: on, its audited proposal is the conviction).
-    scorer_off = JudgeContext(model="fake", charge_scoring=False)
+    scorer_off = MeasuredJudge(model="fake", charge_scoring=False)
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["非法狩猎罪"], [264])]})
     out = build_graph().invoke(JudgeInput(fact=FACT), context=scorer_off)
     assert out["charges"] == out["anchored"] == ["盗窃"]
@@ -459,11 +460,11 @@ def test_a_death_sentence_the_articles_do_not_allow_is_clamped_and_recorded(
     # The guard off: the model's sentence stands as written when it names its article...
     cited = {**verdict, "articles": [1]}
     install(by_schema={"Judgment": [json.dumps(cited, ensure_ascii=False)]})
-    unguarded = decide_judgment(FIRE, evidence, JudgeContext(model="fake", sentencing_guard=False))
+    unguarded = decide_judgment(FIRE, evidence, MeasuredJudge(model="fake", sentencing_guard=False))
     assert unguarded["term"]["death"] and unguarded["term_check"] is None and unguarded["undecided"] == ""
     # ...and no sentence is given on no article of the knowledge base, guard or not (issue 42).
     install(by_schema={"Judgment": [json.dumps(verdict, ensure_ascii=False)]})
-    bare = decide_judgment(FIRE, evidence, JudgeContext(model="fake", sentencing_guard=False))
+    bare = decide_judgment(FIRE, evidence, MeasuredJudge(model="fake", sentencing_guard=False))
     assert bare["articles"] == [] and bare["term"] == {"months": 0, "life": False, "death": False}
     assert "没有经核查的知识库法条" in bare["undecided"]
 
@@ -683,7 +684,7 @@ def test_no_sentence_on_a_knowledge_base_without_charges(statutes_only_kb: Servi
 def test_no_sentence_without_a_supported_charge(active_judge_kb: Services, install: Any) -> None:
     install(by_schema={"Judgment": [DEATH_FOR_NOTHING] * 3})
     # The model decides alone: no pre-judgment to anchor on, no scorer's proposal.
-    alone = JudgeContext(model="fake", prejudge="off", charge_scoring=False, profile="thorough")
+    alone = MeasuredJudge(model="fake", prejudge="off", charge_scoring=False, profile="thorough")
     out = build_graph().invoke(JudgeInput(fact=PHONE), context=alone)
     assert out["charges"] == [] and "charge:捡苹果" in out["dropped"]
     assert out["term"] == {"months": 0, "life": False, "death": False}
@@ -771,7 +772,7 @@ def test_an_act_offence_the_fact_never_tells_is_not_convicted(active_judge_kb: S
     # CMDL's report half: facts of 放火, 假币 and 故意杀人 convicted of 盗窃, pre-judged by the 1.5B model and kept
     # at probability 0.15. A fact that tells no theft is convicted of no theft: not on the Adjudicator's word,
     # not as a pre-judged anchor, not as the scorer's proposal; 264 is retrieved and audited all the same.
-    scorer_off = JudgeContext(model="fake", charge_scoring=False)
+    scorer_off = MeasuredJudge(model="fake", charge_scoring=False)
     for named in (["盗窃"], ["非法狩猎罪"]):  # the Adjudicator's own charge; an unsupported one, leaving the anchor
         install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(named, [264])]})
         out = build_graph().invoke(JudgeInput(fact=ARSON), context=scorer_off)
