@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
-from tools.law.charge_families import FAMILIES, Member, check_families, told_acts, untold_act
+from tests.conftest import SHARED_DATA
+from tools.corpus.charge_rules import load_charge_rules
+from tools.law.charge_families import (
+    FAMILIES,
+    TABLE,
+    FamilyTableError,
+    Member,
+    check_families,
+    load_families,
+    told_acts,
+    untold_act,
+)
+
+CHARGE_RULES = load_charge_rules(SHARED_DATA / "zh/interpretations/lawrefbook")
 
 CASES = [
     # (proposed, neighbour among the candidates, fact, decided)
@@ -558,3 +574,32 @@ def test_an_act_offence_is_proposed_only_for_a_fact_that_tells_its_act() -> None
     # Other offences are not read this way, and with no other candidate the proposal stands.
     assert not untold_act("滥伐林木", arson) and untold_act("诈骗", arson)
     assert told_acts(["盗窃"], ["盗窃", "诈骗"], arson) == ["盗窃"]
+
+
+MEMBERS = [(f.name, m) for f in FAMILIES for m in f.members]
+
+
+@pytest.mark.parametrize(("family", "member"), MEMBERS, ids=[f"{f}/{m.charge}" for f, m in MEMBERS])
+def test_each_member_states_its_example_and_its_article_defines_it(family: str, member: Member) -> None:
+    # The table's justification per member: the article the SPC's charge-name rules give the charge, and a fact
+    # in which its patterns find the element stated.
+    assert member.article in CHARGE_RULES.articles[member.charge], (family, member.charge)
+    assert member.stated_in(member.example) and member.quote(member.example)
+
+
+def test_a_malformed_table_is_refused_naming_the_entry(tmp_path: Path) -> None:
+    table = json.loads(TABLE.read_text(encoding="utf-8"))
+    broken = tmp_path / "families.json"
+    table["families"][0]["members"][0]["stated"] = ["{NO_SUCH_FRAGMENT}"]
+    broken.write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(FamilyTableError, match=r"侵占财物/贪污: unknown fragment \{NO_SUCH_FRAGMENT\}"):
+        load_families(broken)
+    table["families"][0]["members"][0]["stated"] = ["(未闭合"]
+    broken.write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(FamilyTableError, match="侵占财物/贪污: the pattern does not compile"):
+        load_families(broken)
+    table["families"][0]["members"][0]["stated"] = ["公款"]
+    table["families"][0]["members"][0]["example"] = "被告人盗窃手机一部。"
+    broken.write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(FamilyTableError, match="its example does not state its element"):
+        load_families(broken)
