@@ -23,6 +23,7 @@ from tools.corpus.consultations import load_consultations
 from tools.corpus.india import load_acts, load_offences
 from tools.corpus.interpretations import interpretation_files, mark_superseded, parse_interpretation
 from tools.corpus.laws_db import list_laws, resolve_laws
+from tools.corpus.regulations import load_regulations
 from tools.errors import InputError
 from tools.kb.cases import CaseRepository
 from tools.kb.charges import ChargeRepository
@@ -88,7 +89,21 @@ def load_statutes(state: IngestState) -> dict[str, Any]:
     available = list_laws(db)
     chosen = available if state.all_laws else resolve_laws(state.laws, available)
     report = ingest_laws(chosen, services.vectors, services.statutes, batch, db, on_plan, on_batch)
-    return {"reports": {"statutes": asdict(report)}, "trace": [trace_event("load_statutes", started)]}
+    done: dict[str, Any] = {"statutes": asdict(report)}
+    if state.regulations:
+        done["regulations"] = _load_regulations(Path(state.regulations), {law.short for law in available}, batch)
+    return {"reports": done, "trace": [trace_event("load_statutes", started)]}
+
+
+def _load_regulations(directory: Path, taken: set[str], batch: int) -> dict[str, Any]:
+    """The administrative regulations in force, as statutes; a title a law already holds stays the law's."""
+    services = get_services()
+    found = load_regulations(directory, taken)
+    on_plan, on_batch = _progress("regulations")
+    loaded = {info.short: articles for info, articles in found.laws}
+    infos = [info for info, _ in found.laws]
+    report = ingest_laws(infos, services.vectors, services.statutes, batch, None, on_plan, on_batch, loaded)
+    return {**asdict(report), "laws": len(infos), "expired": found.expired, "older": found.older}
 
 
 def _interpretations_dir(state: IngestState) -> Path:

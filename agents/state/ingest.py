@@ -25,6 +25,10 @@ class IngestInput:
     pack_dir: str = ""
     """Corpus directory of a pack with its own statutes (JURIS_PACK=india); empty: the pack's default."""
 
+    regulations: str = ""
+    """A directory of the State Council's administrative regulations (LawRefBook markdown and its ``index.json``):
+    the versions in force are loaded beside the laws, as statutes (工伤保险条例:14)."""
+
     interpretations: str = ""
     """A LawRefBook interpretations directory: charge-name rules and judicial interpretations."""
 

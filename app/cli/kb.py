@@ -128,6 +128,13 @@ def vectors(
     collection: Annotated[
         list[str] | None, typer.Option(help="Export only this collection (repeatable); default: every one.")
     ] = None,
+    without_bundled: Annotated[
+        bool,
+        typer.Option(
+            "--without-bundled",
+            help="Leave out of --export the statute vectors the package ships (the laws'): a regulations artefact.",
+        ),
+    ] = False,
     reranker: Annotated[
         bool,
         typer.Option(
@@ -138,6 +145,7 @@ def vectors(
 ) -> None:
     """Move document vectors between knowledge bases: an ingestion whose texts are in the cache embeds
     nothing (a judge KB's 5,642 case facts take about 40 minutes to embed on 2 cores). No text is written."""
+    from tools.corpus.laws_db import BUNDLED_VECTORS
     from tools.llm.embeddings import EmbeddingGemmaEmbeddings, embeddings_name, load_embeddings
     from tools.retrieval.vector_cache import (
         PRECISIONS,
@@ -145,6 +153,7 @@ def vectors(
         collect_vectors,
         import_vectors,
         read_vector_file,
+        without,
         write_vector_file,
     )
     from tools.retrieval.vectors import STATUTES, ChromaVectors
@@ -175,6 +184,8 @@ def vectors(
     store = ChromaVectors(settings, embeddings)
     names = _known_collections(collection or store.collections(), store.collections())
     data = collect_vectors(model, (pair for name in names for pair in store.embedded_documents(name)))
+    if without_bundled:
+        data = without(data, read_vector_file(BUNDLED_VECTORS).digests)
     write_vector_file(cast(Path, export), data, precision)
     console.print(f"Exported {len(data.digests)} {model} vectors to {export}.")
 

@@ -446,3 +446,32 @@ def test_reranker_vectors_are_imported_under_the_rerankers_name_only(data_dir: P
     # The search model's vectors are no reranker's, and the other way round.
     refused = _run("vectors", "--import", str(ours), data_dir=tmp_path / "d")
     assert refused.returncode == 5 and f"'{name}' vectors but 'hash-256'" in refused.stderr
+
+
+def test_regulations_are_statutes_that_answers_and_consultations_cite(tmp_path: Path) -> None:
+    # Issue 61 item 5: 《工伤保险条例》第十四条 resolves, and a consultation citing it counts as cited.
+    root = tmp_path / "regulations"
+    (root / "lawrefbook").mkdir(parents=True)
+    injury = "# 工伤保险条例\n\n<!-- INFO END -->\n\n## 第三章 工伤认定\n\n第十四条 职工有下列情形之一的，应当认定为工伤：\n"
+    (root / "lawrefbook" / "工伤保险条例(2010-12-20).md").write_text(injury, encoding="utf-8")
+    (root / "lawrefbook" / "中医药条例(2003-04-07).md").write_text(injury.replace("工伤保险", "中医药"), encoding="utf-8")
+    index = [
+        {"file": "工伤保险条例(2010-12-20).md", "expired": False},
+        {"file": "中医药条例(2003-04-07).md", "expired": True},
+    ]
+    (root / "index.json").write_text(json.dumps(index, ensure_ascii=False), encoding="utf-8")
+    data_dir = tmp_path / "data"
+    loaded = _run("ingest", "--laws", "刑法", "--regulations", str(root), data_dir=data_dir)
+    assert loaded.returncode == 0, loaded.stderr
+    assert "Regulations: 1 in force, 1 articles added, 0 updated, 0 unchanged; 1 expired" in loaded.stdout
+    shown = _run("kg", "show", "工伤保险条例:14", data_dir=data_dir)
+    assert shown.returncode == 0 and "《工伤保险条例》第十四条" in shown.stdout, shown.stderr
+    assert _run("kg", "show", "中医药条例:14", data_dir=data_dir).returncode != 0  # expired: not offered
+    answered = tmp_path / "injury.jsonl"
+    row = {"id": "w1", "question": "上班路上被撞算工伤吗？", "answer": "回答:算。法律依据:《工伤保险条例》第十四条"}
+    answered.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
+    cited = _run("ingest", "--consultations", str(answered), data_dir=data_dir)
+    assert cited.returncode == 0 and "Consultations from injury: 1 added" in cited.stdout, cited.stderr
+    assert "[w1] 上班路上被撞算工伤吗？" in _run("kg", "show", "工伤保险条例:14", data_dir=data_dir).stdout
+    again = _run("ingest", "--laws", "刑法", "--regulations", str(root), data_dir=data_dir)
+    assert "Regulations: 1 in force, 0 articles added, 0 updated, 1 unchanged" in again.stdout

@@ -172,6 +172,13 @@ def collect_vectors(model: str, documents: Iterable[tuple[str, Sequence[float]]]
     return VectorFile(model=model, digests=list(rows), vectors=vectors)
 
 
+def without(data: VectorFile, digests: Iterable[str]) -> VectorFile:
+    """``data`` less the rows of ``digests`` (the vectors another file already ships)."""
+    known = set(digests)
+    keep = [i for i, digest in enumerate(data.digests) if digest not in known]
+    return VectorFile(data.model, [data.digests[i] for i in keep], data.vectors[keep])
+
+
 PRECISIONS = ("float32", "float16", "int8")
 """How a vector file may store its numbers: ``float16`` halves a file (cosine scores move by about 1e-3);
 ``int8`` quarters it, each vector scaled by its largest coordinate (a ``scales`` row beside them; cosine
