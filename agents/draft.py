@@ -53,7 +53,7 @@ def draft_answer(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[
         "history": format_history(state.history, ctx.language),
         "elements": format_elements(state.element_graph, ctx.language),
         # The draft reasons from the kept basis alone: the evidence the keeper did not keep is not shown.
-        "evidence": format_evidence(basis_evidence(state.evidence, state.verdicts), ctx.language),
+        "evidence": format_evidence(basis := basis_evidence(state.evidence, state.verdicts), ctx.language),
         "question": state.question,
         "examples": format_examples(state.examples, ctx.language),
     }
@@ -66,10 +66,15 @@ def draft_answer(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[
     text, usage = invoke_text(
         model, [SystemMessage(content=render_prompt("system", ctx.language)), HumanMessage(content=prompt)]
     )
-    stalled = revising and text.strip() == state.draft and "search_law" not in state.plan
+    drafted_from = [e["article_id"] for e in basis]
+    # A law search that kept the same articles changed nothing the next round would see either (the drunk-driving
+    # question went through five identical FormatCheck+LawSearch rounds).
+    same_basis = "search_law" not in state.plan or drafted_from == state.drafted_from
+    stalled = revising and text.strip() == state.draft and same_basis
     return {
         "draft": text.strip(),
         "stalled": stalled,
+        "drafted_from": drafted_from,
         "suggestions": [],
         "usage": usage,
         "trace": [trace_event("draft_answer", started, chars=len(text), revision=revising, stalled=stalled)],

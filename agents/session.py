@@ -28,6 +28,7 @@ def start_turn(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[st
         "plan": [],
         "round": 0,
         "stalled": False,
+        "drafted_from": [],
         "decisions": [],
         "verdicts": [],
         "audited": {},

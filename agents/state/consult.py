@@ -120,8 +120,12 @@ class ConsultState(ConsultInput, ConsultOutput):
     """Manager rounds done in this turn."""
 
     stalled: bool = False
-    """A format-only revision returned the draft unchanged: the next Manager round would see the same draft
-    and evidence (decoding is deterministic), so the loop ends instead of repeating to ``max_rounds``."""
+    """A revision returned the draft unchanged from the same basis (a format-only round, or a law search that kept
+    the same articles): the next Manager round would see the same draft and evidence (decoding is deterministic),
+    so the loop ends instead of repeating to ``max_rounds``."""
+
+    drafted_from: list[str] = field(default_factory=list)
+    """The kept articles the latest draft was written from."""
 
     audited: dict[str, Verdict] = field(default_factory=dict)
     """This turn's audit verdicts by article, as the checklist read each one: a Manager LawSearch round that keeps

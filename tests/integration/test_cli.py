@@ -452,9 +452,11 @@ def test_regulations_are_statutes_that_answers_and_consultations_cite(tmp_path: 
     # Issue 61 item 5: 《工伤保险条例》第十四条 resolves, and a consultation citing it counts as cited.
     root = tmp_path / "regulations"
     (root / "lawrefbook").mkdir(parents=True)
-    injury = "# 工伤保险条例\n\n<!-- INFO END -->\n\n## 第三章 工伤认定\n\n第十四条 职工有下列情形之一的，应当认定为工伤：\n"
-    (root / "lawrefbook" / "工伤保险条例(2010-12-20).md").write_text(injury, encoding="utf-8")
-    (root / "lawrefbook" / "中医药条例(2003-04-07).md").write_text(injury.replace("工伤保险", "中医药"), encoding="utf-8")
+    header = "<!-- INFO END -->\n\n## 第三章 工伤认定\n\n"
+    injury = f"# 工伤保险条例\n\n{header}第十四条 职工有下列情形之一的，应当认定为工伤。\n"
+    medicine = injury.replace("工伤保险", "中医药")
+    for name, text in (("工伤保险条例(2010-12-20)", injury), ("中医药条例(2003-04-07)", medicine)):
+        (root / "lawrefbook" / f"{name}.md").write_text(text, encoding="utf-8")
     index = [
         {"file": "工伤保险条例(2010-12-20).md", "expired": False},
         {"file": "中医药条例(2003-04-07).md", "expired": True},

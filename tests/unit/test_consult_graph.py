@@ -223,6 +223,18 @@ def test_a_format_revision_that_changes_nothing_ends_the_loop(active_kb: Service
     assert revision["detail"]["stalled"] is True
 
 
+def test_a_law_search_that_keeps_the_same_basis_and_draft_ends_the_loop(active_kb: Services, install: Any) -> None:
+    draft = "回答：醉驾构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"
+    install(by_schema={"ManagerReply": _manager(*["FormatCheck+LawSearch"] * 5), "text": [draft] * 6})
+    out = _run(ConsultContext(model="fake", profile="thorough", max_rounds=5, audit=False, manager_review="always"))
+    # The first search (from the draft's words) changes the basis, so its identical draft goes on; the second keeps
+    # the same basis and gets the same draft: the loop ends there, not after five rounds.
+    loop = _nodes(out)[len(FIRST_DRAFT_NODES) : -2]
+    assert loop == ["review_draft", "check_format", "search_law", "keep_basis", "draft_answer"] * 2
+    drafts = [e["detail"] for e in out["trace"] if e["node"] == "draft_answer" and e["detail"]["revision"]]
+    assert [d["stalled"] for d in drafts] == [False, True]
+
+
 def test_law_search_in_the_loop_uses_the_draft(active_kb: Services, install: Any) -> None:
     install(
         by_schema={
@@ -402,10 +414,15 @@ def test_bad_questions_are_refused(active_kb: Services, install: Any, question: 
 
 
 def test_progress_events_stream_while_the_graph_runs(active_kb: Services, install: Any) -> None:
-    install(by_schema={"ManagerReply": _manager("LawSearch", "Pass")})
+    # The search's revision differs from the first draft, so the Manager reviews it (an unchanged one ends the loop).
+    revised = [
+        "回答：构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]",
+        "回答：醉驾构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]",
+    ]
+    install(by_schema={"ManagerReply": _manager("LawSearch", "Pass"), "text": revised})
     stream = build_graph().stream(
         ConsultInput(question=QUESTION),
-        context=ConsultContext(model="fake", profile="thorough"),
+        context=ConsultContext(model="fake", profile="thorough", manager_review="always"),
         stream_mode="custom",
         subgraphs=True,
     )

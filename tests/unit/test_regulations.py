@@ -51,7 +51,8 @@ def test_articles_keep_their_chapter_section_and_paragraphs(tmp_path: Path) -> N
     assert list(by_id) == ["工伤保险条例:1", "工伤保险条例:14", "工伤保险条例:14-1", "工伤保险条例:15"]
     injury = by_id["工伤保险条例:14"]
     assert injury.label == "第十四条" and injury.chapter == "第三章 工伤认定 第一节 认定"
-    assert injury.text == "职工有下列情形之一的，应当认定为工伤：\n(一)在工作时间和工作场所内，因工作原因受到事故伤害的；"
+    first = "(一)在工作时间和工作场所内，因工作原因受到事故伤害的；"
+    assert injury.text == f"职工有下列情形之一的，应当认定为工伤：\n{first}"
     assert injury.heading == "《工伤保险条例》第十四条"
     assert by_id["工伤保险条例:1"].chapter == "第一章 总则"
 
