@@ -47,3 +47,19 @@ def test_a_wiped_vector_store_is_found_and_rebuilt_from_the_graph(services: Serv
     assert store_gaps(services.graph, services.vectors) == []
     hits = services.vectors.search(CASES, "盗窃", 3)
     assert hits and all(hit.text for hit in hits)  # the facts came back with their text
+
+
+def test_a_collection_larger_than_a_page_is_read_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # With the regulations the statutes collection holds 47,127 articles: one read of them all failed in Chroma's
+    # SQLite ("too many SQL variables"); reads go a page at a time.
+    from tools.llm.embeddings import load_embeddings
+    from tools.retrieval import vectors as store
+
+    monkeypatch.setattr(store, "PAGE", 3)
+    chroma = store.ChromaVectors(Settings(data_dir=tmp_path, embeddings="hash"), load_embeddings("hash"))
+    ids = [f"a{i}" for i in range(8)]
+    chroma.upsert("statutes", ids, [f"第{i}条" for i in range(8)], [{"n": i} for i in range(8)])
+    assert sorted(chroma.metadata("statutes")) == ids and chroma.metadata("statutes", ids[2:7]).keys() == set(ids[2:7])
+    assert sorted(chroma.documents("statutes")[0]) == ids
+    assert chroma.texts("statutes", ids[::2]) == {i: f"第{i[1:]}条" for i in ids[::2]}
+    assert len(chroma.embedded_documents("statutes")) == 8 and len(chroma.embedded("statutes")[0]) == 8

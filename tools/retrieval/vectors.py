@@ -34,6 +34,9 @@ ENTITIES = "entities"
 COMMUNITY_REPORTS = "community_reports"
 """Reports of the statute entity communities: global search and the law-search router read them."""
 Metadata = Mapping[str, str | int | float | bool]
+PAGE = 5000
+"""Records one read asks Chroma for: a read of all 47,127 statute articles (the laws and the regulations) at once
+failed in Chroma's SQLite ("too many SQL variables", its limit being 32,766)."""
 RETRY_DELAYS_S = (0.5, 1.0, 2.0)
 """Waits before each new attempt when a Chroma server does not answer: a restarted one gets about 3.5 s."""
 REREAD_DELAYS_S = (0.1, 0.2, 0.5, 1.0, 2.0, 4.0)
@@ -65,7 +68,8 @@ def _retrying(method: Callable[Concatenate[ChromaVectors, P], R]) -> Callable[Co
                 failure = exc
                 self._collections.clear()  # handles of the old connection; fetched again next attempt
             except InternalError as exc:
-                if self.remote:
+                # Only what another process's write explains is read again; any other internal error is itself.
+                if self.remote or "finding id" not in str(exc):
                     raise
                 failure = exc
                 self._reopen()
@@ -155,16 +159,31 @@ class ChromaVectors:
             ids=list(ids), documents=list(texts), metadatas=[dict(m) for m in metadatas], embeddings=vectors
         )
 
+    def _get(self, collection: str, include: list[str], ids: Sequence[str] | None = None) -> dict[str, list[Any]]:
+        """Chroma's ``get`` of the given ids (or every record), read :data:`PAGE` records at a time."""
+        col = self._collection(collection)
+        got: dict[str, list[Any]] = {"ids": [], **{field: [] for field in include}}
+        pages = (
+            ({"ids": list(ids[i : i + PAGE])} for i in range(0, len(ids), PAGE))
+            if ids is not None
+            else ({"limit": PAGE, "offset": i} for i in range(0, max(col.count(), 1), PAGE))
+        )
+        for page in pages:
+            part = col.get(include=include, **page)
+            for field in got:
+                got[field].extend(part[field])
+        return got
+
     @_retrying
     def metadata(self, collection: str, ids: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
         """id -> metadata for the given ids (or all documents)."""
-        got = self._collection(collection).get(ids=list(ids) if ids is not None else None, include=["metadatas"])
+        got = self._get(collection, ["metadatas"], ids)
         return {i: dict(m or {}) for i, m in zip(got["ids"], got["metadatas"], strict=True)}
 
     @_retrying
     def documents(self, collection: str) -> tuple[list[str], list[str]]:
         """All ids and texts of a collection (for building the lexical index)."""
-        got = self._collection(collection).get(include=["documents"])
+        got = self._get(collection, ["documents"])
         return list(got["ids"]), [d or "" for d in got["documents"]]
 
     @_retrying
@@ -172,7 +191,7 @@ class ChromaVectors:
         """id -> text of those of ``ids`` the collection holds."""
         if not ids:
             return {}
-        got = self._collection(collection).get(ids=list(ids), include=["documents"])
+        got = self._get(collection, ["documents"], ids)
         return {i: d or "" for i, d in zip(got["ids"], got["documents"], strict=True)}
 
     @_retrying
@@ -184,13 +203,13 @@ class ChromaVectors:
     @_retrying
     def embedded_documents(self, collection: str) -> list[tuple[str, list[float]]]:
         """Every (text, stored vector) pair of a collection (to export the vectors)."""
-        got = self._collection(collection).get(include=["documents", "embeddings"])
+        got = self._get(collection, ["documents", "embeddings"])
         return [(d or "", list(v)) for d, v in zip(got["documents"], got["embeddings"], strict=True)]
 
     @_retrying
     def embedded(self, collection: str) -> tuple[list[str], list[list[float]], list[dict[str, Any]]]:
         """Every id, stored vector and metadata of a collection (to compute over the vectors themselves)."""
-        got = self._collection(collection).get(include=["embeddings", "metadatas"])
+        got = self._get(collection, ["embeddings", "metadatas"])
         return list(got["ids"]), [list(v) for v in got["embeddings"]], [dict(m or {}) for m in got["metadatas"]]
 
     def embed_query(self, query: str) -> list[float]:
