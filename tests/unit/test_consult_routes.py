@@ -19,7 +19,7 @@ from graphs.consult import route_after_draft, route_after_format, route_after_to
 from tests.conftest import evidence_item
 from tools.errors import InputError
 from tools.llm.fake import minimal_instance
-from tools.retrieval.hybrid import route_collections, select_collections, weighted_rrf
+from tools.retrieval.hybrid import route_collections, select_collections
 from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES
 
 
@@ -219,13 +219,3 @@ def test_retain_best_keeps_the_best_charge_defining_candidate_when_all_failed() 
     reviewed = [_verdict("刑法:236", False, "reviewer"), _verdict("刑法:264", False)]
     assert retain_best(reviewed, "en", convicting)[1]["decided_by"] == "retained"  # a person's rejection is final
     assert retain_best(reviewed[:1], "en", convicting) == reviewed[:1]
-
-
-def test_fusion_is_the_same_whichever_source_finished_first() -> None:
-    # Sources finish in any order (they run in parallel): tied articles kept that order, so one question got its
-    # evidence in another order from one process to the next (session 44's fake-model parity runs).
-    rankings = {"bm25": ["民法典:288", "民法典:359"], "dense": ["民法典:359", "民法典:288"], "kg": ["民法典:383"]}
-    reordered = dict(reversed(list(rankings.items())))
-    fused = [c.article_id for c in weighted_rrf(rankings, {}, 5)]
-    assert fused == [c.article_id for c in weighted_rrf(reordered, {}, 5)]
-    assert fused[:2] == ["民法典:288", "民法典:359"]  # tied: by id

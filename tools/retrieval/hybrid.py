@@ -65,10 +65,8 @@ def weighted_rrf(
             if source != "exact":
                 cand.score += weights.get(source, 1.0) / (offset + rank + 1)
             cand.sources.append(source)
-    # Named articles rank first by rule, whatever the offset: a small one lets fused scores pass any constant. Ties
-    # (scores summed in the order the sources finished, so equal up to rounding) go by id: the same question gets
-    # the same evidence in every process.
-    return sorted(fused.values(), key=lambda c: ("exact" not in c.sources, -round(c.score, 12), c.article_id))[:k]
+    # Named articles rank first by rule, whatever the offset: a small one lets fused scores pass any constant.
+    return sorted(fused.values(), key=lambda c: ("exact" not in c.sources, -c.score))[:k]
 
 
 RECHECK_S = 30.0
