@@ -94,3 +94,12 @@ def test_the_shared_regulations_load_as_the_data_readme_counts_them() -> None:
     assert len(found.laws) == 616 and len(articles) == 23132
     assert articles["工伤保险条例:14"].text.startswith("职工有下列情形之一的，应当认定为工伤")
     assert articles["劳动合同法实施条例:6"].heading == "《中华人民共和国劳动合同法实施条例》第六条"
+
+
+def test_the_markdown_folder_named_itself_still_reads_the_index_beside_it(tmp_path: Path) -> None:
+    folder = tmp_path / "regulations" / "lawrefbook"
+    _write(folder, "中医药条例(2003-04-07).md", "# 中医药条例\n\n<!-- INFO END -->\n\n第一条 已废止。\n")
+    index = [{"file": "中医药条例(2003-04-07).md", "expired": True}]
+    (tmp_path / "regulations" / "index.json").write_text(json.dumps(index, ensure_ascii=False), encoding="utf-8")
+    found = load_regulations(folder)
+    assert found.laws == [] and found.expired == ["中医药条例"]

@@ -38,7 +38,7 @@ def test_a_moved_file_is_the_same_source_and_a_removed_source_frees_its_name(tmp
     edited = _file(tmp_path / "dupA.jsonl", '{"id": "c"}\n')
     with pytest.raises(InputError, match="remove --source dupA"):
         sources.claim("cases", edited)
-    sources.forget("dupA")
+    sources.forget("cases", "dupA")
     assert sources.claim("cases", edited) == "dupA"
 
 

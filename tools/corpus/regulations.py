@@ -99,9 +99,10 @@ def load_regulations(directory: Path, taken: Collection[str] = ()) -> Regulation
     root = directory / "lawrefbook" if (directory / "lawrefbook").is_dir() else directory
     if not root.is_dir():
         raise CorpusError(f"regulations directory not found: {directory}")
-    index_path = root.parent / "index.json" if root != directory else directory / "index.json"
+    # The index sits beside the markdown folder, whichever of the two was named.
+    index_path = next((p for p in (directory / "index.json", root.parent / "index.json") if p.is_file()), None)
     expired_files: set[str] = set()
-    if index_path.is_file():
+    if index_path is not None:
         try:
             expired_files = {e["file"] for e in json.loads(index_path.read_text(encoding="utf-8")) if e["expired"]}
         except (ValueError, KeyError, TypeError) as exc:

@@ -7,24 +7,15 @@ ingested, silently and with exit 0.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from tools.errors import InputError
 from tools.kb.port import GraphStore
+from tools.llm.model_files import sha256_of
 
 _GET = "MATCH (s:Source {kind: $kind, name: $name}) RETURN s.path AS path, s.sha256 AS sha256"
 _SET = "MERGE (s:Source {kind: $kind, name: $name}) SET s.path = $path, s.sha256 = $sha256"
-_FORGET = "MATCH (s:Source {name: $name}) DELETE s"
-
-
-def file_digest(path: Path) -> str:
-    """The sha256 of a file's bytes, read in blocks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+_FORGET = "MATCH (s:Source {kind: $kind, name: $name}) DELETE s"
 
 
 class SourceRepository:
@@ -44,7 +35,7 @@ class SourceRepository:
             raise InputError(
                 f"{path}: the source name {name!r} is kept for answers `ask --remember` stored; rename the file"
             )
-        digest = file_digest(where)
+        digest = sha256_of(where)
         rows = self.store.read(_GET, {"kind": kind, "name": name})
         if rows and rows[0]["path"] not in (None, str(where)) and rows[0]["sha256"] != digest:
             raise InputError(
@@ -54,6 +45,6 @@ class SourceRepository:
         self.store.query(_SET, {"kind": kind, "name": name, "path": str(where), "sha256": digest})
         return name
 
-    def forget(self, name: str) -> None:
+    def forget(self, kind: str, name: str) -> None:
         """Drop the record of a removed source, so a file of that name may be ingested anew."""
-        self.store.query(_FORGET, {"name": name})
+        self.store.query(_FORGET, {"kind": kind, "name": name})

@@ -338,13 +338,13 @@ def remove_source(
     if count := consultations.sources().get(source, 0):
         vectors.delete_where(CONSULTATIONS, "source", source)
         consultations.delete_source(source)
-        SourceRepository(consultations.store).forget(source)
+        SourceRepository(consultations.store).forget("consultations", source)
         consultations.store.compact()
         return "consultations", count
     if count := cases.sources().get(source, 0):
         vectors.delete_where(CASES, "source", source)
         cases.delete_source(source)
-        SourceRepository(cases.store).forget(source)
+        SourceRepository(cases.store).forget("cases", source)
         cases.store.compact()
         return "cases", count
     if ids := interpretations.ids_of_source(source):
