@@ -1,4 +1,5 @@
-"""The HTTP app `langgraph dev` and a LangGraph server merge with their own (langgraph.json ``http.app``).
+"""The HTTP app `langgraph dev` and a LangGraph server merge with their own (langgraph.json ``http.app``): the page
+at ``/page/``, and a check of every run request.
 
 It refuses a run whose ``context`` its graph would not take, or whose ``input`` (the question, the fact) the
 graph would refuse, with a 422 naming the problem, before the run is created, on every run endpoint (a batch
@@ -19,9 +20,11 @@ from uuid import UUID, uuid5
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.routing import Mount
 
 from agents.common.question import set_aside_instructions, validate_question
 from agents.context import ConsultContext, Context, GlobalSearchContext, JudgeContext
+from app.web.routes import page_app
 from tools.errors import InputError
 
 Scope = MutableMapping[str, Any]
@@ -141,6 +144,8 @@ def _problem(body: bytes) -> str | None:
     return None
 
 
+PAGE_PATH = "/page"
+"""Where `langgraph dev` serves the page `jurisgraph serve` serves at its root."""
 RUNTIME_DIR = ".langgraph_api"
 """Where `langgraph dev` keeps its threads, runs and store (people's legal questions), in its working directory."""
 
@@ -158,4 +163,4 @@ def own_runtime_files(folder: Path) -> None:
 
 
 own_runtime_files(Path.cwd() / RUNTIME_DIR)
-app = Starlette(middleware=[Middleware(ValidateContext)])
+app = Starlette(routes=[Mount(PAGE_PATH, app=page_app())], middleware=[Middleware(ValidateContext)])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
 from rich.markup import escape
@@ -112,6 +112,13 @@ def ask(
         bool,
         typer.Option(help="Keep this answer as an answered consultation: later similar questions find its articles."),
     ] = False,
+    server: Annotated[
+        bool,
+        typer.Option(
+            "--server/--no-server",
+            help="Send the question to a `jurisgraph serve` running on the same data dir (warm models), if any.",
+        ),
+    ] = True,
 ) -> None:
     """Answer a legal question with a Legal Basis quoted verbatim from the knowledge base."""
     from agents.common.question import validate_question
@@ -128,7 +135,12 @@ def ask(
         context.language = lang
     question = validate_question(question, context.max_question_chars)
     live = err.is_terminal and not as_json
-    out = run_graph(build_graph, ConsultInput(question=question), context, live, thread, require_statutes)
+    # The server answers with the product defaults: a question asking for other settings runs here.
+    url = served_at() if server and not (settings or model or review or lang) else None
+    if url is not None:
+        out = ask_through(url, question, thread, live)
+    else:
+        out = run_graph(build_graph, ConsultInput(question=question), context, live, thread, require_statutes)
     if as_json:
         print_json(out)
     else:
@@ -136,6 +148,26 @@ def ask(
         print_scope()
     if remember:
         remember_answer_of(question, out)
+
+
+def served_at() -> str | None:
+    """The URL of a `jurisgraph serve` on this data dir that answers now, or None."""
+    from app.web.presence import running_server
+
+    return running_server(load_settings())
+
+
+def ask_through(url: str, question: str, thread: str | None, live: bool) -> dict[str, Any]:
+    """The answer of the server at ``url``, its progress on the status line as the in-process run shows it."""
+    from app.threads import validate_thread_id
+    from app.web.client import ask_server
+
+    if thread is not None:
+        validate_thread_id(thread)
+    if not live:
+        return ask_server(url, question, thread, lambda _line: None)
+    with err.status(f"asking the server at {escape(url)}…", spinner="dots") as status:
+        return ask_server(url, question, thread, lambda line: status.update(escape(line)))
 
 
 def remember_answer_of(question: str, out: dict[str, object]) -> None:

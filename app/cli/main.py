@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from app.cli import answer, evaluate, fit, graphrag, ingest, kb, kg, model
+from app.cli import answer, evaluate, fit, graphrag, ingest, kb, kg, model, serve
 from app.cli.console import err, shown
 from tools.errors import JurisError, StoreUnavailableError
 from tools.stop import STOP_GRACE_S, end_soon, request_stop, stop_requested
@@ -37,6 +37,7 @@ kg_cli.command("repair")(kg.kg_repair)
 cli.command("judge")(answer.judge_cmd)
 cli.command("laws")(kg.list_laws_cmd)
 cli.command()(answer.ask)
+cli.command()(serve.serve)
 cli.command("eval")(evaluate.eval_cmd)
 cli.command("replay")(evaluate.replay_cmd)
 cli.add_typer(model_cli, name="model")

@@ -13,15 +13,9 @@ from rich.markup import escape
 
 from agents.context import AuditContext, Context
 from app.cli.console import err
+from app.progress import follow
 from app.threads import open_checkpointer, validate_thread_id
-from graphs.consult import ANSWER_NODE, DRAFT_NODE
-from prompts import label
 from tools.settings import load_settings
-
-ANSWER_TAIL = 60
-"""Characters of the answer being written that the live status line shows."""
-WRITING = (DRAFT_NODE, ANSWER_NODE)
-"""The nodes whose tokens the live status line shows (a fast consult's Response is its draft)."""
 
 
 def run_with_status(
@@ -30,42 +24,13 @@ def run_with_status(
     """Run a graph, showing its stages as they finish (custom stream) and the final answer as the model
     writes it (messages stream) when ``live``; returns the output."""
     out: dict[str, Any] = {}
-    answer, writer = "", ""
-    modes = ["custom", "values", "messages"] if live else ["values"]
     with err.status("starting…", spinner="dots") if live else nullcontext() as status:
-        for namespace, mode, chunk in graph.stream(request, config, context=context, stream_mode=modes, subgraphs=True):
-            if mode == "values":
-                if not namespace:
-                    out = chunk
-            elif status is None:
-                continue
-            elif mode == "messages":
-                token, metadata = chunk
-                node = metadata.get("langgraph_node")
-                if node in WRITING and isinstance(token.content, str):
-                    answer, writer = (answer if node == writer else ""), node
-                    answer += token.content
-                    tail = answer.replace(chr(10), " ")[-ANSWER_TAIL:]
-                    status.update(f"{escape(step_name(node, context.language))}: {escape(tail)}")
-            else:
-                status.update(_stage_line(chunk, context.language))
+        for kind, payload in follow(graph, request, context, config, live):
+            if kind == "output":
+                out = payload
+            elif status is not None:
+                status.update(escape(payload))
     return out
-
-
-def step_name(node: str, language: str) -> str:
-    """A graph step as a person reads it (检索法条, 核验法条, 撰写答复), the node's own name when it has none."""
-    try:
-        return label(f"step_{node}", language)
-    except KeyError:
-        return node
-
-
-def _stage_line(chunk: dict[str, Any], language: str) -> str:
-    """The live status line for one progress event of the custom stream."""
-    detail = chunk.get("detail", {})
-    extra = detail.get("decision") or chunk.get("article_id") or detail.get("article_id") or ""
-    what = f"{step_name(chunk['stage'], language)} {extra}".strip()
-    return escape(label("step_done", language, step=what) if chunk.get("event") == "done" else f"{what}…")
 
 
 def review(verdicts: list[dict[str, Any]]) -> dict[str, Any]:
