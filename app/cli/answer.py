@@ -165,9 +165,12 @@ def ask_through(url: str, question: str, thread: str | None, live: bool) -> dict
     if thread is not None:
         validate_thread_id(thread)
     if not live:
-        return ask_server(url, question, thread, lambda _line: None)
-    with err.status(f"asking the server at {escape(url)}…", spinner="dots") as status:
-        return ask_server(url, question, thread, lambda line: status.update(escape(line)))
+        out = ask_server(url, question, thread, lambda _line: None)
+    else:
+        with err.status(f"asking the server at {escape(url)}…", spinner="dots") as status:
+            out = ask_server(url, question, thread, lambda line: status.update(escape(line)))
+    err.print(f"[dim]answered by the server at {escape(url)} (--no-server runs here)[/dim]")
+    return out
 
 
 def remember_answer_of(question: str, out: dict[str, object]) -> None:

@@ -23,7 +23,12 @@ def marked_sentences(text: str, question: str, response: str) -> list[dict[str, 
     character pairs with the question (with the answer breaking a tie: the sentence it applied); an item of an
     enumeration (（二）醉酒驾驶机动车的) is marked with the sentence introducing the list, which says what follows
     from it. None is marked when no sentence shares a pair with either."""
-    parts = [p for p in sentences(text) if p.strip()]
+    parts: list[str] = []
+    for part in sentences(text):  # a line break after a sentence's end stays with it: the page keeps the lines
+        if parts and not part.strip():
+            parts[-1] += part
+        else:
+            parts.append(part)
     scores = [(shared_pairs(p, question), shared_pairs(p, response)) for p in parts]
     best = max(range(len(parts)), key=lambda i: (scores[i], -i), default=-1)
     marked = {best} if best >= 0 and scores[best] > (0, 0) else set()

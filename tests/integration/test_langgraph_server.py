@@ -263,3 +263,18 @@ def test_every_run_endpoint_refuses_bad_input_with_a_422_naming_it(server: str) 
             _http("POST", f"{server}{path}", body, timeout=30)  # type: ignore[arg-type]
         assert refused.value.code == 422, path
         assert named in json.loads(refused.value.read())["detail"]
+
+
+def test_langgraph_dev_serves_the_page(server: str) -> None:
+    with urllib.request.urlopen(f"{server}/page/", timeout=10) as response:
+        assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+        assert '<script src="static/page.js"' in response.read().decode()
+    request = urllib.request.Request(
+        f"{server}/page/api/ask",
+        data=json.dumps({"question": "醉酒驾驶机动车会受到什么处罚？"}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=120) as response:
+        body = response.read().decode()
+    answer = json.loads(body.split("event: answer\ndata: ", 1)[1].split("\n\n", 1)[0])
+    assert "刑法:133-1" in [b["article_id"] for b in answer["view"]["basis"]]

@@ -122,16 +122,16 @@ def test_a_judgment_shows_each_charges_signals_acts_and_checks(capsys: pytest.Ca
 
 
 def test_the_status_line_speaks_of_steps_a_person_understands() -> None:
-    from app.cli.runner import _stage_line, step_name
+    from app.progress import stage_text, step_name
     from graphs.audit import graph as audit
     from graphs.consult import graph as consult
     from graphs.global_search import graph as global_search
     from graphs.ingest import graph as ingest
     from graphs.judge import graph as judge
 
-    assert _stage_line({"stage": "search_law", "event": "done", "detail": {}}, "zh") == "检索法条：完成"
-    assert _stage_line({"stage": "audit", "article_id": "刑法:264"}, "zh") == "核验法条 刑法:264…"
-    assert _stage_line({"stage": "check_content", "event": "done"}, "en") == "writing the answer: done"
+    assert stage_text({"stage": "search_law", "event": "done", "detail": {}}, "zh") == "检索法条：完成"
+    assert stage_text({"stage": "audit", "article_id": "刑法:264"}, "zh") == "核验法条 刑法:264…"
+    assert stage_text({"stage": "check_content", "event": "done"}, "en") == "writing the answer: done"
     # Every step of every graph has its words, in both languages.
     for graph in (consult, judge, audit, ingest, global_search):
         for node in graph.get_graph().nodes:

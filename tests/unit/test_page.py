@@ -1,0 +1,196 @@
+"""The page's server side: its endpoints' refusals and event streams, the picture's layout, the deciding
+sentence, the server file `ask` finds a running server by, and the event parser `ask` reads it with."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from app.web.client import events
+from app.web.picture import MAX_PER_COLUMN, consult_picture, judge_picture
+from app.web.presence import SERVER_FILE, announced, running_server
+from app.web.routes import page_app
+from app.web.views import marked_sentences
+from tests.conftest import evidence_item, laws_db_text
+from tools.kb.memory_store import InMemoryGraphStore
+from tools.services import Services, build_services, set_services
+from tools.settings import Settings, load_settings
+
+DRUNK = "醉酒驾驶机动车会受到什么处罚？"
+
+
+def _events(response: Any) -> list[tuple[str, dict[str, Any]]]:
+    return list(events(io.BytesIO(response.content)))
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(page_app()) as test_client:
+        yield test_client
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "named"),
+    [
+        ("/api/ask", {"question": "  "}, "the question is empty"),
+        ("/api/ask", {"question": 3}, "question must be a text"),
+        ("/api/ask", {"question": DRUNK, "review": "yes"}, "review must be true or false"),
+        ("/api/ask", {"question": "问" * 5000}, "more than the limit of 4000"),
+        ("/api/ask", {"question": DRUNK, "thread": 7}, "thread must be a text"),
+        ("/api/judge", {}, "fact must be a text"),
+        ("/api/resume", {"graph": "ingest", "answers": {}, "thread": "t"}, "graph must be one of consult, judge"),
+        ("/api/resume", {"graph": "judge", "answers": [], "thread": "t"}, "answers must be an object"),
+    ],
+)
+def test_a_request_the_run_would_refuse_is_a_422_naming_it(
+    client: TestClient, path: str, body: dict[str, Any], named: str
+) -> None:
+    response = client.post(path, json=body)
+    assert response.status_code == 422 and named in response.json()["error"]
+
+
+def test_a_body_that_is_not_json_is_named(client: TestClient) -> None:
+    response = client.post("/api/ask", content=b"{question", headers={"Content-Type": "application/json"})
+    assert response.status_code == 422 and "not JSON" in response.json()["error"]
+
+
+def test_the_page_runs_only_its_own_script(client: TestClient) -> None:
+    page = client.get("/")
+    policy = page.headers["content-security-policy"]
+    assert page.status_code == 200 and "script-src 'self'" in policy and "unsafe-inline" not in policy
+    assert '<script src="static/page.js"' in page.text and client.get("/static/page.js").status_code == 200
+    # Nothing the page loads comes from elsewhere: every src and href is relative (or a data: URL).
+    assert "https://" not in page.text and 'src="http' not in page.text and 'href="http' not in page.text
+
+
+def test_an_empty_knowledge_base_is_an_error_naming_the_fix(client: TestClient, tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, embeddings="hash", neo4j_uri="", chroma_host="", graph_name="empty")
+    empty: Services = build_services(settings, graph=InMemoryGraphStore())
+    set_services(empty)
+    try:
+        streamed = _events(client.post("/api/ask", json={"question": DRUNK}))
+    finally:
+        set_services(None)
+        empty.close()
+    (name, error) = streamed[-1]
+    assert name == "error" and "holds no statutes yet" in error["message"] and "jurisgraph ingest" in error["message"]
+    assert error["exit_code"] == 2
+
+
+def test_a_question_streams_its_steps_then_the_answer_with_its_picture(client: TestClient, active_kb: Services) -> None:
+    streamed = _events(client.post("/api/ask", json={"question": DRUNK}))
+    names = [name for name, _ in streamed]
+    assert names[0] == "thread" and names[-1] == "answer" and names.count("step") >= 5
+    assert any(d["text"] == "检索法条：完成" for n, d in streamed if n == "step")
+    view = streamed[-1][1]["view"]
+    (basis,) = [b for b in view["basis"] if b["article_id"] == "刑法:133-1"]
+    assert "".join(s["text"] for s in basis["sentences"]) == laws_db_text("中华人民共和国刑法", "第一百三十三条之一")
+    assert [s["text"].strip() for s in basis["sentences"] if s["decisive"]][-1] == "（二）醉酒驾驶机动车的；"
+    nodes = {n["id"]: n for n in view["picture"]["nodes"]}
+    assert nodes["article:刑法:133-1"]["state"] == "kept" and nodes["question"]["text"] == DRUNK
+    assert {"source": "article:刑法:133-1", "target": "answer", "label": "依据 basis"} in view["picture"]["edges"]
+    # The follow-up continues the thread the first answer named.
+    thread = streamed[0][1]["thread"]
+    again = _events(client.post("/api/ask", json={"question": "会吊销驾驶证吗？", "thread": thread}))
+    assert again[0][1]["thread"] == thread and again[-1][0] == "answer"
+
+
+def test_a_review_with_no_paused_run_is_an_error_event(client: TestClient, active_kb: Services) -> None:
+    streamed = _events(client.post("/api/resume", json={"graph": "judge", "thread": "judge-none", "answers": {}}))
+    assert streamed[-1][0] == "error" and "no judge run waits for a review" in streamed[-1][1]["message"]
+
+
+def test_the_sentence_that_decides_is_marked_with_the_sentence_introducing_its_list() -> None:
+    text = laws_db_text("中华人民共和国刑法", "第一百三十三条之一")
+    marked = [s["text"] for s in marked_sentences(text, "醉酒驾驶机动车会受到什么处罚？", "") if s["decisive"]]
+    assert marked == ["在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金：\n", "（二）醉酒驾驶机动车的；\n"]
+    # Nothing shared with the question or the answer: nothing claimed to decide.
+    assert not any(s["decisive"] for s in marked_sentences(text, "xyz", "abc"))
+
+
+def _consult_out(n_evidence: int) -> dict[str, Any]:
+    evidence = [evidence_item(f"刑法:{i}") for i in range(1, n_evidence + 1)]
+    return {
+        "response": "回答",
+        "element_graph": {"key_facts": ["醉酒驾驶"], "legal_questions": ["处罚"]},
+        "evidence": evidence,
+        "legal_basis": [{"article_id": "刑法:2", "law": "中华人民共和国刑法", "number": "第二条", "text": "正文"}],
+        "verdicts": [{"article_id": "刑法:3", "applicable": False}],
+        "examples": [{"id": "c1", "question": "酒驾怎么罚", "answer": "答", "articles": ["刑法:2", "民法典:1"]}],
+    }
+
+
+def test_a_consultations_picture_reads_left_to_right_and_colours_each_article() -> None:
+    picture = consult_picture(DRUNK, _consult_out(3))
+    columns: dict[int, list[str]] = {}
+    for node in picture["nodes"]:
+        columns.setdefault(node["x"], []).append(node["kind"])
+    kinds = [sorted(set(columns[x])) for x in sorted(columns)]
+    assert kinds == [["question"], ["element"], ["consultation"], ["article"], ["answer"]]
+    states = {n["label"]: n["state"] for n in picture["nodes"] if n["kind"] == "article"}
+    assert states == {"刑法:2": "kept", "刑法:1": "unverified", "刑法:3": "pruned"}
+    drawn = {n["id"] for n in picture["nodes"]}
+    # The consultation also cites an article not among the candidates: that edge has nothing to end at.
+    assert all(e["source"] in drawn and e["target"] in drawn for e in picture["edges"])
+    assert {"source": "consultation:c1", "target": "article:刑法:2", "label": "引用 cites"} in picture["edges"]
+
+
+def test_a_column_shows_its_first_nodes_only() -> None:
+    picture = consult_picture(DRUNK, _consult_out(MAX_PER_COLUMN + 4))
+    assert sum(n["kind"] == "article" for n in picture["nodes"]) == MAX_PER_COLUMN
+    assert picture["height"] > 0 and picture["width"] > 0
+
+
+def test_a_judgments_picture_links_charges_to_their_articles_and_precedents() -> None:
+    out = {
+        "charges": ["盗窃"],
+        "articles": ["刑法:264"],
+        "acts": [],
+        "reasoning": "理由",
+        "scored_charges": [
+            {"name": "盗窃", "probability": 0.9, "signals": {"prior": 1.0}, "articles": ["刑法:264"], "act": None},
+            {"name": "诈骗", "probability": 0.2, "signals": {"prior": 0.1}, "articles": ["刑法:266"], "act": None},
+        ],
+        "evidence": [
+            {"n": 1, "kind": "article", "id": "刑法:264", "text": "盗窃公私财物"},
+            {"n": 2, "kind": "article", "id": "刑法:64", "text": "违法所得"},
+            {"n": 3, "kind": "case", "id": "case-1", "text": "被告人犯盗窃罪…（盗窃）"},
+        ],
+        "verdicts": [{"article_id": "刑法:266", "applicable": False}],
+    }
+    picture = judge_picture("秘密窃取电动车", out)
+    states = {n["id"]: n["state"] for n in picture["nodes"]}
+    assert states["charge:盗窃"] == "kept" and states["charge:诈骗"] == "pruned"
+    assert states["article:刑法:264"] == "kept" and states["article:刑法:266"] == "pruned"
+    assert states["article:刑法:64"] == "unverified"
+    edges = {(e["source"], e["target"]) for e in picture["edges"]}
+    assert {
+        ("precedent:case-1", "charge:盗窃"),
+        ("charge:盗窃", "article:刑法:264"),
+        ("fact", "article:刑法:64"),
+    } <= edges
+    assert ("article:刑法:264", "judgment") in edges and ("article:刑法:266", "judgment") not in edges
+
+
+def test_a_running_server_is_found_by_its_file_and_only_while_it_answers(tmp_path: Path) -> None:
+    settings = load_settings()
+    with announced(settings, "http://127.0.0.1:9"):
+        listed = json.loads((settings.data_dir / SERVER_FILE).read_text())
+        assert listed == {"pid": os.getpid(), "url": "http://127.0.0.1:9"}
+        assert running_server(settings) is None  # listed, but nothing answers on that port
+    assert not (settings.data_dir / SERVER_FILE).exists()
+    # A server killed with -9 left its file: a pid no longer running is not asked.
+    (settings.data_dir / SERVER_FILE).write_text(json.dumps({"pid": 2**22 + 1, "url": "http://127.0.0.1:9"}))
+    assert running_server(settings) is None
+
+
+def test_the_event_stream_is_read_event_by_event() -> None:
+    body = 'event: step\ndata: {"text": "a"}\n\nevent: answer\ndata: {"out": {"response": "答"}}\n\n'
+    assert list(events(io.BytesIO(body.encode()))) == [("step", {"text": "a"}), ("answer", {"out": {"response": "答"}})]
