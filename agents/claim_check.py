@@ -21,6 +21,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from agents.common.answers import split_draft
+from agents.common.chat import reply
 from agents.common.guidance import missing_fact, where_to_ask
 from agents.common.models import chat_model
 from agents.context import ConsultContext
@@ -282,6 +283,7 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     response += label("notice", ctx.language)
     return {
         "response": response,
+        "messages": [reply(response, state.legal_basis, ctx.language)],
         "claim_checks": records,
         "history": [{"question": state.question, "response": response}],
         "usage": usage,

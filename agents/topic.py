@@ -17,6 +17,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
+from agents.common.chat import reply
 from agents.common.models import chat_model
 from agents.context import ConsultContext
 from agents.state.common import trace_event
@@ -71,6 +72,7 @@ def check_topic(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[s
     return {
         "declined": True,
         "response": response,
+        "messages": [reply(response, [], ctx.language)],
         "history": [{"question": state.question, "response": response}],
         "usage": usage,
         "trace": trace,

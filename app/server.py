@@ -64,6 +64,11 @@ def run_problem(assistant_id: str, context: object, given: object) -> str | None
         return f"input must be an object with the {graph} graph's {INPUTS[graph][0]}"
     field, limit = INPUTS[graph]
     text = given.get(field)
+    if text is None and graph == "consult" and "messages" in given:
+        # A chat (Studio's chat view, agent-chat-ui): its last message is the question.
+        text = _chat_question(given["messages"])
+        if text is None:
+            return "input.messages must end with a human message holding the question"
     if not isinstance(text, str):
         return f"input.{field} must be a text (got {type(text).__name__})"
     settings = CONTEXTS[graph](**(context if isinstance(context, dict) else {}))
@@ -73,6 +78,20 @@ def run_problem(assistant_id: str, context: object, given: object) -> str | None
     except InputError as exc:
         return str(exc)
     return None
+
+
+def _chat_question(messages: object) -> str | None:
+    """The text of a chat's last message when it is a human one, as the API takes messages (a dict with
+    ``type`` human or ``role`` user, or a bare text), else None."""
+    last = messages[-1] if isinstance(messages, list) and messages else None
+    if isinstance(last, str):
+        return last
+    if not isinstance(last, dict) or (last.get("type") != "human" and last.get("role") not in ("user", "human")):
+        return None
+    content = last.get("content")
+    if isinstance(content, list):  # multimodal: its text parts
+        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return content if isinstance(content, str) else None
 
 
 def context_problem(assistant_id: str, context: object) -> str | None:

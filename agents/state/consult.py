@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 # pydantic (LangGraph's JSON schemas for Studio and the API) needs this TypedDict before Python 3.12.
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
 from agents.state.audit import Verdict
@@ -60,15 +62,22 @@ class Turn(TypedDict):
 
 @dataclass(kw_only=True)
 class ConsultInput:
-    """What a caller gives the consult graph."""
+    """What a caller gives the consult graph: a question, or a chat whose last human message is one."""
 
-    question: str
-    """The user's legal question in natural language."""
+    question: str = ""
+    """The user's legal question in natural language (empty when it comes as a message)."""
+
+    messages: Annotated[list[AnyMessage], add_messages] = field(default_factory=list)
+    """The conversation as chat messages (LangGraph Studio's chat view, agent-chat-ui): a last human message is
+    the question; each answer is added as an AI message with its Legal Basis."""
 
 
 @dataclass(kw_only=True)
 class ConsultOutput(CitedAnswer, RunRecord):
     """What the consult graph returns."""
+
+    messages: Annotated[list[AnyMessage], add_messages] = field(default_factory=list)
+    """The conversation as chat messages, this turn's question and answer last."""
 
     response: str = ""
     """回答: the answer in prose; citations to ids outside the audited set are removed."""

@@ -6,7 +6,6 @@ which commands that never run one (``laws``, ``model path``) should not pay.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
@@ -16,6 +15,7 @@ from rich.table import Table
 
 from agents.context import AuditContext, ConsultContext, JudgeContext
 from app.cli.console import console, err, shown
+from app.output import to_json
 from tools.errors import InputError
 from tools.settings import load_settings, use_pack
 
@@ -91,7 +91,7 @@ def print_scope() -> None:
 
 def print_json(out: object) -> None:
     try:
-        print(json.dumps(out, ensure_ascii=False, indent=2, default=str), flush=True)
+        print(to_json(out, indent=2), flush=True)
     except BrokenPipeError:
         console.on_broken_pipe()
 

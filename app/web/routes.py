@@ -27,6 +27,7 @@ from agents.common.question import validate_question
 from agents.context import ConsultContext, JudgeContext
 from agents.state.consult import ConsultInput
 from agents.state.judge import JudgeInput
+from app.output import to_json
 from app.web.presence import SERVICE
 from app.web.runs import GRAPHS, Event, context_for, new_thread, run_events
 from tools.errors import InputError
@@ -88,7 +89,7 @@ def _streamed(events: Iterator[Event]) -> StreamingResponse:
 
     async def body() -> AsyncIterator[str]:
         while (event := await run_in_threadpool(queue.get)) is not None:
-            data = json.dumps(event, ensure_ascii=False, default=str)
+            data = to_json(event)
             yield f"event: {event['event']}\ndata: {data}\n\n"
 
     return StreamingResponse(body(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})

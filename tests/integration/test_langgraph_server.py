@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -203,8 +204,9 @@ def test_the_final_answer_streams_token_by_token_through_the_api(server: str) ->
 def test_studio_forms_come_from_the_input_and_context_schemas(server: str) -> None:
     assistants = {a["graph_id"]: a["assistant_id"] for a in _http("POST", f"{server}/assistants/search", {})}
     consult = _http("GET", f"{server}/assistants/{assistants['consult']}/schemas")
-    assert set(consult["input_schema"]["properties"]) == {"question"}
-    assert {"response", "legal_basis", "verdicts"} <= set(consult["output_schema"]["properties"])
+    # A question, or a chat (the messages key Studio's chat view and agent-chat-ui look for).
+    assert set(consult["input_schema"]["properties"]) == {"question", "messages"}
+    assert {"response", "legal_basis", "verdicts", "messages"} <= set(consult["output_schema"]["properties"])
     context = consult["context_schema"]["properties"]
     for field in ("models", "top_k", "max_rounds", "audit", "human_review"):
         assert field in context and context[field].get("description"), field  # Studio shows it with help text
@@ -278,3 +280,24 @@ def test_langgraph_dev_serves_the_page(server: str) -> None:
         body = response.read().decode()
     answer = json.loads(body.split("event: answer\ndata: ", 1)[1].split("\n\n", 1)[0])
     assert "刑法:133-1" in [b["article_id"] for b in answer["view"]["basis"]]
+
+
+def test_a_chat_client_asks_with_messages_and_reads_the_basis_in_the_answer(server: str) -> None:
+    # What agent-chat-ui and Studio's chat view send: the conversation's messages, the last one the question.
+    run = {
+        "assistant_id": "consult",
+        "input": {"messages": [{"type": "human", "content": "醉酒驾驶机动车会受到什么处罚？"}]},
+        "context": {"model": "fake"},
+    }
+    out = _http("POST", f"{server}/runs/wait", run, timeout=120)
+    question, answer = out["messages"]
+    assert question["type"] == "human" and answer["type"] == "ai"
+    assert laws_db_text("中华人民共和国刑法", "第一百三十三条之一") in answer["content"]
+    assert [b["article_id"] for b in answer["additional_kwargs"]["legal_basis"]] == [
+        b["article_id"] for b in out["legal_basis"]
+    ]
+    # A chat that ends on the answer asks nothing: refused before a run is made.
+    run["input"] = {"messages": [{"type": "ai", "content": "答"}]}
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        _http("POST", f"{server}/runs/wait", run)
+    assert refused.value.code == 422 and "must end with a human message" in refused.value.read().decode()

@@ -139,7 +139,11 @@ def test_answer_has_audited_legal_basis_with_verbatim_text(active_kb: Services, 
     # extract, 1 checklist (generated once, then stored), 1 verification, draft, manager, content check.
     assert out["usage"]["llm_calls"] in (5, 6)
     assert ChecklistRepository(active_kb.graph).get("刑法:133-1") is not None
-    json.dumps(out, ensure_ascii=False)  # the output state is plain JSON
+    # The output state is plain JSON, but for the chat: the question and the answer with its basis quoted.
+    json.dumps({k: v for k, v in out.items() if k != "messages"}, ensure_ascii=False)
+    question, answer = out["messages"]
+    assert question.type == "human" and answer.type == "ai" and answer.content.startswith(out["response"])
+    assert laws_db_text("中华人民共和国刑法", "第一百三十三条之一") in answer.content
 
 
 @pytest.mark.parametrize(
