@@ -6,6 +6,7 @@ import contextlib
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -92,3 +93,30 @@ def chroma_server(path: Path, port: int = 0) -> Iterator[int]:
         proc.terminate()
         proc.wait(timeout=30)
         log.close()
+
+
+def wait_for(url: str, proc: subprocess.Popen[bytes], log: Path, seconds: float = 120) -> None:
+    """Return once ``url`` answers; fail naming the server's log when ``proc`` ends or time runs out first."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{url} did not answer:\n" + log.read_text()[-3000:]) from None
+            time.sleep(0.3)
+
+
+def stop_served(proc: subprocess.Popen[bytes], data_dir: Path) -> None:
+    """Stop a server started in its own session, and the embedded FalkorDB it started on ``data_dir`` (which
+    outlives a killed server by design: the next process reuses it), so nothing is left behind."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+    pid_file = data_dir / "falkordb" / "pid"
+    if pid_file.exists():
+        with contextlib.suppress(ProcessLookupError, ValueError):
+            os.kill(int(pid_file.read_text()), signal.SIGTERM)

@@ -25,12 +25,15 @@ def _loopback(host: str) -> bool:
 
 
 def _warm_up() -> None:
-    """Load the KB's indexes and the embedding models now, not in the first person's answer."""
+    """Load the KB's indexes, the embedding models and the chat model now, not in the first person's answer."""
+    from agents.common.models import chat_model
+    from agents.context import ConsultContext
     from app.cli.answer import require_statutes
     from tools.errors import JurisError
 
     try:
         require_statutes()
+        chat_model(ConsultContext(), "draft")
     except JurisError as exc:  # the page names it again on each question, where the person sees it
         err.print(f"[yellow]warning:[/yellow] {shown(str(exc))}")
 

@@ -95,15 +95,20 @@ def _streamed(events: Iterator[Event]) -> StreamingResponse:
     return StreamingResponse(body(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
 
+def _text(body: dict[str, Any], key: str, limit: int, what: str) -> str:
+    """The question or fact of a request, checked as the graph checks it."""
+    text = body.get(key)
+    if not isinstance(text, str):
+        raise InputError(f"{key} must be a text")
+    return validate_question(text, limit, what, f"max_{key}_chars")
+
+
 async def ask(request: Request) -> Response:
     """A question, answered in its thread (a follow-up gives the thread the first answer came with)."""
     try:
         body = await _body(request)
         context = ConsultContext(human_review=_flag(body, "review"))
-        question = body.get("question")
-        if not isinstance(question, str):
-            raise InputError("question must be a text")
-        question = validate_question(question, context.max_question_chars)
+        question = _text(body, "question", context.max_question_chars, "question")
         thread = _thread(body, "consult")
     except InputError as exc:
         return _refused(str(exc))
@@ -115,10 +120,7 @@ async def judge(request: Request) -> Response:
     try:
         body = await _body(request)
         context = JudgeContext(human_review=_flag(body, "review"))
-        fact = body.get("fact")
-        if not isinstance(fact, str):
-            raise InputError("fact must be a text")
-        fact = validate_question(fact, context.max_fact_chars, "fact description", "max_fact_chars")
+        fact = _text(body, "fact", context.max_fact_chars, "fact description")
     except InputError as exc:
         return _refused(str(exc))
     return _streamed(run_events("judge", JudgeInput(fact=fact), new_thread("judge"), context, _flag(body, "raw")))

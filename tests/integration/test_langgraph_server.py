@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -21,7 +19,7 @@ from agents.claim_check import readable_citations
 from agents.common.answers import strip_citation
 from graphs.consult import ANSWER_NODE
 from tests.conftest import laws_db_text
-from tests.servers import free_port
+from tests.servers import free_port, stop_served, wait_for
 
 pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,29 +92,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     url = f"http://127.0.0.1:{port}"
     DATA_DIRS[url] = data_dir
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                _http("GET", f"{url}/ok", timeout=2)
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("langgraph dev did not start:\n" + (data_dir / "server.log").read_text()[-3000:])
-                time.sleep(0.5)
+        wait_for(f"{url}/ok", proc, data_dir / "server.log")
         yield url
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+        stop_served(proc, data_dir)
         log.close()
-        # The server's embedded FalkorDB runs in its own session and outlives a killed server by design
-        # (the next process reuses it); the test stops it so nothing is left behind.
-        pid_file = data_dir / "falkordb" / "pid"
-        if pid_file.exists():
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(int(pid_file.read_text()), signal.SIGTERM)
 
 
 def test_server_lists_the_graphs(server: str) -> None:

@@ -6,15 +6,12 @@ unresolvable, so the page is checked with the network off."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import laws_db_text, run_cli
-from tests.servers import free_port
+from tests.servers import free_port, stop_served, wait_for
 
 pytestmark = pytest.mark.integration
 BIN = Path(sys.executable).parent
@@ -67,28 +64,11 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/health", timeout=2) as response:
-                    assert json.loads(response.read())["service"] == "jurisgraph"
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("jurisgraph serve did not start:\n" + (data_dir / "serve.log").read_text()[-3000:])
-                time.sleep(0.3)
+        wait_for(f"{url}/api/health", proc, data_dir / "serve.log", 60)
         yield url, data_dir
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+        stop_served(proc, data_dir)
         log.close()
-        pid_file = data_dir / "falkordb" / "pid"
-        if pid_file.exists():
-            with contextlib.suppress(ProcessLookupError, ValueError):
-                os.kill(int(pid_file.read_text()), signal.SIGTERM)
 
 
 @pytest.fixture(scope="module")
@@ -118,6 +98,18 @@ def browser(downloads: Path) -> Iterator[Any]:
         yield driver
     finally:
         driver.quit()
+
+
+SHOTS = os.environ.get("JURIS_SCREENSHOTS")
+"""A folder to save each view's screenshot in (docs/images: `JURIS_SCREENSHOTS=docs/images pytest …test_page.py`)."""
+
+
+def _shot(browser: Any, name: str) -> None:
+    if SHOTS:
+        height = browser.execute_script("return document.documentElement.scrollHeight")
+        browser.set_window_size(1280, min(max(height, 800), 4000))
+        browser.save_screenshot(str(Path(SHOTS) / f"page-{name}.png"))
+        browser.set_window_size(1280, 1600)
 
 
 def _by_id(browser: Any, element_id: str) -> Any:
@@ -164,6 +156,7 @@ def test_a_borderline_verdict_accepted_in_the_page_stands(browser: Any, served: 
     _judge(browser, served[0])
     boxes = _all(browser, "#review-items fieldset")
     assert boxes and all("✓" in box.text and "✗" in box.text for box in boxes)  # the checklist is shown
+    _shot(browser, "review")
     _by_id(browser, "review-submit").click()
     _answered(browser)
     assert _by_id(browser, "answer").is_displayed()
@@ -180,6 +173,8 @@ def test_a_borderline_verdict_overridden_in_the_page_is_the_reviewers(browser: A
     _by_id(browser, "review-submit").click()
     _answered(browser)
     assert _audit(browser)[article] == "排除 pruned (reviewer)"
+    _all(browser, "#picture g.node[data-id='judgment']")[0].click()
+    _shot(browser, "judge")
 
 
 def test_a_question_shows_progress_then_the_answer_its_basis_and_the_picture(
@@ -200,6 +195,7 @@ def test_a_question_shows_progress_then_the_answer_its_basis_and_the_picture(
     assert node.get_attribute("data-state") == "kept"
     node.click()
     assert "醉酒驾驶机动车的" in _by_id(browser, "detail").text
+    _shot(browser, "consult")
 
 
 def test_a_follow_up_continues_the_thread(browser: Any, served: tuple[str, Path]) -> None:
