@@ -39,12 +39,13 @@ def writing_text(node: str, written: str, language: str) -> str:
 def follow(
     graph: Any, request: Any, context: Context, config: dict[str, Any] | None = None, live: bool = True
 ) -> Iterator[tuple[str, Any]]:
-    """Run a graph, yielding what a person watching it reads: ``("step", line)`` as each stage starts or
-    finishes (the custom stream), ``("writing", line)`` as the model writes the answer (the messages stream),
-    and last ``("output", out)``, the graph's output. Without ``live`` only the output comes."""
+    """Run a graph, yielding what a person watching it reads: ``("step", line)`` as each step starts (the tasks
+    stream) and as each stage finishes or verifies an article (the custom stream), ``("writing", line)`` as the
+    model writes the answer (the messages stream), and last ``("output", out)``, the graph's output. Without
+    ``live`` only the output comes."""
     out: dict[str, Any] = {}
     answer, writer = "", ""
-    modes = ["custom", "values", "messages"] if live else ["values"]
+    modes = ["tasks", "custom", "values", "messages"] if live else ["values"]
     for namespace, mode, chunk in graph.stream(request, config, context=context, stream_mode=modes, subgraphs=True):
         if mode == "values":
             if not namespace:
@@ -56,6 +57,10 @@ def follow(
                 answer, writer = (answer if node == writer else ""), node
                 answer += token.content
                 yield "writing", writing_text(node, answer, context.language)
+        elif mode == "tasks":
+            # A step starting (its end is the node's own "done" event): what a slow model call is working on.
+            if "input" in chunk:
+                yield "step", f"{step_name(chunk['name'], context.language)}…"
         else:
             yield "step", stage_text(chunk, context.language)
     yield "output", out

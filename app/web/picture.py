@@ -30,7 +30,8 @@ class Node(TypedDict):
     label: str
     text: str
     state: str
-    """kept, pruned or unverified for an article or a charge; empty for the rest."""
+    """kept, pruned or unverified for an article or a charge (considered: a judgment's article the audit verified
+    but no convicted charge applies); empty for the rest."""
     x: int
     y: int
 
@@ -159,6 +160,7 @@ def judge_picture(fact: str, out: dict[str, Any]) -> Picture:
     texts = {e["id"]: e["text"] for e in out.get("evidence") or []}
     cited = set(out.get("articles") or [])
     pruned = {v["article_id"] for v in out.get("verdicts") or [] if not v["applicable"]}
+    audited = {v["article_id"] for v in out.get("verdicts") or [] if v["applicable"]}
     articles: list[str] = list(out.get("articles") or [])
     for c in scored[:MAX_PER_COLUMN]:
         articles += [a for a in c["articles"] if a not in articles]
@@ -172,7 +174,8 @@ def judge_picture(fact: str, out: dict[str, Any]) -> Picture:
             "kind": "article",
             "label": a,
             "text": texts.get(a, a),
-            "state": _article_state(a, cited, pruned),
+            # Verified by the audit but applied by no charge of the judgment: considered, not used.
+            "state": "considered" if a in audited - cited else _article_state(a, cited, pruned),
         }
         for a in articles
     ]

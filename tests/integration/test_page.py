@@ -106,6 +106,7 @@ SHOTS = os.environ.get("JURIS_SCREENSHOTS")
 
 def _shot(browser: Any, name: str) -> None:
     if SHOTS:
+        browser.execute_script("window.scrollTo(0, 0)")
         height = browser.execute_script("return document.documentElement.scrollHeight")
         browser.set_window_size(1280, min(max(height, 800), 4000))
         browser.save_screenshot(str(Path(SHOTS) / f"page-{name}.png"))

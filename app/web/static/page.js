@@ -10,6 +10,7 @@ const COLOURS = {
   kept: ["#e8f5e9", "#2e7d32"],
   pruned: ["#ffebee", "#c62828"],
   unverified: ["#fff8e1", "#f9a825"],
+  considered: ["#eceff1", "#78909c"],
   question: ["#e3f2fd", "#1565c0"],
   fact: ["#e3f2fd", "#1565c0"],
   element: ["#eceff1", "#455a64"],
@@ -70,7 +71,7 @@ async function run(path, body) {
   clearResult();
   setRunning(true);
   show("progress", true);
-  $("steps").appendChild(el("li", "提交中… sending"));
+  $("steps").appendChild(el("li", "提交中 sending…", "running"));
   try {
     const response = await fetch(path, {
       method: "POST",
@@ -104,12 +105,38 @@ async function run(path, body) {
   }
 }
 
+// A step's name and what it works on (核验法条 刑法:264), without its state (…, ：完成, : done).
+function stepOf(text) {
+  return text.split(/…|：|: /)[0];
+}
+
+// A step starting adds a running line (or names what the running one works on); its end marks that line done.
+function showStep(text) {
+  const steps = $("steps");
+  const running = text.endsWith("…");
+  const last = steps.lastElementChild;
+  if (running && last && last.classList.contains("running") && stepOf(text).startsWith(stepOf(last.textContent))) {
+    last.textContent = text;
+    return;
+  }
+  if (!running) {
+    for (const line of Array.from(steps.querySelectorAll("li.running")).reverse()) {
+      if (stepOf(text).startsWith(stepOf(line.textContent))) { // the end may name its outcome (复查初稿 Pass)
+        line.textContent = text;
+        line.className = "done";
+        return;
+      }
+    }
+  }
+  steps.appendChild(el("li", text, running ? "running" : "done"));
+}
+
 function handle(name, data) {
   if (name === "thread") {
+    $("steps").replaceChildren(); // the server has the request: its steps follow
     if (data.graph === "consult") thread = data.thread;
   } else if (name === "step") {
-    const done = data.text.endsWith("完成") || data.text.endsWith("done");
-    $("steps").appendChild(el("li", data.text, done ? "done" : ""));
+    showStep(data.text);
   } else if (name === "writing") {
     $("writing").textContent = data.text;
   } else if (name === "review") {
@@ -236,7 +263,7 @@ function showReview(data) {
       box.appendChild(el("legend", v.article_id));
       box.appendChild(el("p", "模型认为 The model proposes: " + (v.applicable ? "适用 APPLICABLE" : "不适用 NOT applicable") + "（" + v.reason + "）"));
       const checks = el("ul");
-      for (const c of v.checks) checks.appendChild(el("li", (c.holds ? "✓ " : "✗ ") + c.item + " — " + c.reason));
+      for (const c of v.checks) checks.appendChild(el("li", (c.holds ? "✓ " : "✗ ") + c.item + (c.reason ? " — " + c.reason : "")));
       box.appendChild(checks);
       const name = "choice-" + v.article_id;
       for (const [value, text] of [["accept", "接受 Accept"], ["override", "推翻 Override"]]) {
