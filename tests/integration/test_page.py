@@ -196,7 +196,6 @@ def test_a_question_shows_progress_then_the_answer_its_basis_and_the_picture(
     assert node.get_attribute("data-state") == "kept"
     node.click()
     assert "醉酒驾驶机动车的" in _by_id(browser, "detail").text
-    _shot(browser, "consult")
 
 
 def test_a_follow_up_continues_the_thread(browser: Any, served: tuple[str, Path]) -> None:
