@@ -122,10 +122,7 @@ def ask(
 ) -> None:
     """Answer a legal question with a Legal Basis quoted verbatim from the knowledge base."""
     from agents.common.question import validate_question
-    from agents.state.consult import ConsultInput
     from app.cli.printing import print_answer
-    from app.cli.runner import run_graph
-    from graphs.consult import build_graph
     from tools.packs import pack_for_language
 
     context = run_context(ConsultContext(), settings, model, review)
@@ -135,17 +132,23 @@ def ask(
         context.language = lang
     question = validate_question(question, context.max_question_chars)
     live = err.is_terminal and not as_json
-    # The server answers with the product defaults: a question asking for other settings runs here.
+    # The server answers with the product defaults: a question asking for other settings runs here. Asked there,
+    # this process opens no store and compiles no graph.
     url = served_at() if server and not (settings or model or review or lang) else None
     if url is not None:
         out = ask_through(url, question, thread, live)
     else:
+        from agents.state.consult import ConsultInput
+        from app.cli.runner import run_graph
+        from graphs.consult import build_graph
+
         out = run_graph(build_graph, ConsultInput(question=question), context, live, thread, require_statutes)
     if as_json:
         print_json(out)
     else:
         print_answer(out)
-        print_scope()
+        if url is None:
+            print_scope()
     if remember:
         remember_answer_of(question, out)
 

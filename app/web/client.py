@@ -40,7 +40,9 @@ def events(response: Any) -> Iterator[tuple[str, dict[str, Any]]]:
 def ask_server(url: str, question: str, thread: str | None, progress: Callable[[str], None]) -> dict[str, Any]:
     """The consult graph's output for ``question`` (in ``thread``), run by the server at ``url``; each
     progress line goes to ``progress`` as it comes."""
-    body = json.dumps({"question": question, "thread": thread, "raw": True}, ensure_ascii=False).encode()
+    # Without a thread the answer is not kept as a conversation, as `ask` without --thread keeps none.
+    request_body = {"question": question, "thread": thread, "keep": thread is not None, "raw": True}
+    body = json.dumps(request_body, ensure_ascii=False).encode()
     request = urllib.request.Request(
         f"{url}/api/ask", data=body, method="POST", headers={"Content-Type": "application/json"}
     )

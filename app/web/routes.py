@@ -57,17 +57,19 @@ async def _body(request: Request) -> dict[str, Any]:
     return body
 
 
-def _flag(body: dict[str, Any], key: str) -> bool:
-    value = body.get(key, False)
+def _flag(body: dict[str, Any], key: str, default: bool = False) -> bool:
+    value = body.get(key, default)
     if not isinstance(value, bool):
         raise InputError(f"{key} must be true or false")
     return value
 
 
-def _thread(body: dict[str, Any], graph: str) -> str:
+def _thread(body: dict[str, Any], graph: str) -> str | None:
+    """The thread to run in: the one named, a new one, or none when ``keep`` is false (an answer given once,
+    kept as no conversation, as `jurisgraph ask` without --thread)."""
     thread = body.get("thread")
     if thread is None or thread == "":
-        return new_thread(graph)
+        return new_thread(graph) if _flag(body, "keep", True) else None
     if not isinstance(thread, str):
         raise InputError("thread must be a text")
     return thread
@@ -110,6 +112,8 @@ async def ask(request: Request) -> Response:
         context = ConsultContext(human_review=_flag(body, "review"))
         question = _text(body, "question", context.max_question_chars, "question")
         thread = _thread(body, "consult")
+        if thread is None and context.human_review:
+            raise InputError("a review pauses the run in its thread: ask with keep true to review")
     except InputError as exc:
         return _refused(str(exc))
     return _streamed(run_events("consult", ConsultInput(question=question), thread, context, _flag(body, "raw")))
@@ -123,7 +127,9 @@ async def judge(request: Request) -> Response:
         fact = _text(body, "fact", context.max_fact_chars, "fact description")
     except InputError as exc:
         return _refused(str(exc))
-    return _streamed(run_events("judge", JudgeInput(fact=fact), new_thread("judge"), context, _flag(body, "raw")))
+    # Only a judgment paused for review is kept (in memory, until the person answers).
+    thread = new_thread("judge") if context.human_review else None
+    return _streamed(run_events("judge", JudgeInput(fact=fact), thread, context, _flag(body, "raw")))
 
 
 async def resume(request: Request) -> Response:

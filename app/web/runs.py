@@ -46,23 +46,28 @@ def context_for(graph: str, review: bool) -> AuditContext:
     return context
 
 
-def _saver(graph: str) -> AbstractContextManager[BaseCheckpointSaver[Any]]:
+def _saver(graph: str, thread: str | None) -> AbstractContextManager[BaseCheckpointSaver[Any] | None]:
+    if thread is None:
+        return nullcontext(None)
     return open_checkpointer(load_settings()) if graph == "consult" else nullcontext(_paused)
 
 
-def _build(graph: str, saver: BaseCheckpointSaver[Any]) -> Any:
+def _build(graph: str, saver: BaseCheckpointSaver[Any] | None) -> Any:
     from graphs import consult, judge
 
     return (consult if graph == "consult" else judge).build_graph(checkpointer=saver)
 
 
-def run_events(graph: str, request: Any, thread: str, context: AuditContext, raw: bool = False) -> Iterator[Event]:
-    """Run ``graph`` on ``request`` (its input, or a ``Command`` resuming a review) in ``thread``, yielding
-    ``step`` and ``writing`` events as it works, then ``review`` (borderline verdicts waiting for the person)
-    or ``answer`` (what the page shows; with ``raw`` also the graph's whole output, for ``jurisgraph ask``),
-    or ``error``."""
+def run_events(
+    graph: str, request: Any, thread: str | None, context: AuditContext, raw: bool = False
+) -> Iterator[Event]:
+    """Run ``graph`` on ``request`` (its input, or a ``Command`` resuming a review) in ``thread`` (None: no
+    conversation kept, and no review), yielding ``step`` and ``writing`` events as it works, then ``review``
+    (borderline verdicts waiting for the person) or ``answer`` (what the page shows; with ``raw`` also the
+    graph's whole output, for ``jurisgraph ask``), or ``error``."""
     try:
-        validate_thread_id(thread)
+        if thread is not None:
+            validate_thread_id(thread)
         yield {"event": "thread", "graph": graph, "thread": thread}
         require_statutes()
         yield from _run(graph, request, thread, context, raw)
@@ -74,9 +79,9 @@ def run_events(graph: str, request: Any, thread: str, context: AuditContext, raw
         yield {"event": "error", "message": message, "exit_code": 1}
 
 
-def _run(graph: str, request: Any, thread: str, context: AuditContext, raw: bool) -> Iterator[Event]:
-    config = {"configurable": {"thread_id": thread}}
-    with _saver(graph) as saver:
+def _run(graph: str, request: Any, thread: str | None, context: AuditContext, raw: bool) -> Iterator[Event]:
+    config = {"configurable": {"thread_id": thread}} if thread is not None else None
+    with _saver(graph, thread) as saver:
         compiled = _build(graph, saver)
         if isinstance(request, Command) and not compiled.get_state(config).interrupts:
             raise InputError(
@@ -89,7 +94,7 @@ def _run(graph: str, request: Any, thread: str, context: AuditContext, raw: bool
                 out = payload
             else:
                 yield {"event": kind, "text": payload}
-        if pending := compiled.get_state(config).interrupts:
+        if saver is not None and (pending := compiled.get_state(config).interrupts):
             yield {
                 "event": "review",
                 "graph": graph,
@@ -97,6 +102,8 @@ def _run(graph: str, request: Any, thread: str, context: AuditContext, raw: bool
                 "pending": [{"id": item.id, "verdicts": item.value["verdicts"]} for item in pending],
             }
             return
+    if graph == "judge" and thread is not None:
+        _paused.delete_thread(thread)  # reviewed and judged: nothing waits any more
     if graph == "consult":
         view = consult_view(str(out.get("question") or ""), out)
     else:

@@ -6,6 +6,7 @@ unresolvable, so the page is checked with the network off."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -44,16 +45,16 @@ def _browser_tools() -> tuple[str, str] | None:
     return (chromium, driver) if chromium and driver else None
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """A fresh KB (the Criminal Law) served by `jurisgraph serve` with the scripted fake model."""
-    data_dir = tmp_path_factory.mktemp("page")
-    script = data_dir / "fake_script.json"
-    script.write_text(json.dumps(REVIEW_SCRIPT, ensure_ascii=False), encoding="utf-8")
+@contextlib.contextmanager
+def _serve(data_dir: Path, script: dict[str, list[str]] | None = None) -> Iterator[tuple[str, Path]]:
+    """A fresh KB (the Criminal Law) in ``data_dir`` served by `jurisgraph serve` with the fake model, scripted
+    with ``script``'s replies first when given."""
     assert run_cli("ingest", data_dir=data_dir).returncode == 0
     port = free_port()
     env = {**os.environ, "JURIS_DATA_DIR": str(data_dir), "JURIS_MODEL": "fake", "JURIS_EMBEDDINGS": "hash"}
-    env["JURIS_FAKE_SCRIPT"] = str(script)
+    if script is not None:
+        env["JURIS_FAKE_SCRIPT"] = str(data_dir / "fake_script.json")
+        Path(env["JURIS_FAKE_SCRIPT"]).write_text(json.dumps(script, ensure_ascii=False), encoding="utf-8")
     log = (data_dir / "serve.log").open("w")
     proc = subprocess.Popen(
         [str(BIN / "jurisgraph"), "serve", "--port", str(port)],
@@ -69,6 +70,21 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     finally:
         stop_served(proc, data_dir)
         log.close()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The page over a fresh KB, the fake model answering by its rules."""
+    with _serve(tmp_path_factory.mktemp("page")) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def reviewing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The page over a KB of its own whose first checklists are scripted to be borderline (the scripted replies
+    would otherwise reach the consultations' audits, in whatever order parallel audits call)."""
+    with _serve(tmp_path_factory.mktemp("page-review"), REVIEW_SCRIPT) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
@@ -152,9 +168,8 @@ def _audit(browser: Any) -> dict[str, str]:
     return {row[0].text: row[1].text for row in cells}
 
 
-# The review tests come first: the scripted checklists are the fresh KB's first ones.
-def test_a_borderline_verdict_accepted_in_the_page_stands(browser: Any, served: tuple[str, Path]) -> None:
-    _judge(browser, served[0])
+def test_a_borderline_verdict_accepted_in_the_page_stands(browser: Any, reviewing: tuple[str, Path]) -> None:
+    _judge(browser, reviewing[0])
     boxes = _all(browser, "#review-items fieldset")
     assert boxes and all("✓" in box.text and "✗" in box.text for box in boxes)  # the checklist is shown
     _shot(browser, "review")
@@ -165,8 +180,10 @@ def test_a_borderline_verdict_accepted_in_the_page_stands(browser: Any, served: 
     assert audit and not any("reviewer" in verdict for verdict in audit.values())
 
 
-def test_a_borderline_verdict_overridden_in_the_page_is_the_reviewers(browser: Any, served: tuple[str, Path]) -> None:
-    _judge(browser, served[0])
+def test_a_borderline_verdict_overridden_in_the_page_is_the_reviewers(
+    browser: Any, reviewing: tuple[str, Path]
+) -> None:
+    _judge(browser, reviewing[0])
     (first, *_rest) = _all(browser, "#review-items fieldset")
     article = first.get_attribute("data-article")
     first.find_element("css selector", "input[value=override]").click()

@@ -44,6 +44,7 @@ def client() -> Iterator[TestClient]:
         ("/api/ask", {"question": DRUNK, "review": "yes"}, "review must be true or false"),
         ("/api/ask", {"question": "问" * 5000}, "more than the limit of 4000"),
         ("/api/ask", {"question": DRUNK, "thread": 7}, "thread must be a text"),
+        ("/api/ask", {"question": DRUNK, "keep": False, "review": True}, "ask with keep true to review"),
         ("/api/judge", {}, "fact must be a text"),
         ("/api/resume", {"graph": "ingest", "answers": {}, "thread": "t"}, "graph must be one of consult, judge"),
         ("/api/resume", {"graph": "judge", "answers": [], "thread": "t"}, "answers must be an object"),
@@ -102,6 +103,17 @@ def test_a_question_streams_its_steps_then_the_answer_with_its_picture(client: T
     thread = streamed[0][1]["thread"]
     again = _events(client.post("/api/ask", json={"question": "会吊销驾驶证吗？", "thread": thread}))
     assert again[0][1]["thread"] == thread and again[-1][0] == "answer"
+
+
+def test_an_answer_given_once_is_kept_as_no_thread(client: TestClient, active_kb: Services) -> None:
+    from app.threads import list_threads, open_checkpointer
+    from graphs.consult import build_graph
+
+    streamed = _events(client.post("/api/ask", json={"question": DRUNK, "keep": False}))
+    assert streamed[0] == ("thread", {"event": "thread", "graph": "consult", "thread": None})
+    assert streamed[-1][0] == "answer"
+    with open_checkpointer(load_settings()) as saver:
+        assert list_threads(saver, build_graph(checkpointer=saver)) == []
 
 
 def test_a_review_with_no_paused_run_is_an_error_event(client: TestClient, active_kb: Services) -> None:
