@@ -40,9 +40,9 @@ def run_context(context: ContextT, settings: list[str] | None, model: str | None
     return context
 
 
-def require_statutes() -> None:
+def require_statutes(warm: bool = True) -> None:
     """An empty knowledge base is a clear error naming the fix, not an answer that finds no law; a KB with
-    statutes starts loading its indexes."""
+    statutes starts loading its indexes when ``warm`` (a server's are loaded once, at its start)."""
     from tools.services import get_services
 
     services = get_services()
@@ -53,8 +53,9 @@ def require_statutes() -> None:
             f"the knowledge base in {services.settings.data_dir} holds no statutes yet: run `{command}` first"
         )
     warn_of_gaps(services)
-    # The indexes load while the graph's first model call runs, not after it.
-    services.warm_up()
+    if warm:
+        # The indexes load while the graph's first model call runs, not after it.
+        services.warm_up()
 
 
 def warn_of_gaps(services: Services) -> None:

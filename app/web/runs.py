@@ -69,7 +69,7 @@ def run_events(
         if thread is not None:
             validate_thread_id(thread)
         yield {"event": "thread", "graph": graph, "thread": thread}
-        require_statutes()
+        require_statutes(warm=False)  # `serve` warmed the indexes at its start, not again per question
         yield from _run(graph, request, thread, context, raw)
     except JurisError as exc:
         yield {"event": "error", "message": str(exc), "exit_code": exc.exit_code}
