@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -274,3 +275,13 @@ def test_ask_answers_through_the_running_server(served: tuple[str, Path]) -> Non
     assert here.returncode == 0 and "answered by the server" not in here.stderr
     basis = [[b["article_id"] for b in json.loads(run.stdout)["legal_basis"]] for run in (through, here)]
     assert basis[0] == basis[1] and "刑法:133-1" in basis[0]
+
+
+def test_a_port_in_use_is_named(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        refused = run_cli("serve", "--port", str(port), data_dir=tmp_path, timeout=60)
+    assert refused.returncode == 2 and f"port {port} on 127.0.0.1 is in use" in refused.stderr
+    assert not (tmp_path / "serve.json").exists()
