@@ -29,7 +29,7 @@ from agents.state.consult import ConsultInput
 from agents.state.judge import JudgeInput
 from app.output import to_json
 from app.web.presence import SERVICE
-from app.web.runs import GRAPHS, Event, context_for, new_thread, run_events
+from app.web.runs import GRAPHS, Event, new_thread, run_events
 from tools.errors import InputError
 from tools.settings import load_settings
 
@@ -146,7 +146,7 @@ async def resume(request: Request) -> Response:
         thread = body.get("thread")
         if not isinstance(thread, str) or not thread:
             raise InputError("thread must name the paused run's thread")
-        context = context_for(graph, True)
+        context = ConsultContext(human_review=True) if graph == "consult" else JudgeContext(human_review=True)
     except InputError as exc:
         return _refused(str(exc))
     return _streamed(run_events(graph, Command(resume=answers), thread, context, _flag(body, "raw")))

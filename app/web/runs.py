@@ -17,7 +17,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from agents.context import AuditContext, ConsultContext, JudgeContext
+from agents.context import AuditContext
 from app.cli.answer import require_statutes
 from app.progress import follow
 from app.threads import open_checkpointer, validate_thread_id
@@ -37,13 +37,6 @@ _paused = InMemorySaver()
 def new_thread(graph: str) -> str:
     """A fresh thread id for a run of ``graph``."""
     return f"{graph}-{uuid.uuid4().hex[:12]}"
-
-
-def context_for(graph: str, review: bool) -> AuditContext:
-    """The run's settings: the product defaults, with borderline verdicts sent to the person when ``review``."""
-    context: AuditContext = ConsultContext() if graph == "consult" else JudgeContext()
-    context.human_review = review
-    return context
 
 
 def _saver(graph: str, thread: str | None) -> AbstractContextManager[BaseCheckpointSaver[Any] | None]:
