@@ -1,8 +1,11 @@
 """ContentCheck agent (JurisMA): the final answer in two parts, Response (回答) and Legal Basis (法律依据).
 
 The model only rewrites the draft's prose (dropping what rested on pruned articles); the Legal Basis is
-built by code from the audited article ids with text fetched verbatim from the knowledge graph, and any
-citation outside the audited set is removed from the response and reported.
+built by code: every article kept before the draft (``keep_basis``) and not vetoed, most supported first, with
+text fetched verbatim from the knowledge graph. Which of them the draft cites does not choose the basis: the
+evidence decided it, and a 1.5B draft citing 民法典:1085 (抚养费) for "离婚时孩子抚养权怎么判" dropped the
+kept 1084, the article that decides custody. Any citation outside the basis is removed from the response and
+reported.
 """
 
 from __future__ import annotations
@@ -22,15 +25,6 @@ from prompts import label, render_prompt
 from tools.law.articles import Article, malformed_citations, parse_citations
 from tools.llm.chat import empty_usage, invoke_text
 from tools.services import get_services
-
-
-def cited_basis(applicable: list[Article], cited: list[str]) -> list[LegalBasisItem]:
-    """The Legal Basis of an answer: the applicable articles it cites, in citation order; all applicable
-    articles when it cites none of them. Listing every verified article beside a cited one put sections the
-    answer never relied on (IPC:356, assault in attempting theft) under a plain theft answer."""
-    wanted = set(cited)
-    used = [a for a in applicable if a.id in wanted]
-    return legal_basis(used or applicable, cited)
 
 
 def _rewrite(
@@ -82,8 +76,8 @@ def check_content(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         dropped.append(raw)
     return {
         "response": response.strip(),
-        # The draft's Citations line counts too: the rewrite keeps the reasons but often drops the ids.
-        "legal_basis": cited_basis(applicable, [*cited, *draft_cited]),
+        # In the keeper's order (the verdicts list the kept articles most supported first).
+        "legal_basis": legal_basis(applicable, []),
         "dropped_citations": dropped,
         "usage": usage,
         "trace": [

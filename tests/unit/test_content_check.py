@@ -1,8 +1,13 @@
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from agents.common.answers import split_draft, strip_citation
-from agents.content_check import cited_basis
-from tools.law.articles import Article
+from agents.content_check import check_content
+from agents.context import ConsultContext
+from agents.state.audit import Verdict
+from agents.state.consult import ConsultState
+from tools.services import Services
 from tools.retrieval.lexical import tokenize
 
 
@@ -21,18 +26,22 @@ def test_invented_ids_are_removed_with_their_separator() -> None:
     assert strip_citation(text, "刑法:999") == "依据[刑法:133-1]和处理"
 
 
-def _section(number: int) -> Article:
-    return Article(f"IPC:{number}", "IPC", "Indian Penal Code, 1860", number, "", f"Section {number}", "", "text")
-
-
-def test_legal_basis_lists_the_cited_applicable_articles_in_citation_order() -> None:
-    applicable = [_section(356), _section(379), _section(380)]
-    assert [b["article_id"] for b in cited_basis(applicable, ["IPC:380", "IPC:999", "IPC:379"])] == [
-        "IPC:380",
-        "IPC:379",
+def test_the_legal_basis_is_every_kept_article_in_the_keepers_order_whatever_the_draft_cites(
+    active_kb: Services,
+) -> None:
+    # The evidence kept 133-1 first and 133 second; the draft cites only 133. The basis is both, 133-1 first:
+    # which of them a 1.5B draft cites is not evidence (民法典:1085 cited, the custody article 1084 dropped).
+    verdicts: list[Verdict] = [
+        {"article_id": a, "applicable": True, "reason": "", "checks": [], "decided_by": "evidence"}
+        for a in ("刑法:133-1", "刑法:133")
     ]
-    # An answer that cites none of them still shows every verified article.
-    assert [b["article_id"] for b in cited_basis(applicable, ["IPC:999"])] == ["IPC:356", "IPC:379", "IPC:380"]
+    verdicts.append({"article_id": "刑法:264", "applicable": False, "reason": "", "checks": [], "decided_by": "evidence"})
+    state = ConsultState(question="醉酒驾驶撞了人怎么办？", draft="回答：肇事者担责[刑法:133]。", verdicts=verdicts)
+    context = SimpleNamespace(context=ConsultContext(model="fake", profile="fast"))
+    out = check_content(state, context)  # type: ignore[arg-type]
+    assert [b["article_id"] for b in out["legal_basis"]] == ["刑法:133-1", "刑法:133"]
+    assert out["legal_basis"][0]["text"].startswith("在道路上驾驶机动车")  # verbatim from the KB
+    assert "刑法:264" not in {b["article_id"] for b in out["legal_basis"]}  # not kept, not the basis
 
 
 def test_bare_ids_of_latin_named_codes_are_removed_too() -> None:
