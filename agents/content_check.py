@@ -19,7 +19,7 @@ from langgraph.runtime import Runtime
 from agents.common.answers import legal_basis, split_draft, strip_citation
 from agents.common.models import chat_model
 from agents.context import ConsultContext
-from agents.state.common import LegalBasisItem, trace_event
+from agents.state.common import trace_event
 from agents.state.consult import ConsultState
 from prompts import label, render_prompt
 from tools.law.articles import Article, malformed_citations, parse_citations

@@ -7,8 +7,8 @@ from agents.content_check import check_content
 from agents.context import ConsultContext
 from agents.state.audit import Verdict
 from agents.state.consult import ConsultState
-from tools.services import Services
 from tools.retrieval.lexical import tokenize
+from tools.services import Services
 
 
 def test_the_answer_line_is_kept_and_the_citation_line_dropped() -> None:
@@ -32,10 +32,9 @@ def test_the_legal_basis_is_every_kept_article_in_the_keepers_order_whatever_the
     # The evidence kept 133-1 first and 133 second; the draft cites only 133. The basis is both, 133-1 first:
     # which of them a 1.5B draft cites is not evidence (民法典:1085 cited, the custody article 1084 dropped).
     verdicts: list[Verdict] = [
-        {"article_id": a, "applicable": True, "reason": "", "checks": [], "decided_by": "evidence"}
-        for a in ("刑法:133-1", "刑法:133")
+        {"article_id": a, "applicable": kept, "reason": "", "checks": [], "decided_by": "evidence"}
+        for a, kept in (("刑法:133-1", True), ("刑法:133", True), ("刑法:264", False))
     ]
-    verdicts.append({"article_id": "刑法:264", "applicable": False, "reason": "", "checks": [], "decided_by": "evidence"})
     state = ConsultState(question="醉酒驾驶撞了人怎么办？", draft="回答：肇事者担责[刑法:133]。", verdicts=verdicts)
     context = SimpleNamespace(context=ConsultContext(model="fake", profile="fast"))
     out = check_content(state, context)  # type: ignore[arg-type]

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from tools.corpus.india import Offence
 from tools.errors import InputError
 from tools.kb.memory_store import InMemoryGraphStore
+from tools.kb.offences import OffenceRepository
+from tools.retrieval.hybrid import kg_linked_articles
 
 
 @pytest.fixture
@@ -72,3 +75,15 @@ def test_deletes_and_what_is_refused(store: InMemoryGraphStore) -> None:
     hostile = "x'}) MATCH (n) DETACH DELETE n //"
     assert store.read("MATCH (a:Article {id: $id}) RETURN a.id AS id", {"id": hostile}) == []
     assert store.read("MATCH (a:Article) RETURN count(a) AS n") == [{"n": 2}]
+
+
+def test_the_kg_source_reaches_the_section_defining_an_offence_the_question_names() -> None:
+    # The India pack's offence graph: a question naming an offence, in any case, reaches the section defining it;
+    # an offence name inside another word ("grapes") names nothing.
+    graph = InMemoryGraphStore()
+    graph.query("UNWIND $ids AS id MERGE (:Article {id: id})", {"ids": ["IPC:379", "IPC:376", "IPC:302"]})
+    table = [("IPC:379", "Theft"), ("IPC:376", "Rape"), ("IPC:302", "Murder")]
+    OffenceRepository(graph).upsert([Offence(a, name, "", True, False, "Any Magistrate") for a, name in table])
+    assert kg_linked_articles(graph, "What is the punishment for theft?", 10) == ["IPC:379"]
+    assert kg_linked_articles(graph, "MURDER after a theft", 10) == ["IPC:302", "IPC:379"]
+    assert kg_linked_articles(graph, "He stole grapes from a stall", 10) == []

@@ -228,15 +228,26 @@ MATCH (e:Entity) WHERE size(e.name) >= 2 AND $query CONTAINS e.name
 MATCH (e)-[:MENTIONED_IN]->(a:Article)
 RETURN a.id AS id, count(e) AS n
 """
+_KG_OFFENCES = """
+MATCH (o:Offense) WHERE size(o.name) >= 2 AND toLower($query) CONTAINS toLower(o.name)
+MATCH (a:Article)-[:DEFINES_OFFENSE]->(o)
+RETURN a.id AS id, o.name AS name
+"""
 
 
 def kg_linked_articles(store: GraphStore, query: str, depth: int) -> list[str]:
-    """KG traversal: articles defining the charges the query names, and articles mentioning the statute
-    entities it names (Law GraphRAG index), ranked by how many such links reach them."""
+    """KG traversal: articles defining the charges (the India pack: offences, in any case) the query names, and
+    articles mentioning the statute entities it names (Law GraphRAG index), ranked by how many such links reach
+    them."""
     scores: dict[str, int] = {}
     for cypher in (_KG_CHARGES, _KG_ENTITIES):
         for row in store.read(cypher, {"query": query}):
             scores[str(row["id"])] = scores.get(str(row["id"]), 0) + int(row["n"])
+    lowered = query.lower()
+    for row in store.read(_KG_OFFENCES, {"query": query}):
+        # An offence is named where a word starts with it: "theft?" names Theft, "grapes" does not name Rape.
+        if re.search(rf"\b{re.escape(str(row['name']).lower())}", lowered):
+            scores[str(row["id"])] = scores.get(str(row["id"]), 0) + 1
     return sorted(scores, key=lambda a: (-scores[a], a))[:depth]
 
 
