@@ -695,6 +695,12 @@ def test_where_to_ask_follows_the_question_s_own_words_before_unverified_article
     # 逆向行驶 and 罚款 both: the table's more specific area (道路交通) comes first.
     assert "交通管理部门" in where_to_ask([], "zh", "逆向行驶撞了人，被罚款两百元，事故责任怎么认定？")
     assert "劳动人事争议仲裁委员会" in where_to_ask(["劳动合同法:7"], "zh", "寒假在公司签了份合同，这个合同有用吗？")
+    # consult-10: a transfer between 定点医院 is the 医保经办机构's business (医疗保障法), not a labour arbitration,
+    # though its nearest articles were 社会保险法's; an article of 医疗保障法 names the area too.
+    transfer = "原医保定点医院在人民医院，想转诊至红十字会医院看门诊请问如何办理具体手续呢？"
+    assert "医疗保障经办机构" in where_to_ask(["社会保险法:28"], "zh", transfer)
+    assert "医保服务热线12393" in where_to_ask(["医疗保障法:35", "劳动合同法:47"], "zh")
+    assert "劳动人事争议仲裁委员会" in where_to_ask(["社会保险法:28"], "zh", "公司不给我交社保怎么办？")
 
 
 def _run_with_checklist(active_kb: Services, install: Any, items: tuple[str, ...]) -> tuple[dict[str, Any], Any]:
