@@ -17,15 +17,19 @@ from typing import Any, Protocol
 from langgraph.runtime import Runtime
 
 from agents.common.audits import AuditGraph, run_audit
+from agents.common.evidence import fetch_evidence
 from agents.common.question import user_words
 from agents.context import ConsultContext
 from agents.state.audit import Verdict
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState, EvidenceItem
 from prompts import label, load_table
+from tools.kb.statutes import StatuteRepository
 from tools.law.articles import NAMED_REF_RE, without_references
 from tools.llm.chat import empty_usage
 from tools.retrieval.basis_keeper import fitted_keeper
+from tools.retrieval.hybrid import Candidate
+from tools.services import get_services
 
 
 class ConsultNode(Protocol):
@@ -56,17 +60,52 @@ def kept_articles(evidence: list[EvidenceItem], most: int, asked: Sequence[str] 
     return list(dict.fromkeys([*asked, *(e["article_id"] for e in passing)]))[:most]
 
 
+COUNTERPART = "counterpart"
+"""The source of an evidence article the law's structure added: the Criminal Law article of a kept article's
+liability clause (:func:`criminal_counterparts`)."""
+
+
+def criminal_counterparts(
+    kept: Sequence[str], evidence: list[EvidenceItem], statutes: StatuteRepository
+) -> tuple[dict[str, str], list[EvidenceItem]]:
+    """The Criminal Law articles naming a conduct for which a kept article says 依法追究刑事责任 (each -> the kept
+    article; :meth:`~tools.kb.statutes.StatuteRepository.criminal_counterparts`), and the evidence with those it
+    lacked added, verbatim from the graph. The kept article decides the conduct is a crime, so the keeper's
+    evidence for it carries to the article saying what the person faces: asked 醉酒驾驶会受到什么处罚？, the
+    answer keeps 道路交通安全法:91 and, with it, 刑法:133-1 (危险驾驶罪: 拘役，并处罚金)."""
+    by_id = {e["article_id"]: e for e in evidence}
+    found: dict[str, str] = {}
+    for article_id in kept:
+        for counterpart in statutes.criminal_counterparts(by_id[article_id]["text"]):
+            if counterpart not in kept:
+                found.setdefault(counterpart, article_id)
+    lacking = [Candidate(a, 0.0, [COUNTERPART]) for a in found if a not in by_id]
+    return found, [*evidence, *fetch_evidence(statutes, lacking)[0]]
+
+
 def basis_verdicts(
-    evidence: list[EvidenceItem], kept: list[str], audited: dict[str, Verdict], lang: str, asked: Sequence[str] = ()
+    evidence: list[EvidenceItem],
+    kept: list[str],
+    audited: dict[str, Verdict],
+    lang: str,
+    asked: Sequence[str] = (),
+    counterparts: dict[str, str] | None = None,
 ) -> list[Verdict]:
     """A verdict on every evidence article, the kept ones first (most supported first): an audited one as its
-    checklist read it, with why it was kept (the evidence, or the question asking what it provides); a kept one not
-    audited on that alone; the rest not kept, with their support."""
+    checklist read it, with why it was kept (the evidence, the question asking what it provides, or the kept
+    article whose liability clause it completes); a kept one not audited on that alone; the rest not kept, with
+    their support."""
     by_id = {e["article_id"]: e for e in evidence}
+    counterparts = counterparts or {}
     verdicts: list[Verdict] = []
     for article_id in [*kept, *(a for a in by_id if a not in kept)]:
         support = f"{by_id[article_id]['support']:.2f}"
-        why = label("asked", lang) if article_id in asked else label("kept", lang, support=support)
+        if article_id in asked:
+            why = label("asked", lang)
+        elif article_id in counterparts:
+            why = label("counterpart", lang, article=by_id[counterparts[article_id]]["heading"])
+        else:
+            why = label("kept", lang, support=support)
         verdict = audited.get(article_id)
         if verdict is not None:
             reason = (
@@ -102,19 +141,27 @@ def make_keep_basis(audit: AuditGraph) -> ConsultNode:
         ctx = runtime.context
         asked = named_in_question(state.evidence) if asks_what_it_provides(state.question, ctx.language) else []
         kept = kept_articles(state.evidence, min(fitted_keeper().max_kept, ctx.audit_k), asked)
+        counterparts, evidence = criminal_counterparts(kept, state.evidence, get_services().statutes)
+        kept = [*kept, *counterparts]
         audited = dict(state.audited)
         usage, trace = empty_usage(), []
         if ctx.audit and (unread := [a for a in kept if a not in audited]):
             out = run_audit(audit, user_words(state.question, state.history), unread, ctx, "question")
             audited |= {v["article_id"]: v for v in out["verdicts"]}
             usage, trace = out["usage"], out["trace"]
-        verdicts = basis_verdicts(state.evidence, kept, audited if ctx.audit else {}, ctx.language, asked)
+        verdicts = basis_verdicts(evidence, kept, audited if ctx.audit else {}, ctx.language, asked, counterparts)
         vetoed = [v["article_id"] for v in verdicts if v["decided_by"] == "contradiction"]
         return {
+            "evidence": evidence,
             "verdicts": verdicts,
             "audited": audited,
             "usage": usage,
-            "trace": [*trace, trace_event("keep_basis", started, kept=kept, vetoed=vetoed, asked_article=asked)],
+            "trace": [
+                *trace,
+                trace_event(
+                    "keep_basis", started, kept=kept, vetoed=vetoed, asked_article=asked, counterparts=counterparts
+                ),
+            ],
         }
 
     return keep_basis

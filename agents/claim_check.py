@@ -27,7 +27,7 @@ from agents.common.models import chat_model
 from agents.context import ConsultContext
 from agents.state.common import LegalBasisItem, trace_event
 from agents.state.consult import ConsultState
-from prompts import label, render_prompt
+from prompts import label, render_prompt, without_echoed_headings
 from tools.kb.charges import ChargeRepository
 from tools.law.articles import short_law_name
 from tools.law.claims import (
@@ -112,7 +112,7 @@ def _revise(state: ConsultState, ctx: ConsultContext, response: str, claims: lis
     )
     system = SystemMessage(content=render_prompt("system", ctx.language))
     text, usage = invoke_text(chat_model(ctx, "draft"), [system, HumanMessage(content=prompt)])
-    return split_draft(text), usage
+    return split_draft(without_echoed_headings(text, "revise_claims", ctx.language)), usage
 
 
 def _without_sentences(text: str, drop: set[int]) -> str:
@@ -193,9 +193,11 @@ def _unverified_basis(state: ConsultState, lang: str) -> str:
 
 def how_chosen(state: ConsultState, lang: str) -> str:
     """The sentence saying how each basis article was chosen and how sure that is: how many of the answered
-    consultations nearest the question cite it and the keeper's support, or that the question asks about it."""
+    consultations nearest the question cite it and the keeper's support, or why it was kept without passing
+    (the question asks about it; a kept article's liability clause names its conduct)."""
     by_id = {e["article_id"]: e for e in state.evidence}
     reasons = {v["article_id"]: v["decided_by"] for v in state.verdicts}
+    why = {v["article_id"]: v["reason"].split(label("clause_separator", lang))[0] for v in state.verdicts}
     parts = []
     for item in state.legal_basis:
         evidence = by_id.get(item["article_id"])
@@ -203,7 +205,7 @@ def how_chosen(state: ConsultState, lang: str) -> str:
             continue
         article = label("citation", lang, law=item["law"], number=item["number"])
         if not evidence["passes"]:
-            parts.append(label("chosen_asked", lang, article=article))
+            parts.append(label("chosen_because", lang, article=article, why=why.get(item["article_id"], "")))
             continue
         similar = label("chosen_similar", lang, n=evidence["similar"]) if evidence["similar"] else ""
         parts.append(

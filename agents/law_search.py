@@ -14,6 +14,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from agents.common.answers import split_draft
+from agents.common.evidence import fetch_evidence
 from agents.common.models import chat_model
 from agents.common.question import user_words
 from agents.context import ConsultContext
@@ -22,14 +23,12 @@ from agents.state.common import trace_event
 from agents.state.consult import ConsultState, EvidenceItem, Example
 from prompts import render_prompt
 from tools.errors import StructuredOutputError
-from tools.kb.statutes import StatuteRepository
 from tools.law.articles import without_references
 from tools.llm.chat import Usage, empty_usage, failed_usage, invoke_structured
 from tools.retrieval.basis_keeper import fitted_keeper
 from tools.retrieval.consultations import Neighbour, cited_laws, prior_ranking, vote
 from tools.retrieval.hybrid import (
     OPTIONAL_SOURCES,
-    Candidate,
     articles_cited_by,
     kg_linked_articles,
     route_collections,
@@ -55,29 +54,6 @@ def build_query(question: str, element_graph: dict[str, Any], draft: str = "") -
     extra = [*element_graph.get("key_facts", []), *element_graph.get("legal_questions", [])]
     parts = [question, *[str(x) for x in extra if x], split_draft(draft) if draft else ""]
     return without_references("\n".join(parts)).strip()
-
-
-def fetch_evidence(
-    statutes: StatuteRepository, candidates: Sequence[Candidate]
-) -> tuple[list[EvidenceItem], list[str]]:
-    """Evidence items with verbatim KB text for the candidates, and the candidate ids the graph lacks."""
-    articles = {a.id: a for a in statutes.get_articles([c.article_id for c in candidates])}
-    evidence: list[EvidenceItem] = [
-        {
-            "article_id": c.article_id,
-            "heading": articles[c.article_id].heading,
-            "text": articles[c.article_id].text,
-            "score": round(c.score, 5),
-            "sources": c.sources,
-            "support": 0.0,
-            "passes": False,
-            "signals": {},
-            "similar": 0,
-        }
-        for c in candidates
-        if c.article_id in articles
-    ]
-    return evidence, [c.article_id for c in candidates if c.article_id not in articles]
 
 
 def with_support(evidence: list[EvidenceItem], rankings: dict[str, list[str]]) -> list[EvidenceItem]:

@@ -4,8 +4,9 @@
 
 Each question of the file names the articles a lawyer would cite (its ``answer``'s 法律依据, with ``why`` from the
 law); the search reads the question alone (no element graph: no model), fuses the evidence as LawSearch does and
-keeps what the basis keeper passes. Printed: per question the kept articles with their support, whether a lawyer's
-article is among them, and the evidence's top five; then how many questions keep one, and the kept precision.
+keeps what the basis keeper passes, with the Criminal Law articles their liability clauses name. Printed: per
+question the kept articles with their support, whether a lawyer's article is among them, and the evidence's top
+five; then how many questions keep one, and the kept precision.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import argparse
 import json
 from pathlib import Path
 
-from agents.basis import kept_articles
+from agents.basis import criminal_counterparts, kept_articles
+from agents.common.evidence import fetch_evidence
 from agents.context import ConsultContext
-from agents.law_search import RERANKED, fetch_evidence, nearest_consultations, source_rankings, with_support
+from agents.law_search import RERANKED, nearest_consultations, source_rankings, with_support
 from app.eval.tasks import gold_articles
 from tools.law.articles import without_references
 from tools.retrieval.basis_keeper import fitted_keeper
@@ -44,6 +46,8 @@ def main() -> None:
         fused = fitted_source_fusion(RERANKED in rankings).fuse(rankings, ctx.top_k)
         evidence = with_support(fetch_evidence(services.statutes, fused)[0], rankings)
         kept = kept_articles(evidence, min(fitted_keeper().max_kept, ctx.audit_k))
+        counterparts, evidence = criminal_counterparts(kept, evidence, services.statutes)
+        kept += counterparts
         support = {e["article_id"]: e["support"] for e in evidence}
         rows.append(
             {

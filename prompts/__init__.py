@@ -6,6 +6,7 @@ Templates use ``$name`` placeholders (``string.Template``), so JSON braces in pr
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from importlib import resources
 from string import Template
@@ -24,6 +25,18 @@ def load_prompt(name: str, lang: str = "zh") -> Template:
 def render_prompt(name: str, lang: str = "zh", **values: object) -> str:
     """Fill a template; every placeholder must be given (a KeyError names the missing one)."""
     return load_prompt(name, lang).substitute({k: str(v) for k, v in values.items()}).strip()
+
+
+_HEADING = re.compile(r"^([^\n$：:，。,.]{1,40})[：:]", re.MULTILINE)
+
+
+def without_echoed_headings(reply: str, name: str, lang: str = "zh") -> str:
+    """``reply`` without the prompt ``name``'s own section headings it opens with (法律依据（条文原文）：, 答复：):
+    a small model asked for one section often starts by copying the heading of another."""
+    headings = "|".join(re.escape(h) for h in _HEADING.findall(load_prompt(name, lang).template))
+    if not headings:
+        return reply.strip()
+    return re.sub(rf"^(?:\s*(?:{headings})\s*[：:])+", "", reply.strip()).strip()
 
 
 def label(name: str, lang: str = "zh", **values: object) -> str:

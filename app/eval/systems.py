@@ -16,9 +16,10 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from agents.common.answers import format_evidence
+from agents.common.evidence import fetch_evidence
 from agents.context import ConsultContext, Context, JudgeContext
 from agents.context.experiment import MeasuredConsult, MeasuredJudge
-from agents.law_search import CONSULTATION_SOURCES, RERANKED, fetch_evidence, source_rankings
+from agents.law_search import CONSULTATION_SOURCES, RERANKED, source_rankings
 from agents.state.audit import Verdict
 from agents.state.common import TraceEvent
 from agents.state.consult import ConsultInput, EvidenceItem

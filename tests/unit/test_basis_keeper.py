@@ -6,12 +6,19 @@ from __future__ import annotations
 import pytest
 
 from agents.auditor import _decide_question, quoted_contradiction
-from agents.basis import asks_what_it_provides, basis_verdicts, kept_articles, named_in_question
+from agents.basis import (
+    COUNTERPART,
+    asks_what_it_provides,
+    basis_verdicts,
+    criminal_counterparts,
+    kept_articles,
+    named_in_question,
+)
 from agents.common.question import user_words
 from agents.element import ground_elements
 from agents.state.audit import CheckResult
 from app.fit.keeper import Question, fit_variant, measure
-from tests.conftest import evidence_item
+from tests.conftest import evidence_item, laws_db_text
 from tools.law.articles import referenced_numbers
 from tools.retrieval.basis_keeper import (
     AGREEMENT,
@@ -24,6 +31,7 @@ from tools.retrieval.basis_keeper import (
     fitted_keeper,
     variant_of,
 )
+from tools.services import Services
 
 DEPOSIT = "租房到期后房东不退押金怎么办？"
 
@@ -230,6 +238,8 @@ def test_the_answer_says_how_its_basis_was_chosen_and_how_sure() -> None:
         {"article_id": a, "applicable": True, "reason": "", "checks": [], "decided_by": "evidence"}
         for a in basis_ids(basis)
     ]
+    # Why an article the keeper did not pass is there: its verdict's first clause (the audit's reading follows).
+    verdicts[1]["reason"] = "问题询问本条的内容；问题所述与本条要件没有矛盾"
     state = ConsultState(question="q", evidence=evidence, legal_basis=basis, verdicts=verdicts)  # type: ignore[arg-type]
     assert how_chosen(state, "zh") == (
         "法律依据由检索证据选定：《中华人民共和国民法典》第587条（4 个相似的已答咨询引用了此条，检索支持度 0.71）、"
@@ -242,3 +252,29 @@ def test_the_answer_says_how_its_basis_was_chosen_and_how_sure() -> None:
 
 def basis_ids(basis: list[dict[str, str]]) -> list[str]:
     return [b["article_id"] for b in basis]
+
+
+def test_a_kept_articles_liability_clause_keeps_the_criminal_article_naming_its_conduct(memory_kb: Services) -> None:
+    # 道路交通安全法:91: 醉酒驾驶机动车的，……依法追究刑事责任; 刑法:133-1 (危险驾驶) names 醉酒驾驶机动车 word for word.
+    traffic = {
+        **evidence_item("道路交通安全法:91", 0.76, True),
+        "heading": "《中华人民共和国道路交通安全法》第九十一条",
+        "text": laws_db_text("中华人民共和国道路交通安全法", "第九十一条"),
+    }
+    counterparts, evidence = criminal_counterparts(["道路交通安全法:91"], [traffic], memory_kb.statutes)
+    assert counterparts == {"刑法:133-1": "道路交通安全法:91"}
+    added = evidence[-1]
+    assert added["sources"] == [COUNTERPART]
+    assert added["text"] == laws_db_text("中华人民共和国刑法", "第一百三十三条之一")
+    verdicts = basis_verdicts(evidence, ["道路交通安全法:91", "刑法:133-1"], {}, "zh", (), counterparts)
+    assert [v["applicable"] for v in verdicts] == [True, True]
+    assert verdicts[1]["reason"].startswith("《中华人民共和国道路交通安全法》第九十一条规定对该行为依法追究刑事责任")
+    # Not kept, its clause adds nothing; general wording (构成犯罪) names no one article.
+    assert criminal_counterparts([], [traffic], memory_kb.statutes)[0] == {}
+    general = {**traffic, "article_id": "x:1", "text": "违反本法规定。构成犯罪的，依法追究刑事责任。"}
+    assert criminal_counterparts(["x:1"], [general], memory_kb.statutes)[0] == {}
+    tax_text = laws_db_text("中华人民共和国税收征收管理法", "第六十七条")  # 以暴力、威胁方法拒不缴纳税款的 (抗税)
+    tax = {**traffic, "article_id": "税收征收管理法:67", "text": tax_text}
+    assert criminal_counterparts(["税收征收管理法:67"], [tax], memory_kb.statutes)[0] == {
+        "刑法:202": "税收征收管理法:67"
+    }

@@ -619,6 +619,17 @@ def test_unsupported_penalty_is_rewritten_then_removed(active_kb: Services, monk
     assert "处拘役，并处罚金。" in out["response"]  # …and is restored from the article
 
 
+def test_a_rewrite_opening_with_the_prompts_own_heading_is_read_without_it(
+    active_kb: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The local model answered the README's first question with 法律依据（条文原文）： copied from its prompt.
+    wrong = "回答：醉酒驾驶会被罚款[刑法:133-1]。这是危险驾驶罪。"
+    _answer_fake(monkeypatch, wrong, revised="法律依据（条文原文）：\n醉驾处拘役，并处罚金。这是危险驾驶罪。")
+    out = _run()
+    assert out["response"].startswith("醉驾处拘役，并处罚金。这是危险驾驶罪。")
+    assert "条文原文" not in out["response"]
+
+
 def test_claims_removed_by_rule_without_a_rewrite(active_kb: Services, monkeypatch: pytest.MonkeyPatch) -> None:
     model = _answer_fake(monkeypatch, "回答：醉驾会被罚款两万元[刑法:133-1]，并处死刑。构成危险驾驶罪。")
     out = _run(ConsultContext(model="fake", profile="thorough", claim_rewrite=False))

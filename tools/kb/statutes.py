@@ -40,6 +40,10 @@ _HASHES_FOR_LAW = "MATCH (a:Article) WHERE a.law = $law RETURN a.id AS id, a.has
 _OPENING_WITH = "MATCH (a:Article) WHERE a.law = $law AND a.text STARTS WITH $opening RETURN a.id AS id, a.text AS text"
 _CONTAINING = "MATCH (a:Article) WHERE a.law = $law AND a.text CONTAINS $phrase RETURN a.id AS id"
 _PENALTY_OF = re.compile(r"对犯(?P<charge>[^，。；]{1,30}?)罪的")
+_LIABLE_CONDUCT = re.compile(r"(?:^|(?<=[。；\n]))(?P<conduct>[^。；\n，]{4,30}?)的，[^。；\n]*?追究刑事责任")
+"""A clause of another law that makes a conduct criminally liable: 醉酒驾驶机动车的，……依法追究刑事责任."""
+MOST_COUNTERPARTS = 2
+"""A conduct the Criminal Law names in more articles than this is general wording (构成犯罪), linking none."""
 
 _COUNT = """
 MATCH (l:Law) OPTIONAL MATCH (l)-[:HAS_ARTICLE]->(a:Article)
@@ -98,3 +102,15 @@ class StatuteRepository:
                     if found["id"] != row["id"]:
                         companions.setdefault(found["id"], row["id"])
         return companions
+
+    def criminal_counterparts(self, text: str, law: str = CRIMINAL_LAW) -> list[str]:
+        """The articles of ``law`` that name, word for word, a conduct for which ``text`` (another law's article)
+        says 依法追究刑事责任: 道路交通安全法:91 (醉酒驾驶机动车的，……依法追究刑事责任) -> 刑法:133-1 (……（二）醉酒驾驶
+        机动车的). The other law decides that the conduct is a crime; the Criminal Law article sets what the person
+        faces, and a lawyer cites the two together."""
+        found: list[str] = []
+        for match in _LIABLE_CONDUCT.finditer(text):
+            rows = self.store.read(_CONTAINING, {"law": law, "phrase": match["conduct"]})
+            if len(rows) <= MOST_COUNTERPARTS:
+                found.extend(r["id"] for r in rows)
+        return list(dict.fromkeys(found))
