@@ -42,7 +42,14 @@ from tools.law.claims import (
     reattribute,
     sentences,
 )
-from tools.law.penalties import article_tiers, closest_tier, condition_match, penalty_kinds, stated_condition
+from tools.law.penalties import (
+    TIER_MATCH_SHARE,
+    article_tiers,
+    closest_tier,
+    condition_match,
+    penalty_kinds,
+    stated_condition,
+)
 from tools.law.wording import bigram_share, relevant_passage, shared_pairs
 from tools.llm.chat import Usage, empty_usage, invoke_text
 from tools.services import get_services
@@ -63,10 +70,6 @@ NEAREST_QUOTED = 2
 """Of those, the first ones whose sentences closest to the question it quotes, so that the user can judge them
 from the statute's words: on consult_dev's tuning half (s35-consult-tune12-before, model-free) quoting two raised
 ROUGE-L against the lawyers' answers from 0.171 to 0.269, three to 0.267, one to 0.240."""
-TIER_MATCH_SHARE = 0.5
-"""A basis article's penalty is added only when the question states a part of one of its tiers' conditions
-this well: 道路交通安全法:91 and 刑法:133-1 both answer a drunk-driving question (醉酒驾驶机动车的: 1.0),
-刑法:277's 以驾驶机动车撞击等手段 (0.4) does not, even when it is the only basis article."""
 
 _OPEN_END = re.compile(r"[；;：:，,。.]+$")
 _CITES_INLINE = re.compile(r"(?:引用|法律依据|citations?)[:：]\s*(?:[\[【][^\]】]*[\]】][、，,;；\s]*)+", re.IGNORECASE)
@@ -112,7 +115,11 @@ def _revise(state: ConsultState, ctx: ConsultContext, response: str, claims: lis
     )
     system = SystemMessage(content=render_prompt("system", ctx.language))
     text, usage = invoke_text(chat_model(ctx, "draft"), [system, HumanMessage(content=prompt)])
-    return split_draft(without_echoed_headings(text, "revise_claims", ctx.language)), usage
+    revised = split_draft(without_echoed_headings(text, "revise_claims", ctx.language))
+    # A reply that copies the basis as the prompt shows it (heading：text) restates articles, answering no one:
+    # the original's unsupported sentences go by rule instead.
+    copied = any(f"{_heading(b)}：" in revised for b in state.legal_basis)
+    return ("" if copied else revised), usage
 
 
 def _without_sentences(text: str, drop: set[int]) -> str:
@@ -280,8 +287,10 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     elif ctx.next_steps:
         basis_ids = [b["article_id"] for b in state.legal_basis]
         # Whether the question states an element is read from Chinese wording only (the audit's stated check).
-        asked = missing_fact(basis_ids, state.verdicts, ctx.language) if ctx.language == "zh" else ""
-        response += asked + where_to_ask(basis_ids, ctx.language)
+        texts = {b["article_id"]: b["text"] for b in state.legal_basis}
+        zh = ctx.language == "zh"
+        asked = missing_fact(basis_ids, state.verdicts, ctx.language, texts, state.question) if zh else ""
+        response += asked + where_to_ask(basis_ids, ctx.language, state.question, basis=True)
     response += label("notice", ctx.language)
     return {
         "response": response,

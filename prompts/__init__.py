@@ -31,12 +31,13 @@ _HEADING = re.compile(r"^([^\n$：:，。,.]{1,40})[：:]", re.MULTILINE)
 
 
 def without_echoed_headings(reply: str, name: str, lang: str = "zh") -> str:
-    """``reply`` without the prompt ``name``'s own section headings it opens with (法律依据（条文原文）：, 答复：):
-    a small model asked for one section often starts by copying the heading of another."""
+    """``reply`` without the prompt ``name``'s own section headings (法律依据（条文原文）：, 答复：) it opens with, and
+    cut where a later line opens with one: a small model asked for one section often copies the prompt's others."""
     headings = "|".join(re.escape(h) for h in _HEADING.findall(load_prompt(name, lang).template))
     if not headings:
         return reply.strip()
-    return re.sub(rf"^(?:\s*(?:{headings})\s*[：:])+", "", reply.strip()).strip()
+    reply = re.sub(rf"^(?:\s*(?:{headings})\s*[：:])+", "", reply.strip())
+    return re.split(rf"^\s*(?:{headings})\s*[：:]", reply, maxsplit=1, flags=re.MULTILINE)[0].strip()
 
 
 def label(name: str, lang: str = "zh", **values: object) -> str:

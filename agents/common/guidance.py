@@ -9,6 +9,8 @@ from typing import Any
 
 from prompts import label, load_table
 from tools.law.articles import law_of
+from tools.law.penalties import TIER_MATCH_SHARE, article_tiers, closest_tier, condition_match
+from tools.law.wording import bigram_share
 
 
 def _number(article_id: str) -> int:
@@ -23,14 +25,20 @@ def _covers(area: dict[str, Any], article_id: str) -> bool:
     return named and int(area.get("from", 0)) <= _number(article_id) <= int(area.get("to", 10**6))
 
 
-def where_to_ask(article_ids: Sequence[str], lang: str, question: str = "") -> str:
+def where_to_ask(article_ids: Sequence[str], lang: str, question: str = "", basis: bool = False) -> str:
     """One sentence naming the area of law and where to ask: the first area (table order) whose words
     ``question`` uses, else that of the first of ``article_ids`` (nearest first) whose law the table knows, else
     the table's default. Pass the question where the articles are unverified: the articles nearest a question
     the knowledge base cannot answer are often of another area (a drunk driver's question sent to civil
-    mediation by a school-injury article), while the person's own words (醉驾, 罚款, 公积金) name it."""
+    mediation by a school-injury article), while the person's own words (醉驾, 罚款, 公积金) name it. With
+    ``basis`` (the articles are the answer's Legal Basis) the question's words choose only among the areas the
+    articles are in: asked 醉酒驾驶会受到什么处罚？ with 道路交通安全法:91 and 刑法:133-1 kept, the person is the one
+    prosecuted (刑事), not a party to an accident (道路交通)."""
     table = load_table("where_to_ask", lang)
-    for area in table["areas"] if question else ():
+    areas = table["areas"]
+    if basis:
+        areas = [a for a in areas if any(_covers(a, article_id) for article_id in article_ids)]
+    for area in areas if question else ():
         if any(word in question for word in area.get("words", ())):
             return label("guidance", lang, area=area["area"], where=area["where"])
     for article_id in article_ids:
@@ -40,18 +48,37 @@ def where_to_ask(article_ids: Sequence[str], lang: str, question: str = "") -> s
     return label("guidance_default", lang, where=table["default"]["where"])
 
 
-def missing_fact(basis_ids: Sequence[str], verdicts: Sequence[Mapping[str, Any]], lang: str) -> str:
+def missing_fact(
+    basis_ids: Sequence[str],
+    verdicts: Sequence[Mapping[str, Any]],
+    lang: str,
+    texts: Mapping[str, str] | None = None,
+    question: str = "",
+) -> str:
     """One sentence asking for the fact the answer turns on, or "": the first element of the first kept article
     (basis order) that the audit found may hold but the question does not state (``stated`` false), in the
-    checklist's own words, if it is a short question (:data:`MISSING_FACT_CHARS`). The user can answer it in the
-    same thread (``ask --thread``)."""
+    checklist's own words, if it is a short question (:data:`MISSING_FACT_CHARS`) of the clause the question is
+    about (:func:`_of_another_tier`). The user can answer it in the same thread (``ask --thread``)."""
     by_article = {v["article_id"]: v for v in verdicts}
     for article_id in basis_ids:
+        text = (texts or {}).get(article_id, "")
         for check in (by_article.get(article_id) or {}).get("checks", []):
             item = str(check["item"]).strip()
-            if not check.get("stated", True) and _askable(item):
+            if not check.get("stated", True) and _askable(item) and not _of_another_tier(item, text, question):
                 return label("ask_missing", lang, item=item)
     return ""
+
+
+def _of_another_tier(item: str, text: str, question: str) -> bool:
+    """Whether ``item`` is an element of a penalty tier of the article ``text`` that ``question`` does not state,
+    while it states another: asked 醉酒驾驶会受到什么处罚？, 道路交通安全法:91's 是否因饮酒后驾驶机动车被处罚？ is the
+    condition of the repeat 饮酒后 tier, and what 醉酒驾驶 costs does not turn on it."""
+    tiers = article_tiers(text)
+    asked = closest_tier(tiers, question)
+    if len(tiers) < 2 or asked is None or condition_match(asked, question) < TIER_MATCH_SHARE:
+        return False
+    best = max(tiers, key=lambda t: bigram_share(item, t.condition))
+    return condition_match(best, question) < TIER_MATCH_SHARE
 
 
 MISSING_FACT_CHARS = 40

@@ -29,6 +29,7 @@ from prompts import render_prompt
 from tools.corpus.halves import half_of
 from tools.errors import InputError
 from tools.kb.charges import ChargeRepository
+from tools.kb.consultations import ConsultationRepository
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import CRIMINAL_LAW, make_article_id, parse_citations, without_references
 from tools.law.charge_names import MAX_CHARGE_CHARS
@@ -180,9 +181,13 @@ def _dense_evidence(question: str, k: int) -> list[EvidenceItem]:
 
 
 def measured(context: MeasuredConsult, item: dict[str, Any]) -> MeasuredConsult:
-    """The context an item is measured with: answered consultations of its own dev-file half hidden, so that
-    a question never finds its own answer and a half is never measured against itself."""
-    return replace(context, hidden_consultation_half=half_of(str(item["id"])))
+    """The context an item is measured with: when the KB holds the item as an answered consultation (the dev
+    files), the consultations of its half are hidden, so that a question never finds its own answer and a half
+    is never measured against itself; a question the KB never answered (our everyday set) reads them all, as a
+    user's does."""
+    item_id = str(item["id"])
+    answered = ConsultationRepository(get_services().graph).stored([item_id])
+    return replace(context, hidden_consultation_half=half_of(item_id) if answered else "")
 
 
 def consult_system(name: str, context: MeasuredConsult) -> System:

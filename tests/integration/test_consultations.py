@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from agents.context import ConsultContext
+from agents.context.experiment import MeasuredConsult
 from agents.law_search import consultation_rankings
 from agents.state.ingest import IngestInput
+from app.eval.systems import measured
 from graphs.ingest import build_graph
 from tools.corpus.consultations import load_consultations
 from tools.corpus.halves import half_of
@@ -23,7 +25,7 @@ from tools.kb.interpretations import InterpretationRepository
 from tools.pipelines.ingestion import REMEMBERED_SOURCE, ingest_consultations, remember_answer, remove_source
 from tools.retrieval.hybrid import LexicalCollection
 from tools.retrieval.vectors import CONSULTATIONS
-from tools.services import Services
+from tools.services import Services, set_services
 
 pytestmark = pytest.mark.integration
 
@@ -200,3 +202,17 @@ def test_the_nearest_answered_questions_become_the_drafts_worked_examples(
     assert consultation_rankings(question, question, {}, kb, context, neighbours) == consultation_rankings(
         question, question, {}, kb, context
     )
+
+
+def test_an_answered_item_is_measured_with_its_halfs_consultations_hidden_any_other_with_none(
+    kb: Services, repo: ConsultationRepository, tmp_path: Path
+) -> None:
+    ingest_consultations(load_consultations(_file(tmp_path, "answered", ROWS))[0], kb.vectors, repo, batch_size=4)
+    set_services(kb)
+    try:
+        for item_id in ("t1", "t2", "d1", "d2"):
+            assert measured(MeasuredConsult(model="fake"), {"id": item_id}).hidden_consultation_half == half_of(item_id)
+        # A question of our own the KB never answered reads every consultation, as a user's does.
+        assert measured(MeasuredConsult(model="fake"), {"id": "everyday-deposit"}).hidden_consultation_half == ""
+    finally:
+        set_services(None)

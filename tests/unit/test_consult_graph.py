@@ -14,7 +14,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import Field
 
 from agents.claim_check import readable_citations
-from agents.common.guidance import where_to_ask
+from agents.common.guidance import missing_fact, where_to_ask
 from agents.context import ConsultContext
 from agents.context.experiment import MeasuredConsult
 from agents.element import ElementGraph
@@ -619,15 +619,26 @@ def test_unsupported_penalty_is_rewritten_then_removed(active_kb: Services, monk
     assert "处拘役，并处罚金。" in out["response"]  # …and is restored from the article
 
 
-def test_a_rewrite_opening_with_the_prompts_own_heading_is_read_without_it(
-    active_kb: Services, monkeypatch: pytest.MonkeyPatch
+COPIED_BASIS = "《中华人民共和国刑法》第一百三十三条之一：在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金："
+
+
+@pytest.mark.parametrize(
+    ("revised", "opening"),
+    [
+        # The local model answered the README's first question with 法律依据（条文原文）： copied from its prompt.
+        ("法律依据（条文原文）：\n醉驾处拘役，并处罚金。这是危险驾驶罪。", "醉驾处拘役，并处罚金。这是危险驾驶罪。"),
+        (f"醉驾处拘役，并处罚金。\n法律依据（条文原文）：\n{COPIED_BASIS}", "醉驾处拘役，并处罚金。"),
+        # Only the basis copied as the prompt shows it: no rewrite; the unsupported sentence goes by rule.
+        (f"法律依据（条文原文）：\n{COPIED_BASIS}", "这是危险驾驶罪。"),
+    ],
+)
+def test_a_rewrite_copying_its_prompts_sections_is_read_without_them(
+    active_kb: Services, monkeypatch: pytest.MonkeyPatch, revised: str, opening: str
 ) -> None:
-    # The local model answered the README's first question with 法律依据（条文原文）： copied from its prompt.
-    wrong = "回答：醉酒驾驶会被罚款[刑法:133-1]。这是危险驾驶罪。"
-    _answer_fake(monkeypatch, wrong, revised="法律依据（条文原文）：\n醉驾处拘役，并处罚金。这是危险驾驶罪。")
+    _answer_fake(monkeypatch, "回答：醉酒驾驶会被罚款[刑法:133-1]。这是危险驾驶罪。", revised=revised)
     out = _run()
-    assert out["response"].startswith("醉驾处拘役，并处罚金。这是危险驾驶罪。")
-    assert "条文原文" not in out["response"]
+    assert out["response"].startswith(opening)
+    assert "条文原文" not in out["response"] and COPIED_BASIS not in out["response"]
 
 
 def test_claims_removed_by_rule_without_a_rewrite(active_kb: Services, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -712,6 +723,30 @@ def test_where_to_ask_follows_the_question_s_own_words_before_unverified_article
     assert "医疗保障经办机构" in where_to_ask(["社会保险法:28"], "zh", transfer)
     assert "医保服务热线12393" in where_to_ask(["医疗保障法:35", "劳动合同法:47"], "zh")
     assert "劳动人事争议仲裁委员会" in where_to_ask(["社会保险法:28"], "zh", "公司不给我交社保怎么办？")
+
+
+def test_with_a_basis_the_question_s_words_choose_among_the_areas_of_its_articles() -> None:
+    drunk = "醉酒驾驶机动车会受到什么处罚？"
+    # The README's first question keeps 道路交通安全法:91 and 刑法:133-1: the person is the one prosecuted.
+    assert "刑事方面" in where_to_ask(["道路交通安全法:91", "刑法:133-1"], "zh", drunk, basis=True)
+    assert "道路交通方面" in where_to_ask(["道路交通安全法:91", "刑法:133-1"], "zh", basis=True)
+    # Words of an area no kept article is in do not move the answer there: the first article's area decides.
+    assert "诉讼时效一般为三年" in where_to_ask(["民法典:577"], "zh", drunk, basis=True)
+    assert "刑事方面" in where_to_ask(["民法典:577"], "zh", drunk)
+
+
+def test_the_fact_asked_for_is_one_of_the_clause_the_question_states() -> None:
+    traffic = laws_db_text("中华人民共和国道路交通安全法", "第九十一条")
+    repeat = {"item": "是否因饮酒后驾驶机动车被处罚？", "stated": False}
+    verdicts = [{"article_id": "道路交通安全法:91", "checks": [repeat]}]
+    texts = {"道路交通安全法:91": traffic}
+    # 醉酒驾驶's consequences do not turn on an earlier 饮酒后 punishment (the repeat tier's condition)...
+    assert missing_fact(["道路交通安全法:91"], verdicts, "zh", texts, "醉酒驾驶机动车会受到什么处罚？") == ""
+    # ...a second 饮酒后驾驶's do.
+    again = "饮酒后驾驶机动车，再次饮酒后驾驶机动车的怎么处罚？"
+    assert missing_fact(["道路交通安全法:91"], verdicts, "zh", texts, again) == label(
+        "ask_missing", "zh", item=repeat["item"]
+    )
 
 
 def _run_with_checklist(active_kb: Services, install: Any, items: tuple[str, ...]) -> tuple[dict[str, Any], Any]:
@@ -844,7 +879,6 @@ def test_a_response_crediting_one_article_with_anothers_provision_is_corrected(a
 
 
 def test_the_answer_asks_for_the_fact_it_turns_on(active_kb: Services, install: Any) -> None:
-    from agents.common.guidance import missing_fact
 
     # The first kept article's first element that may hold but the question does not state, in its own words.
     verdicts = [
