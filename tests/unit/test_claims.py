@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agents.claim_check import quoted_provisions
 from tests.conftest import laws_db_text
 from tools.law.claims import (
@@ -211,3 +213,36 @@ def test_penalties_of_a_tier_the_question_does_not_state_are_unsupported() -> No
     # A question stating no tier well leaves the whole article as support.
     vague = {(c.text, v) for c, v, _ in check_claims(answer, basis, "开车被查了怎么办？")}
     assert all(v == SUPPORTED for _, v in vague)
+
+
+CONTRACT = "中华人民共和国劳动合同法"
+LAND = {"民法典:337": "承包期内发包人不得收回承包地。法律另有规定的，依照其规定。"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "basis", "question", "verdict"),
+    [
+        # consult-57's harmful conclusion: 劳动合同法:47 makes 月工资 the average wage, and denies nothing of it.
+        (
+            "不可以要求单位按七千一年工龄补偿给我。",
+            {"劳动合同法:47": laws_db_text(CONTRACT, "第四十七条")},
+            "工作三年，月工资七千，能按七千一年补偿吗？",
+            UNSUPPORTED,
+        ),
+        # stard-23's: nothing in the basis says a contractor who breached loses the right.
+        ("承包方没有履行合同义务，不享有土地承包经营权。", LAND, "承包方违约，承包地会被收回吗？", UNSUPPORTED),
+        # The article's own denial, cited or not, and a bare reply read with the question it answers.
+        ("根据《中华人民共和国民法典》第三百三十七条的规定，发包人不得收回承包地。", LAND, "", SUPPORTED),
+        ("不可以。", LAND, "土地承包期内，承包地可以被收回吗？", SUPPORTED),
+    ],
+)
+def test_a_denial_stands_only_where_a_basis_sentence_denies_it(
+    answer: str, basis: dict[str, str], question: str, verdict: str
+) -> None:
+    assert [(c.kind, v) for c, v, _ in check_claims(answer, basis, question) if c.kind == "denial"] == [
+        ("denial", verdict)
+    ]
+
+
+def test_the_answers_own_asides_deny_nothing() -> None:
+    assert find_claims("（以上是一般法律信息，不构成法律意见；具体情况请咨询律师。）") == []

@@ -652,6 +652,14 @@ def test_claims_removed_by_rule_without_a_rewrite(active_kb: Services, monkeypat
     assert {("两万元", "removed"), ("罚款", "removed"), ("死刑", "removed")} <= {(c, v) for c, v, _ in _checks(out)}
 
 
+def test_a_denial_the_basis_does_not_state_is_removed(active_kb: Services, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A conclusion telling the person they face nothing: 刑法:133-1 denies nothing of the kind.
+    _answer_fake(monkeypatch, "回答：醉驾不会被追究刑事责任[刑法:133-1]。构成危险驾驶罪。")
+    out = _run(ConsultContext(model="fake", profile="thorough", claim_rewrite=False))
+    assert "不会被追究" not in out["response"] and _answer(out).startswith("构成危险驾驶罪。")
+    assert ("醉驾不会被追究刑事责任（《刑法》第一百三十三条之一）。", "removed") in {(c, v) for c, v, _ in _checks(out)}
+
+
 THEFT = "偷了别人的手机怎么处理？"
 """A question the Criminal Law alone, without answered consultations or the reranker, supports with no article: BM25
 ranks 刑法:16 first, dense 刑法:67, and neither passes the keeper."""
@@ -879,7 +887,6 @@ def test_a_response_crediting_one_article_with_anothers_provision_is_corrected(a
 
 
 def test_the_answer_asks_for_the_fact_it_turns_on(active_kb: Services, install: Any) -> None:
-
     # The first kept article's first element that may hold but the question does not state, in its own words.
     verdicts = [
         {"article_id": "刑法:264", "checks": [{"item": "是否窃取他人财物？", "stated": True}]},

@@ -1,5 +1,6 @@
 """Claims an answer makes that code can check against the articles it rests on: penalty kinds, amounts and
-periods with their units, charge names, and which article a sentence says provides what it states.
+periods with their units, charge names, denials (the person cannot, need not, has no right), and which article a
+sentence says provides what it states.
 
 A claim is supported when a basis article states it (the charge table's DEFINES edges count for charge
 names: 刑法:133-1 never writes 危险驾驶罪), or when it only repeats the question (我借给他5万元 is the
@@ -36,7 +37,7 @@ class ClaimCheck(TypedDict):
 
     claim: str
     kind: str
-    """penalty, quantity, charge or attribution (what a sentence says an article provides)."""
+    """penalty, quantity, charge, denial or attribution (what a sentence says an article provides)."""
     verdict: str
     article: str
     """The basis article that states it (supported, added), or the one whose words apply instead (removed)."""
@@ -79,14 +80,44 @@ def _charges_in(text: str, charge_names: Collection[str]) -> list[str]:
     return sorted(found, key=lambda name: text.find(f"{name}罪"))
 
 
+DENIAL = re.compile(
+    r"不可以|不能|无权|不享有|不得|不予|不应当?|不需要?|不用|不会|没有权利|不属于|不构成|不适用|不支持|不必|无需|无须"
+)
+"""Words with which a sentence denies the person something (不可以要求…, 不享有…, 不会影响…): the conclusions that
+tell a user to give up a claim. Each was the harmful conclusion of a graded answer or says the same."""
+NEGATION = re.compile(r"不|无|非|没有|除外|禁止")
+"""Words with which a statute sentence denies or excepts (不得收回, 无权, 但是…除外)."""
+DENIAL_SHARE = 0.25
+"""Share of a denial's character pairs that one negating sentence of a basis article must hold to state it: on the
+recorded answers (s37 to s46) the denials an article states hold 0.29 to 0.96 (发包人不得收回承包地 from
+民法典:337), the harmful ones 0.00 to 0.12 (不可以要求单位按七千一年工龄补偿给我 against 劳动合同法:47)."""
+SHORT_REPLY = 6
+"""Characters under which a denial (不可以。) is a reply to the question, read with the question's words."""
+_CITING = re.compile(
+    r"(?:根据|依据|依照|按照)?《[^》]+》第[^条]{1,12}条(?:之[一二三四五六七八九十]+)?(?:的)?(?:规定)?[：:，,]?"
+)
+
+
 def find_claims(text: str, charge_names: Collection[str] = ()) -> list[Claim]:
-    """Every checkable claim of ``text``, sentence by sentence."""
+    """Every checkable claim of ``text``, sentence by sentence (a denial is its whole sentence)."""
     claims: list[Claim] = []
     for i, sentence in enumerate(sentences(text)):
         claims += [Claim(kind_name, "penalty", i) for kind_name in penalty_kinds(sentence)]
         claims += [Claim(q.text, "quantity", i) for q in quantities(sentence)]
         claims += [Claim(name, "charge", i) for name in _charges_in(sentence, charge_names)]
+        # The answer's own asides (the notice: 不构成法律意见) are in full-width parentheses, and deny nothing.
+        if DENIAL.search(sentence) and not sentence.lstrip().startswith("（"):
+            claims.append(Claim(sentence.strip(), "denial", i))
     return claims
+
+
+def states_denial(denial: str, article: str, question: str) -> bool:
+    """Whether a sentence of ``article`` that denies or excepts holds :data:`DENIAL_SHARE` of ``denial``'s
+    character pairs (its citation of the article aside; a short reply read with the question it answers)."""
+    content = _CITING.sub("", denial)
+    if len(re.sub(r"\W", "", content)) < SHORT_REPLY:
+        content = question + content
+    return any(bigram_share(content, s) >= DENIAL_SHARE for s in sentences(article) if NEGATION.search(s))
 
 
 def _key(quantity: Quantity) -> tuple[float, str]:
@@ -128,6 +159,8 @@ def check_claim(
         if claim.kind == "quantity" and set(map(_key, quantities(claim.text))) & set(map(_key, quantities(stated))):
             return SUPPORTED, article_id
         if claim.kind == "charge" and (claim.text in charges_defined.get(article_id, ()) or f"{claim.text}罪" in text):
+            return SUPPORTED, article_id
+        if claim.kind == "denial" and states_denial(claim.text, text, question):
             return SUPPORTED, article_id
     if claim.kind == "quantity" and set(map(_key, quantities(claim.text))) & set(map(_key, quantities(question))):
         return FROM_QUESTION, ""
