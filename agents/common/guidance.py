@@ -9,7 +9,7 @@ from typing import Any
 
 from prompts import label, load_table
 from tools.law.articles import law_of
-from tools.law.penalties import TIER_MATCH_SHARE, article_tiers, closest_tier, condition_match
+from tools.law.penalties import article_tiers, asked_tiers
 from tools.law.wording import bigram_share
 
 
@@ -70,15 +70,15 @@ def missing_fact(
 
 
 def _of_another_tier(item: str, text: str, question: str) -> bool:
-    """Whether ``item`` is an element of a penalty tier of the article ``text`` that ``question`` does not state,
-    while it states another: asked 醉酒驾驶会受到什么处罚？, 道路交通安全法:91's 是否因饮酒后驾驶机动车被处罚？ is the
-    condition of the repeat 饮酒后 tier, and what 醉酒驾驶 costs does not turn on it."""
+    """Whether ``item`` is an element of a penalty tier of the article ``text`` other than those ``question``
+    states (:func:`~tools.law.penalties.asked_tiers`): asked 醉酒驾驶会受到什么处罚？, 道路交通安全法:91's
+    是否因饮酒后驾驶机动车被处罚？ is the condition of the repeat 饮酒后 tier, and what 醉酒驾驶 costs does not turn
+    on it."""
     tiers = article_tiers(text)
-    asked = closest_tier(tiers, question)
-    if len(tiers) < 2 or asked is None or condition_match(asked, question) < TIER_MATCH_SHARE:
+    asked = asked_tiers(tiers, question)
+    if not asked:
         return False
-    best = max(tiers, key=lambda t: bigram_share(item, t.condition))
-    return condition_match(best, question) < TIER_MATCH_SHARE
+    return max(tiers, key=lambda t: bigram_share(item, t.condition)) not in asked
 
 
 MISSING_FACT_CHARS = 40

@@ -207,6 +207,10 @@ def test_penalties_of_a_tier_the_question_does_not_state_are_unsupported() -> No
         ("二千元", UNSUPPORTED),
         ("吊销驾驶证", SUPPORTED),
     }
+    # 醉酒驾驶 without 机动车 states no tier's condition well, but only the drunk-driving tier holds all four words.
+    assert drunk == {(c.text, v) for c, v, _ in check_claims(answer, basis, "醉酒驾驶会受到什么处罚？")}
+    # 酒驾 is either: the whole article supports.
+    assert all(v == SUPPORTED for _, v, _ in check_claims(answer, basis, "酒驾怎么罚？"))
     # A drinker's question states the first tier: its penalties are the answer's.
     drinker = {(c.text, v) for c, v, _ in check_claims(answer, basis, "饮酒后驾驶机动车怎么处罚？")}
     assert ("暂扣驾驶证", SUPPORTED) in drinker and ("一千元", SUPPORTED) in drinker

@@ -18,7 +18,7 @@ from functools import partial
 # pydantic (LangGraph's JSON schemas for Studio and the API) needs this TypedDict before Python 3.12.
 from typing_extensions import TypedDict
 
-from tools.law.penalties import Quantity, article_tiers, closest_tier, condition_match, penalty_kinds, quantities
+from tools.law.penalties import Quantity, article_tiers, asked_tiers, penalty_kinds, quantities
 from tools.law.wording import bigram_share
 
 SUPPORTED = "supported"
@@ -124,22 +124,11 @@ def _key(quantity: Quantity) -> tuple[float, str]:
     return quantity.value, quantity.unit
 
 
-ASKED_TIER_SHARE = 0.8
-"""How well a question must state one of an article's penalty tiers (its condition's character pairs) for that
-tier alone to support the penalties an answer names: 醉酒驾驶机动车会受到什么处罚？ states 91's drunk-driving tier
-(1.0), and the drinking tier's 暂扣六个月 and 一千元以上二千元以下罚款 (0.5) are another case's penalties."""
-
-
 def _asked_tier(text: str, question: str) -> str:
-    """The part of ``text`` whose penalties answer ``question``: the tier it states (:data:`ASKED_TIER_SHARE`),
-    when another tier sets other penalties; otherwise the whole article."""
-    tiers = article_tiers(text)
-    tier = closest_tier(tiers, question) if question and len(tiers) > 1 else None
-    if tier is None or condition_match(tier, question) < ASKED_TIER_SHARE:
-        return text
-    # Where tiers tie with the closest one (a listing article's items), their penalties count too.
-    best = condition_match(tier, question)
-    return "；".join(t.penalty for t in tiers if condition_match(t, question) >= best)
+    """The part of ``text`` whose penalties answer ``question``: the tiers it states (:func:`asked_tiers`), when
+    other tiers set other penalties; otherwise the whole article."""
+    asked = asked_tiers(article_tiers(text), question) if question else []
+    return "；".join(t.penalty for t in asked) if asked else text
 
 
 def check_claim(

@@ -239,6 +239,39 @@ question (醉酒驾驶机动车的: 1.0), 刑法:277's 以驾驶机动车撞击�
 article."""
 
 
+ASKED_TIER_SHARE = 0.8
+"""How well a question must state one of an article's penalty tiers (its condition's character pairs) for that
+tier alone to answer it: 醉酒驾驶机动车会受到什么处罚？ states 91's drunk-driving tier (1.0), and the drinking tier's
+暂扣六个月 and 一千元以上二千元以下罚款 (0.5) are another case's penalties."""
+ASKED_RUN = 4
+"""Characters of the question that must stand word for word in a tier's condition, and in no tier that shares
+fewer, for the tiers holding them to answer it when no tier reaches :data:`ASKED_TIER_SHARE`: 醉酒驾驶会受到什么处罚？
+names 醉酒驾驶, which 91's drunk-driving tiers hold and its 饮酒后 tiers do not (they share one word, 驾驶)."""
+
+
+def _longest_run(part: str, question: str) -> int:
+    return max(
+        (n for i in range(len(part)) for n in range(len(part) - i, 0, -1) if part[i : i + n] in question), default=0
+    )
+
+
+def asked_tiers(tiers: list[Tier], question: str) -> list[Tier]:
+    """The tiers of an article that ``question`` states, told from its other tiers: those whose condition it
+    states best when that reaches :data:`ASKED_TIER_SHARE`; else those whose condition holds the longest run of
+    the question's characters, when that run is :data:`ASKED_RUN` long and some tier holds a shorter one. None
+    when the article has one tier or the question tells none from the rest."""
+    if len(tiers) < 2:
+        return []
+    best = max(condition_match(t, question) for t in tiers)
+    if best >= ASKED_TIER_SHARE:
+        return [t for t in tiers if condition_match(t, question) >= best]
+    runs = [max((_longest_run(p, question) for p in _parts(t)), default=0) for t in tiers]
+    longest = max(runs)
+    if longest < ASKED_RUN or min(runs) == longest:
+        return []
+    return [t for t, run in zip(tiers, runs, strict=True) if run == longest]
+
+
 def closest_tier(tiers: list[Tier], question: str) -> Tier | None:
     """The tier whose condition ``question`` matches best (:func:`condition_match`); the first basic tier on
     a tie."""
