@@ -284,6 +284,20 @@ CASES = [
         "被告人耿某某身为国家工作人员，利用职务便利为徐某谋取利益。徐某在办公室送给耿某某4万元现金。",
         "受贿",
     ),
+    # A public hospital's doctor paid for the consumables he uses is 163's (the 2008 commercial-bribery opinion, art.
+    # 4); its procurement head, a state functionary in procurement, is 385's.
+    (
+        "受贿",
+        "非国家工作人员受贿",
+        "被告人系某县人民医院（事业单位）骨科医生，利用使用骨科耗材的职务便利，多次收受耗材商给予的回扣共计10万元。",
+        "非国家工作人员受贿",
+    ),
+    (
+        "非国家工作人员受贿",
+        "受贿",
+        "被告人系某县人民医院（事业单位）设备科科长，利用负责医疗器械采购的职务便利，收受供货商贿赂20万元。",
+        "受贿",
+    ),
     # A company's 处长 or engineer, a tender's evaluation expert: 163's staff.
     (
         "受贿",
