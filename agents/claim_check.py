@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -127,10 +128,16 @@ def _without_sentences(text: str, drop: set[int]) -> str:
 
 
 def stated_penalties(
-    question: str, response: str, basis: list[LegalBasisItem], lang: str
+    question: str,
+    response: str,
+    basis: list[LegalBasisItem],
+    lang: str,
+    defined: Mapping[str, Collection[str]] | None = None,
 ) -> tuple[str, list[ClaimCheck]]:
     """The sentences to add so that the Response names every penalty kind the matching basis articles state
-    for the case asked about, quoted from them, with a record of each kind added."""
+    for the case asked about, quoted from them, with a record of each kind added. An article that defines one
+    charge (``defined``: the charge table's DEFINES edges) names it with the penalty, as the SPC's charge names
+    read it: 醉酒驾驶机动车的，构成危险驾驶罪，处拘役，并处罚金 (刑法:133-1 never writes the name)."""
     named = set(penalty_kinds(response))
     matched = [(b, tier) for b in basis if (tier := closest_tier(article_tiers(b["text"]), question))]
     matched = [(b, t) for b, t in matched if condition_match(t, question) >= TIER_MATCH_SHARE]
@@ -141,7 +148,11 @@ def stated_penalties(
         if not missing:
             continue
         condition = stated_condition(tier, question)
-        added.append(label("stated_penalty", lang, article=_heading(item), condition=condition, penalty=tier.penalty))
+        charges = sorted((defined or {}).get(item["article_id"], ()))
+        charge = label("stated_charge", lang, charge=charges[0]) if len(charges) == 1 and condition else ""
+        added.append(
+            label("stated_penalty", lang, article=_heading(item), condition=condition + charge, penalty=tier.penalty)
+        )
         checks += [_record(Claim(kind, "penalty", -1), ADDED, item["article_id"]) for kind in missing]
         named.update(missing)
     return "".join(added), checks
@@ -221,13 +232,19 @@ def how_chosen(state: ConsultState, lang: str) -> str:
     return label("basis_chosen", lang, articles=label("list_separator", lang).join(parts)) if parts else ""
 
 
+def _charges(state: ConsultState) -> tuple[set[str], dict[str, set[str]]]:
+    """The charge names the KB knows and the charges each basis article defines (none without a charge table)."""
+    charges = ChargeRepository(get_services().graph)
+    if not charges.has_charges():
+        return set(), {}
+    return charges.names(), charges.charges_of({b["article_id"]: b["text"] for b in state.legal_basis})
+
+
 def _checked(state: ConsultState, ctx: ConsultContext, response: str) -> tuple[str, list[ClaimCheck], Usage, str]:
     """The response with unsupported claims rewritten or removed, the checks, the rewrite's usage, and the
     note saying which article's words apply when sentences were removed (empty otherwise)."""
-    charges = ChargeRepository(get_services().graph)
-    names = charges.names() if charges.has_charges() else set()
+    names, defined = _charges(state)
     basis = {b["article_id"]: b["text"] for b in state.legal_basis}
-    defined = charges.charges_of(basis) if names else {}
     found = check_claims(response, basis, state.question, names, defined)
     unsupported = [claim for claim, verdict, _ in found if verdict == UNSUPPORTED]
     usage = empty_usage()
@@ -272,7 +289,8 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         records += checked
         quoted: set[str] = set()
         if state.legal_basis and asks_about_punishment(state.question):
-            added, checks = stated_penalties(state.question, response, state.legal_basis, ctx.language)
+            defined = _charges(state)[1]
+            added, checks = stated_penalties(state.question, response, state.legal_basis, ctx.language, defined)
             response, records = response + added, records + checks
             quoted = {c["article"] for c in checks}
         if ctx.quote_provisions:

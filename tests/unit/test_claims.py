@@ -125,6 +125,19 @@ def test_the_condition_a_question_states_is_quoted_before_the_penalty() -> None:
     assert stated_condition(tier, "离婚怎么分财产") == ""
 
 
+def test_a_penalty_added_names_the_one_charge_its_article_defines() -> None:
+    from agents.claim_check import stated_penalties
+
+    basis = [{"article_id": "刑法:133-1", "law": "中华人民共和国刑法", "number": "第一百三十三条之一", "text": DRUNK}]
+    question = "醉酒驾驶机动车会受到什么处罚？"
+    added, _ = stated_penalties(question, "", basis, "zh", {"刑法:133-1": {"危险驾驶"}})  # type: ignore[arg-type]
+    assert added == "依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，构成危险驾驶罪，处拘役，并处罚金。"
+    # Without the charge table, or for an article defining two charges, the article's words alone.
+    assert "构成" not in stated_penalties(question, "", basis, "zh")[0]  # type: ignore[arg-type]
+    two = {"刑法:133-1": {"危险驾驶", "交通肇事"}}
+    assert "构成" not in stated_penalties(question, "", basis, "zh", two)[0]  # type: ignore[arg-type]
+
+
 def test_the_passage_quoted_is_the_closest_sentences_in_their_order() -> None:
     parts = ["甲规定一。", "醉酒驾驶的，处拘役。", "其他无关事项。", "醉酒驾驶营运机动车的，吊销驾驶证。"]
     assert (
