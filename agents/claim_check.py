@@ -43,14 +43,7 @@ from tools.law.claims import (
     reattribute,
     sentences,
 )
-from tools.law.penalties import (
-    TIER_MATCH_SHARE,
-    article_tiers,
-    closest_tier,
-    condition_match,
-    penalty_kinds,
-    stated_condition,
-)
+from tools.law.penalties import article_tiers, closest_tier, condition_match, penalty_kinds, stated_condition
 from tools.law.wording import bigram_share, relevant_passage, shared_pairs
 from tools.llm.chat import Usage, empty_usage, invoke_text
 from tools.services import get_services
@@ -71,6 +64,10 @@ NEAREST_QUOTED = 2
 """Of those, the first ones whose sentences closest to the question it quotes, so that the user can judge them
 from the statute's words: on consult_dev's tuning half (s35-consult-tune12-before, model-free) quoting two raised
 ROUGE-L against the lawyers' answers from 0.171 to 0.269, three to 0.267, one to 0.240."""
+TIER_MATCH_SHARE = 0.5
+"""A basis article's penalty is added only when the question states a part of one of its tiers' conditions
+this well: 道路交通安全法:91 and 刑法:133-1 both answer a drunk-driving question (醉酒驾驶机动车的: 1.0),
+刑法:277's 以驾驶机动车撞击等手段 (0.4) does not, even when it is the only basis article."""
 
 _OPEN_END = re.compile(r"[；;：:，,。.]+$")
 _CITES_INLINE = re.compile(r"(?:引用|法律依据|citations?)[:：]\s*(?:[\[【][^\]】]*[\]】][、，,;；\s]*)+", re.IGNORECASE)
@@ -240,10 +237,12 @@ def _charges(state: ConsultState) -> tuple[set[str], dict[str, set[str]]]:
     return charges.names(), charges.charges_of({b["article_id"]: b["text"] for b in state.legal_basis})
 
 
-def _checked(state: ConsultState, ctx: ConsultContext, response: str) -> tuple[str, list[ClaimCheck], Usage, str]:
+def _checked(
+    state: ConsultState, ctx: ConsultContext, response: str, names: set[str], defined: dict[str, set[str]]
+) -> tuple[str, list[ClaimCheck], Usage, str]:
     """The response with unsupported claims rewritten or removed, the checks, the rewrite's usage, and the
-    note saying which article's words apply when sentences were removed (empty otherwise)."""
-    names, defined = _charges(state)
+    note saying which article's words apply when sentences were removed (empty otherwise); ``names`` and
+    ``defined`` as :func:`_charges` reads them."""
     basis = {b["article_id"]: b["text"] for b in state.legal_basis}
     found = check_claims(response, basis, state.question, names, defined)
     unsupported = [claim for claim, verdict, _ in found if verdict == UNSUPPORTED]
@@ -285,11 +284,11 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     response = readable_citations(response, state.legal_basis, ctx.language)
     usage = empty_usage()
     if ctx.language == "zh":
-        response, checked, usage, note = _checked(state, ctx, response)
+        names, defined = _charges(state)
+        response, checked, usage, note = _checked(state, ctx, response, names, defined)
         records += checked
         quoted: set[str] = set()
         if state.legal_basis and asks_about_punishment(state.question):
-            defined = _charges(state)[1]
             added, checks = stated_penalties(state.question, response, state.legal_basis, ctx.language, defined)
             response, records = response + added, records + checks
             quoted = {c["article"] for c in checks}

@@ -9,7 +9,7 @@ from typing import Any
 
 from prompts import label, load_table
 from tools.law.articles import law_of
-from tools.law.penalties import article_tiers, asked_tiers
+from tools.law.penalties import Tier, article_tiers, asked_tiers
 from tools.law.wording import bigram_share
 
 
@@ -61,21 +61,20 @@ def missing_fact(
     about (:func:`_of_another_tier`). The user can answer it in the same thread (``ask --thread``)."""
     by_article = {v["article_id"]: v for v in verdicts}
     for article_id in basis_ids:
-        text = (texts or {}).get(article_id, "")
+        tiers = article_tiers((texts or {}).get(article_id, ""))
+        asked = asked_tiers(tiers, question)
         for check in (by_article.get(article_id) or {}).get("checks", []):
             item = str(check["item"]).strip()
-            if not check.get("stated", True) and _askable(item) and not _of_another_tier(item, text, question):
+            if not check.get("stated", True) and _askable(item) and not _of_another_tier(item, tiers, asked):
                 return label("ask_missing", lang, item=item)
     return ""
 
 
-def _of_another_tier(item: str, text: str, question: str) -> bool:
-    """Whether ``item`` is an element of a penalty tier of the article ``text`` other than those ``question``
-    states (:func:`~tools.law.penalties.asked_tiers`): asked 醉酒驾驶会受到什么处罚？, 道路交通安全法:91's
+def _of_another_tier(item: str, tiers: list[Tier], asked: list[Tier]) -> bool:
+    """Whether ``item`` is an element of one of an article's penalty ``tiers`` other than those the question
+    states (``asked``: :func:`~tools.law.penalties.asked_tiers`): asked 醉酒驾驶会受到什么处罚？, 道路交通安全法:91's
     是否因饮酒后驾驶机动车被处罚？ is the condition of the repeat 饮酒后 tier, and what 醉酒驾驶 costs does not turn
     on it."""
-    tiers = article_tiers(text)
-    asked = asked_tiers(tiers, question)
     if not asked:
         return False
     return max(tiers, key=lambda t: bigram_share(item, t.condition)) not in asked

@@ -232,13 +232,6 @@ def stated_condition(tier: Tier, question: str) -> str:
     return f"{part}，" if share > 0 else ""
 
 
-TIER_MATCH_SHARE = 0.5
-"""A tier answers the question (its penalty is added, its elements are the ones to ask about) only when the
-question states a part of its condition this well: 道路交通安全法:91 and 刑法:133-1 both answer a drunk-driving
-question (醉酒驾驶机动车的: 1.0), 刑法:277's 以驾驶机动车撞击等手段 (0.4) does not, even when it is the only basis
-article."""
-
-
 ASKED_TIER_SHARE = 0.8
 """How well a question must state one of an article's penalty tiers (its condition's character pairs) for that
 tier alone to answer it: 醉酒驾驶机动车会受到什么处罚？ states 91's drunk-driving tier (1.0), and the drinking tier's
