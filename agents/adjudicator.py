@@ -29,7 +29,7 @@ from agents.common.conviction import (
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
 from agents.context import JudgeContext
-from agents.context.experiment import judge_switches
+from agents.context.experiment import code_decides, judge_switches
 from agents.state.common import trace_event
 from agents.state.judge import (
     CaseRef,
@@ -318,7 +318,7 @@ def adjudicate(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, A
     # A pre-judged act offence the fact never tells is no anchor (nor shown to the Adjudicator as one).
     anchors = [g["name"] for g in state.prejudged if not untold_act(g["name"], state.fact)]
     decided = None
-    if ctx.profile == "fast" and judge_switches(ctx).charge_scoring:
+    if code_decides(ctx):
         precedents = get_cases(get_services().graph, [c["case_id"] for c in cases])
         decided = decide_by_code(state.fact, evidence, precedents, ctx, anchors, state.proposed, state.scored_charges)
     by = "code" if decided else "model"

@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 
 from agents.common.audits import AuditGraph, run_audit
 from agents.context import JudgeContext
-from agents.context.experiment import judge_switches
+from agents.context.experiment import code_decides, judge_switches
 from agents.state.audit import Verdict
 from agents.state.common import trace_event
 from agents.state.judge import CaseRef, JudgeState, ScoredCharge
@@ -68,7 +68,11 @@ def make_audit_research(audit: AuditGraph) -> JudgeNode:
         started = time.perf_counter()
         ctx = runtime.context
         fused = state.rankings.get("researcher", [])
-        candidates = judge_candidates(fused, state.scored_charges, state.proposed, ctx.audit_k)
+        # When code convicts of the proposal, a verdict on another candidate decides nothing and costs a model
+        # call: on the s41 report runs 287 of 289 judgments convicted of the proposal as proposed, and the audit
+        # of the Researcher's best five took three quarters of a judgment's time.
+        breadth = 0 if code_decides(ctx) else ctx.audit_k
+        candidates = judge_candidates(fused, state.scored_charges, state.proposed, breadth)
         ranked_cases = sorted(state.cases.values(), key=lambda c: -c["score"])
         update: dict[str, Any] = {}
         if not ctx.audit:

@@ -18,7 +18,10 @@ class AuditContext(Context):
         "consultation's kept basis is explained, and excluded only where the question's words contradict it.",
     )
     audit_k: int = setting(
-        5, "Most articles the auditor verifies per answer (a consultation keeps at most this many).", low=1
+        5,
+        "Most retrieved articles the auditor verifies per answer (a consultation keeps at most this many; a fast "
+        "judgment audits only its proposed charges' articles).",
+        low=1,
     )
     audit_mixed: Literal["keep", "model"] = setting(
         "keep",

@@ -91,3 +91,9 @@ def consult_switches(ctx: ConsultContext) -> ConsultSwitches:
 def judge_switches(ctx: JudgeContext) -> JudgeSwitches:
     """The switches a judge run was given (the eval's), else the product's."""
     return ctx if isinstance(ctx, JudgeSwitches) else PRODUCT_JUDGE
+
+
+def code_decides(ctx: JudgeContext) -> bool:
+    """Whether code sets the judgment from the charge scorer's audited proposal (``profile='fast'`` with the
+    scorer on), so that no model call decides the charges."""
+    return ctx.profile == "fast" and judge_switches(ctx).charge_scoring

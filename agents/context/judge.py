@@ -32,8 +32,9 @@ class JudgeContext(AuditContext):
     )
     profile: Literal["fast", "thorough"] = setting(
         "fast",
-        "Which model calls code may replace: 'fast' sets the judgment by code where the charge scorer's audited "
-        "proposal decides it; 'thorough' has the Adjudicator verify and explain every judgment.",
+        "Which model calls code may replace: 'fast' audits the charge scorer's proposal and sets the judgment by "
+        "code where it decides it; 'thorough' also audits the Researcher's best audit_k articles and has the "
+        "Adjudicator verify and explain every judgment.",
     )
     feature_extractor: Literal["lexical", "llm"] = setting(
         "lexical", "How the fact's four-dimension features are extracted: by word lists or by the model."

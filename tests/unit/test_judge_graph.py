@@ -182,6 +182,23 @@ def test_the_fast_profile_sets_the_judgment_by_code(active_judge_kb: Services, i
     assert next(e for e in out["trace"] if e["node"] == "adjudicate")["detail"]["by"] == "code"
 
 
+def test_a_fast_judgment_audits_only_the_articles_it_convicts_on(active_judge_kb: Services, install: Any) -> None:
+    # Code convicts of the proposal: a verdict on another candidate would decide nothing and cost a model call.
+    reply = {"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}
+    model = install(by_schema=reply)
+    fast = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake", audit_k=3))
+    fast_calls = len(model.calls)
+    assert [v["article_id"] for v in fast["verdicts"]] == ["刑法:264"]
+    model = install(by_schema=reply)
+    thorough = build_graph().invoke(
+        JudgeInput(fact=FACT), context=JudgeContext(model="fake", audit_k=3, profile="thorough")
+    )
+    audited = [v["article_id"] for v in thorough["verdicts"]]
+    assert audited == thorough["rankings"]["researcher"][:3] and "刑法:264" in audited
+    assert len(model.calls) > fast_calls + 2  # one audit call at least per further article, one Adjudicator call
+    assert fast["charges"] == thorough["charges"] == ["盗窃"]
+
+
 def test_pruned_article_takes_its_charge_and_cases_with_it(active_judge_kb: Services, install: Any) -> None:
     model = install(
         by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted={"刑法:264"}
@@ -252,7 +269,8 @@ def test_when_every_convicting_candidate_fails_the_best_stays(active_judge_kb: S
     # left, the judgment could only convict of nothing. The best candidate stays, marked as such.
     refuted = {f"刑法:{n}" for n in range(1, 500)}
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted=refuted)
-    out = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake", audit_k=3))
+    thorough = JudgeContext(model="fake", audit_k=3, profile="thorough")
+    out = build_graph().invoke(JudgeInput(fact=FACT), context=thorough)
     best, *rest = out["verdicts"]
     assert best["article_id"] == out["rankings"]["researcher"][0] == "刑法:264"
     assert (best["applicable"], best["decided_by"]) == (True, "retained")
@@ -260,7 +278,7 @@ def test_when_every_convicting_candidate_fails_the_best_stays(active_judge_kb: S
     assert len(rest) == 2 and not any(v["applicable"] for v in rest)
     assert out["articles"] == ["刑法:264"] and out["charges"] == ["盗窃"]
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]}, refuted=refuted)
-    strict_context = MeasuredJudge(model="fake", audit_k=3, audit_keep_best=False)
+    strict_context = MeasuredJudge(model="fake", audit_k=3, audit_keep_best=False, profile="thorough")
     strict = build_graph().invoke(JudgeInput(fact=FACT), context=strict_context)
     assert not any(v["applicable"] for v in strict["verdicts"]) and strict["articles"] == []
 
