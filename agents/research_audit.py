@@ -70,8 +70,9 @@ def make_audit_research(audit: AuditGraph) -> JudgeNode:
         fused = state.rankings.get("researcher", [])
         # When code convicts of the proposal, a verdict on another candidate decides nothing and costs a model
         # call: on the s41 report runs 287 of 289 judgments convicted of the proposal as proposed, and the audit
-        # of the Researcher's best five took three quarters of a judgment's time.
-        breadth = 0 if code_decides(ctx) else ctx.audit_k
+        # of the Researcher's best five took three quarters of a judgment's time. No proposal (a knowledge base
+        # without the charge table): the Adjudicator decides, from the audited best candidates.
+        breadth = 0 if code_decides(ctx) and state.proposed else ctx.audit_k
         candidates = judge_candidates(fused, state.scored_charges, state.proposed, breadth)
         ranked_cases = sorted(state.cases.values(), key=lambda c: -c["score"])
         update: dict[str, Any] = {}

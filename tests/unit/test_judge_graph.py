@@ -802,3 +802,19 @@ def test_an_act_offence_the_fact_never_tells_is_not_convicted(active_judge_kb: S
     assert "盗窃" not in scored["proposed"] and "盗窃" not in scored["charges"]
     taken = FACT.replace("盗窃", "骑走")  # the rule reads the act, not the charge's name: taking away is a theft
     assert build_graph().invoke(JudgeInput(fact=taken), context=JudgeContext(model="fake"))["proposed"] == ["盗窃"]
+
+
+def test_without_a_proposal_a_fast_judgment_audits_the_best_candidates(
+    statutes_only_kb: Services, install: Any
+) -> None:
+    # No charge table, no proposal: the Adjudicator decides, so it reads the audited best candidates.
+    from tools.services import set_services
+
+    set_services(statutes_only_kb)
+    try:
+        install(by_schema={"Judgment": [_judgment(["盗窃"], [264])]})
+        out = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake", audit_k=3))
+    finally:
+        set_services(None)
+    assert out["proposed"] == []
+    assert [v["article_id"] for v in out["verdicts"]] == out["rankings"]["researcher"][:3] != []
