@@ -24,11 +24,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from app.eval.tasks import load_items
 from app.fit.charges import Choice, best_choice, decide, fit, measure
-from app.fit.logistic import l2_logistic
 from tools.corpus.jsonl import recorded_lines
 from tools.law import charge_families
 from tools.law.charge_model import fitted_charge_policy
@@ -106,16 +103,6 @@ def with_family_signals(row: dict[str, Any], base: ChargeModel) -> dict[str, Any
     return {**row, "signals": augmented(row["signals"]), "acts": [augmented(a) for a in row.get("acts", [])]}
 
 
-def fit_with_families(rows: list[dict[str, Any]], c: float) -> ChargeModel:
-    """:func:`app.fit.charges.fit` over the signals and :data:`FAMILY_SIGNALS` of augmented ``rows``."""
-    names = (*SIGNALS, *FAMILY_SIGNALS)
-    x = np.array([[s[name] for name in names] for row in rows for s in row["signals"].values()])
-    y = np.array([float(cand in row["gold"]) for row in rows for cand in row["signals"]])
-    found = l2_logistic(x, y, c)
-    weights = {name: round(float(v), 3) for name, v in zip(names, found[:-1], strict=True)}
-    return ChargeModel(weights, round(float(found[-1]), 3))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fit", action="append", required=True, help="ROWS:DATA the weights are fitted on")
@@ -132,13 +119,13 @@ def main() -> None:
     args = parser.parse_args()
     halves = set(args.fit_halves.split(","))
     train = [r for spec in args.fit for r in signal_rows(spec)[1] if r["half"] in halves]
-    files = dict(signal_rows(spec) for spec in [args.choose, *args.report, *args.unseen])
-    unseen = {"+".join(Path(p).name.split(".")[0] for p in spec.partition(":")[0].split("+")) for spec in args.unseen}
+    unseen = dict(signal_rows(spec) for spec in args.unseen)
+    files = {**dict(signal_rows(spec) for spec in [args.choose, *args.report]), **unseen}
     tune = [r for r in files[next(iter(files))] if r["half"] == "tune"]
     shipped = fitted_charge_policy()
     fitted = fit(train, 1.0)
     augmented = {file: [with_family_signals(r, fitted) for r in rows] for file, rows in files.items()}
-    featured = fit_with_families([with_family_signals(r, fitted) for r in train], 1.0)
+    featured = fit([with_family_signals(r, fitted) for r in train], 1.0, (*SIGNALS, *FAMILY_SIGNALS))
     featured_tune = [r for r in augmented[next(iter(files))] if r["half"] == "tune"]
     policies = {
         "shipped": (shipped.model, Choice(shipped.threshold, shipped.act_threshold, MOST, True, True, True)),

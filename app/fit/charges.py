@@ -47,13 +47,14 @@ class Choice:
     """Act offences only for facts that tell their act (the judge's ``told_acts``)."""
 
 
-def fit(rows: Sequence[dict[str, Any]], c: float) -> ChargeModel:
-    """Logistic regression over every candidate of ``rows`` (L2 penalty 1 / c on the weights, not the bias)."""
-    x = np.array([[s[name] for name in SIGNALS] for row in rows for s in row["signals"].values()])
+def fit(rows: Sequence[dict[str, Any]], c: float, names: Sequence[str] = SIGNALS) -> ChargeModel:
+    """Logistic regression over the ``names`` signals of every candidate of ``rows`` (L2 penalty 1 / c on the
+    weights, not the bias)."""
+    x = np.array([[s[name] for name in names] for row in rows for s in row["signals"].values()])
     y = np.array([float(cand in row["gold"]) for row in rows for cand in row["signals"]])
     found = l2_logistic(x, y, c)
     return ChargeModel(
-        {name: round(float(v), 3) for name, v in zip(SIGNALS, found[:-1], strict=True)}, round(float(found[-1]), 3)
+        {name: round(float(v), 3) for name, v in zip(names, found[:-1], strict=True)}, round(float(found[-1]), 3)
     )
 
 

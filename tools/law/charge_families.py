@@ -72,9 +72,8 @@ class Family:
     by_law: bool = False
     """The statute itself separates the members by words a fact states (刑法:133-1's third paragraph: a drunk
     driver who causes a serious accident is judged under the heavier 交通肇事; 205-1: 虚开 of an invoice other
-    than a VAT special one is 虚开发票; 163/164, 385/389 and
-    393: who took and who gave, and whether the taker was a state functionary), so a member the fact states is
-    weighed even when no retriever proposed it."""
+    than a VAT special one is 虚开发票; 163/164, 385/389 and 393: who took and who gave, and whether the taker
+    was a state functionary), so a member the fact states is weighed even when no retriever proposed it."""
 
     def member(self, charge: str) -> Member | None:
         return next((m for m in self.members if m.charge == charge), None)
