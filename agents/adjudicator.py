@@ -41,7 +41,6 @@ from agents.state.judge import (
     TermCheck,
 )
 from prompts import label, render_prompt
-from tools.kb.cases import CaseSummary, get_cases
 from tools.kb.charges import ChargeRepository
 from tools.law.articles import CRIMINAL_LAW, make_article_id
 from tools.law.charge_families import untold_act
@@ -218,7 +217,6 @@ def decide_judgment(
 def decide_by_code(
     fact: str,
     evidence: list[JudgeEvidence],
-    precedents: list[CaseSummary],
     ctx: JudgeContext,
     anchors: list[str],
     proposed: list[str],
@@ -226,9 +224,10 @@ def decide_by_code(
 ) -> dict[str, Any] | None:
     """The judgment without the Adjudicator's call (``profile=fast``), in :func:`decide_judgment`'s shape:
     the scorer's audited proposal (else the audited pre-judged charges) is the conviction, the articles are
-    its charges' defining evidence articles with their penalty companions, and the term is the precedents'
-    median moved into what those articles allow at the tier the facts meet. None when nothing is left to
-    convict of, or no charge index can tie charges to articles: the model decides then."""
+    its charges' defining evidence articles with their penalty companions, and the term is the median of the
+    judgments most like the fact convicted of the same charges (:func:`precedent_sentence`), moved into what
+    those articles allow at the tier the facts meet. None when nothing is left to convict of, or no charge
+    index can tie charges to articles: the model decides then."""
     services = get_services()
     repository = ChargeRepository(services.graph)
     if not repository.has_charges():
@@ -240,7 +239,8 @@ def decide_by_code(
     )
     if not charges:
         return None
-    term, count = precedent_sentence(charges, precedents, repository, ctx.precedent_k)
+    term, precedents = precedent_sentence(fact, charges, repository, ctx.precedent_k)
+    count = len(precedents)
     allowed, articles = term_bounds(fact, charges, [], evidence_articles, repository)
     if allowed is not None and not count:
         # No precedent: the typical case is the floor of the tier the facts meet, and the stated circumstances
@@ -280,6 +280,7 @@ def decide_by_code(
         "set_aside": set_aside,
         "grounded": {},
         "anchored": anchored,
+        "term_precedents": precedents,
         "circumstances": circumstances,
         "probation_open": probation,
         "usage": empty_usage(),
@@ -319,8 +320,7 @@ def adjudicate(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, A
     anchors = [g["name"] for g in state.prejudged if not untold_act(g["name"], state.fact)]
     decided = None
     if code_decides(ctx):
-        precedents = get_cases(get_services().graph, [c["case_id"] for c in cases])
-        decided = decide_by_code(state.fact, evidence, precedents, ctx, anchors, state.proposed, state.scored_charges)
+        decided = decide_by_code(state.fact, evidence, ctx, anchors, state.proposed, state.scored_charges)
     by = "code" if decided else "model"
     if decided is None:
         decided = decide_judgment(

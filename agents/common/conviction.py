@@ -11,8 +11,7 @@ from typing import Any
 from agents.context import JudgeContext
 from agents.state.judge import ScoredCharge, SetAside, Term, TermCheck, no_term
 from prompts import label
-from tools.kb.cases import CaseSummary, get_cases
-from tools.kb.cases import precedents as kb_precedents
+from tools.kb.cases import get_cases, sentenced_convictions
 from tools.kb.charges import ChargeRepository
 from tools.law.charge_model import fitted_charge_policy
 from tools.law.charge_names import ground_charge, normalise_charge
@@ -180,22 +179,28 @@ def check_term(
 
 
 def precedent_sentence(
-    charges: list[str], precedents: list[CaseSummary], repository: ChargeRepository, limit: int
-) -> tuple[Term, int]:
-    """(term, count): the median sentence of the precedents convicted of one of ``charges`` that record their
-    sentence (the kept precedents, else up to ``limit`` of the KB's), and how many it was taken from; no term
-    without any. A judgment that gives no sentence (CMDL's) is no precedent for one: counted as 0 months, it
-    sent a tomb robbery to 免予刑事处罚."""
-    convicted = set(charges)
-
-    def sharing(cases: list[CaseSummary]) -> list[CaseSummary]:
-        return [c for c in cases if c.sentenced and convicted & {repository.resolve(raw) for raw in c.charges}]
-
-    # The KB's are convicted of one of the charges by their CONVICTED_OF edges already.
-    found = sharing(precedents) or sharing(get_cases(repository.store, kb_precedents(repository.store, charges, limit)))
-    median = precedent_term([(c.term_months or 0, c.life_imprisonment, c.death_penalty) for c in found])
+    fact: str, charges: list[str], repository: ChargeRepository, limit: int
+) -> tuple[Term, list[str]]:
+    """(term, precedents): the median sentence of the ``limit`` judgments most like ``fact`` (the case index's BM25)
+    among those convicted of exactly ``charges`` that record their sentence, else among those convicted of one
+    of them, and the ids of those it was taken from; no term without any. A precedent also convicted of another offence
+    carries that offence's sentence: the median of the judgment's shown precedents, three of five also convicted
+    of 抢劫, gave a 2,300-yuan theft three years. A judgment that gives no sentence (CMDL's) is no precedent for
+    one: counted as 0 months, it sent a tomb robbery to 免予刑事处罚."""
+    convictions = sentenced_convictions(repository.store, charges)
+    wanted = frozenset(charges)
+    index = get_services().case_index.index()
+    hits: list[str] = []
+    for pool in ({i for i, c in convictions.items() if c == wanted}, set(convictions)):
+        # A fact sharing no word with any of them still gets the pool's first: they are convicted as it is.
+        found = index.search(fact, limit, skip_identical=True, keep=pool.__contains__, distinct=True)
+        hits = [i for i, _ in found] or sorted(pool)[:limit]
+        if hits:
+            break
+    cases = get_cases(repository.store, hits)
+    median = precedent_term([(c.term_months or 0, c.life_imprisonment, c.death_penalty) for c in cases])
     months, life, death = median or (0, False, False)
-    return {"months": months, "life": life, "death": death}, len(found)
+    return {"months": months, "life": life, "death": death}, [c.id for c in cases]
 
 
 def ungrounded(charges: list[str], articles: list[str], term_check: TermCheck | None, checked: bool) -> str:

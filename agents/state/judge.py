@@ -199,6 +199,11 @@ class JudgeOutput(RunRecord):
     """With a term set by code: art. 72's conditions code can read are met (at most three years, remorse
     stated, no recidivism), so the court may consider 缓刑; the reasoning says so."""
 
+    term_precedents: list[str] = field(default_factory=list)
+    """The judgments whose median sentence a term code set started from: those most like the fact convicted of
+    exactly its charges (else of one of them); empty when none records a sentence or the model wrote the
+    judgment."""
+
     circumstances: list[CircumstanceRecord] = field(default_factory=list)
     """The sentencing circumstances the fact states (自首, 坦白, 累犯…) that moved a term code set (empty when
     the model wrote the judgment: it read them itself)."""

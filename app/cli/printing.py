@@ -89,6 +89,19 @@ def describe_term(term: dict[str, Any]) -> str:
     return f"{term['months']} 个月（有期徒刑或拘役）"
 
 
+def print_term(out: dict[str, Any], sentence: str) -> None:
+    """The sentence, the judgments a term code set came from, and the circumstances that moved it."""
+    console.print(f"[bold]刑期 Term:[/bold] {sentence}")
+    if out.get("term_precedents"):
+        console.print(f"  [dim]量刑判例 Term from:[/dim] {escape('、'.join(out['term_precedents']))}")
+    for c in out.get("circumstances") or []:
+        provision = f"（{escape(c['article'])}）" if c["article"] else ""
+        console.print(
+            f"  [dim]量刑情节 Circumstance:[/dim] {escape(c['name'])}{provision} x{c['factor']:.2f}: "
+            f"「{escape(c['found'])}」"
+        )
+
+
 def print_judgment(out: dict[str, Any]) -> None:
     """A judgment: charges, articles, term, reasoning, numbered evidence, audit trail, and what was changed."""
     # No conviction is no sentence: a term of 0 months under no charge would read as an exemption.
@@ -100,13 +113,7 @@ def print_judgment(out: dict[str, Any]) -> None:
     print_ignored(out)
     console.print(f"[bold]罪名 Charges:[/bold] {escape('、'.join(out['charges']) or '（无）')}")
     console.print(f"[bold]适用法条 Articles:[/bold] {escape('、'.join(out['articles']) or '（无）')}")
-    console.print(f"[bold]刑期 Term:[/bold] {sentence}")
-    for c in out.get("circumstances") or []:
-        provision = f"（{escape(c['article'])}）" if c["article"] else ""
-        console.print(
-            f"  [dim]量刑情节 Circumstance:[/dim] {escape(c['name'])}{provision} x{c['factor']:.2f}: "
-            f"「{escape(c['found'])}」"
-        )
+    print_term(out, sentence)
     if out.get("undecided"):
         err.print(f"[yellow]No sentence:[/yellow] {escape(out['undecided'])}")
     print_panel(out["reasoning"] or "（无）", "理由 Reasoning")

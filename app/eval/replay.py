@@ -44,7 +44,6 @@ from app.eval.runner import gold_of, read_results, run_systems
 from app.eval.systems import Prediction, System, judgment_prediction, mark_known_citations
 from app.eval.tasks import CHARGE_LABELS_NOTE, load_items, resolve_charge_labels
 from tools.errors import InputError
-from tools.kb.cases import get_cases
 from tools.kb.charges import ChargeRepository
 from tools.services import get_services
 
@@ -99,9 +98,8 @@ def coder(recorded: dict[str, Any], context: JudgeContext) -> System:
             {"name": name, "probability": 1.0, "signals": {}, "articles": ids, "act": None}
             for name, ids in ChargeRepository(services.graph).articles_for(proposed).items()
         ]
-        precedents = get_cases(services.graph, line["precedents"])
         started = time.perf_counter()
-        decided = decide_by_code(item["fact"], evidence, precedents, context, _anchors(line), proposed, scored)
+        decided = decide_by_code(item["fact"], evidence, context, _anchors(line), proposed, scored)
         if decided is None:
             raise InputError(f"{item['id']}: code decides no conviction on this evidence")
         return {

@@ -107,7 +107,7 @@ def test_read_queries_cannot_write(store: GraphStore) -> None:
 
 def test_charge_case_and_checklist_queries_run_on_the_backend(store: GraphStore) -> None:
     from tools.corpus.cail import Case
-    from tools.kb.cases import CaseRepository
+    from tools.kb.cases import CaseRepository, sentenced_convictions
     from tools.kb.charges import ChargeRepository
     from tools.kb.checklists import Checklist, ChecklistRepository
 
@@ -128,6 +128,10 @@ def test_charge_case_and_checklist_queries_run_on_the_backend(store: GraphStore)
     )
     assert rows == [{"article": "刑法:264", "charge": "盗窃"}]
     assert cases.sources() == {"src": 1}
+    # A term's precedents: each sentenced case convicted of one of the charges, with all its charges.
+    unsentenced = Case("c2", "src", "被告人窃取……", ("刑法:264",), ("盗窃",), None, False, False, 0)
+    cases.upsert([unsentenced])
+    assert sentenced_convictions(store, ["盗窃", "抢劫"]) == {"c1": frozenset({"盗窃"})}
     checklists = ChecklistRepository(store)
     checklists.save(Checklist("刑法:264", ("是否秘密窃取？", "数额是否较大？"), "fake", "v1"))
     stored = checklists.get("刑法:264")

@@ -1,4 +1,4 @@
-"""The judge graph end to end with the fake model over the Criminal Law, its charges, 120 real CAIL cases
+"""The judge graph end to end with the fake model over the Criminal Law, its charges, 126 real CAIL cases
 and their Ontology graph: the three Researcher strategies, the audit's pruning, a traceable judgment."""
 
 from __future__ import annotations
@@ -40,13 +40,16 @@ FACT = (
 
 @pytest.fixture(scope="module")
 def judge_kb(memory_kb: Services) -> Iterator[Services]:
-    """The in-memory KB plus charges, 120 training cases and their Ontology graph (removed afterwards)."""
+    """The in-memory KB plus charges, 120 training cases and their Ontology graph (removed afterwards). The first
+    120 hold five thefts, each convicted with another charge; the next six sentenced to a term for theft alone
+    are added, so a theft's term has precedents of its own charge."""
     ingest_charges(
         load_charge_rules(SHARED_DATA / "zh/interpretations/lawrefbook"),
         ChargeRepository(memory_kb.graph),
         memory_kb.statutes,
     )
-    cases = load_cases(SHARED_DATA / "zh/cases/cail2018_sample_train.jsonl")[:120]
+    every = load_cases(SHARED_DATA / "zh/cases/cail2018_sample_train.jsonl")
+    cases = every[:120] + [c for c in every[120:] if c.charges == ("盗窃",) and c.term_months][:6]
     ingest_cases(
         cases, memory_kb.vectors, CaseRepository(memory_kb.graph, ChargeRepository(memory_kb.graph)), batch_size=60
     )
@@ -160,10 +163,11 @@ def test_the_fast_profile_sets_the_judgment_by_code(active_judge_kb: Services, i
     assert not any("拟定罪名" in str(c[-1].content) for c in model.calls)  # no Adjudicator call
     assert out["charges"] == out["proposed"] == ["盗窃"] and out["dropped"] == [] and out["anchored"] == []
     assert out["articles"] == ["刑法:264"]  # the charge's defining audited article; 67 (自首) is no conviction's
-    # The term is the median of the kept precedents convicted of theft, lowered for the surrender the fact
-    # states (主动投案，如实供述: 自首, art. 67, cited), within what art. 264 allows.
-    kept = [e["id"] for e in out["evidence"] if e["kind"] == "case"]
-    thefts = sorted(c.term_months for c in get_cases(active_judge_kb.graph, kept) if "盗窃" in c.charges)
+    # The term is the median of the judgments most like the fact convicted of theft alone, lowered for the
+    # surrender the fact states (主动投案，如实供述: 自首, art. 67, cited), within what art. 264 allows.
+    precedents = get_cases(active_judge_kb.graph, out["term_precedents"])
+    assert precedents and all(c.charges == ("盗窃",) for c in precedents)
+    thefts = sorted(c.term_months for c in precedents)
     check = out["term_check"]
     assert thefts and check is not None and check["articles"] == ["刑法:264"]
     median = thefts[(len(thefts) - 1) // 2]
@@ -563,7 +567,7 @@ def test_a_bribe_taken_is_sentenced_and_cites_its_penalty_articles_though_only_3
         {"name": "受贿", "probability": 0.9, "signals": {}, "articles": ["刑法:385"], "act": None}
     ]
     fact = "被告人利用担任某局局长的职务便利，收受他人财物共计人民币20万元，为他人谋取利益。"
-    out = decide_by_code(fact, evidence, [], JudgeContext(model="fake"), [], ["受贿"], scored)
+    out = decide_by_code(fact, evidence, JudgeContext(model="fake"), [], ["受贿"], scored)
     assert out is not None and out["undecided"] == "" and out["charges"] == ["受贿"]
     assert out["articles"] == ["刑法:385", "刑法:386", "刑法:383"]
     assert out["term_check"] is not None and out["term_check"]["articles"] == ["刑法:383"] and out["term"]["months"] > 0
@@ -622,34 +626,56 @@ def test_the_family_question_is_one_yes_no_call_and_garbage_is_no_answer(active_
     assert ask(member) is None and len(usages) == 2  # three replies that never validate: no answer
 
 
-def test_without_kept_precedents_of_its_charge_the_term_comes_from_the_kbs(judge_kb: Services) -> None:
+def test_the_term_comes_from_the_most_similar_judgments_convicted_of_the_same_charges(
+    active_judge_kb: Services,
+) -> None:
+    # A theft precedent also convicted of robbery carries the robbery's sentence: three of five such shown
+    # precedents gave a 2,300-yuan theft three years. Only judgments convicted of theft alone set its term.
     from agents.common.conviction import precedent_sentence
-    from tools.kb.cases import precedents
+    from tools.kb.cases import sentenced_convictions
     from tools.law.sentencing import precedent_term
 
-    repository = ChargeRepository(judge_kb.graph)
-    unrelated = get_cases(judge_kb.graph, precedents(judge_kb.graph, ["故意伤害"], 3))
-    term, count = precedent_sentence(["盗窃"], unrelated, repository, 10)
-    thefts = get_cases(judge_kb.graph, precedents(judge_kb.graph, ["盗窃"], 10))
-    assert count == len(thefts) > 0
-    median = precedent_term([(c.term_months, c.life_imprisonment, c.death_penalty) for c in thefts])
-    assert median is not None and (term["months"], term["life"], term["death"]) == median
+    repository = ChargeRepository(active_judge_kb.graph)
+    convictions = sentenced_convictions(active_judge_kb.graph, ["盗窃"])
+    assert any(len(c) > 1 for c in convictions.values())  # the KB holds thefts convicted with another charge
+    term, used = precedent_sentence(FACT, ["盗窃"], repository, 5)
+    cases = get_cases(active_judge_kb.graph, used)
+    assert len(cases) == 5 and all(convictions[c.id] == {"盗窃"} for c in cases)
+    assert all(c.sentenced for c in cases)
+    median = precedent_term([(c.term_months or 0, c.life_imprisonment, c.death_penalty) for c in cases])
+    assert median == (term["months"], term["life"], term["death"])
+    # The most similar: the first is the case index's best among thefts alone.
+    alone = {i for i, c in convictions.items() if c == {"盗窃"}}
+    best = active_judge_kb.case_index.index().search(FACT, 1, skip_identical=True, keep=alone.__contains__)
+    assert used[0] == best[0][0]
+
+
+def test_a_charge_set_no_judgment_holds_takes_its_term_from_those_sharing_a_charge(active_judge_kb: Services) -> None:
+    from agents.common.conviction import precedent_sentence
+    from tools.kb.cases import sentenced_convictions
+
+    repository = ChargeRepository(active_judge_kb.graph)
+    charges = ["盗窃", "重婚"]
+    convictions = sentenced_convictions(active_judge_kb.graph, charges)
+    assert convictions and not any(c == set(charges) for c in convictions.values())
+    _, used = precedent_sentence(FACT, charges, repository, 5)
+    assert used and all(convictions[i] & set(charges) for i in used)
+    assert precedent_sentence(FACT, ["重婚"], repository, 5)[1] == []  # none convicted of it: no term
 
 
 def test_a_precedent_that_records_no_sentence_sets_no_term(judge_kb: Services) -> None:
     # CMDL's judgments carry charges only: counted as 0 months, they sentenced a tomb robbery to 免予刑事处罚.
-    from agents.common.conviction import precedent_sentence
-    from tools.kb.cases import CaseSummary, precedents
+    from tools.corpus.cail import Case
+    from tools.kb.cases import sentenced_convictions
 
-    repository = ChargeRepository(judge_kb.graph)
-    sentenced = CaseSummary("cail-1", "盗窃手机", ("盗窃",), ("刑法:264",), 10, False, False)
-    unsentenced = [CaseSummary(f"cmdl-{n}", "盗窃", ("盗窃",), ("刑法:264",), None, False, False) for n in range(3)]
-    assert not unsentenced[0].sentenced and "未载明" in unsentenced[0].outcome
-    term, count = precedent_sentence(["盗窃"], [sentenced, *unsentenced], repository, 10)
-    assert (term["months"], count) == (10, 1)
-    # Kept precedents none of which records a sentence: the KB's sentenced ones of the charge set it.
-    _, from_kb = precedent_sentence(["盗窃"], unsentenced, repository, 10)
-    assert from_kb == len(get_cases(judge_kb.graph, precedents(judge_kb.graph, ["盗窃"], 10))) > 0
+    cases = CaseRepository(judge_kb.graph, ChargeRepository(judge_kb.graph))
+    cases.upsert([Case("cmdl-t-1", "cmdl-t", "被告人盗窃手机一部。", ("刑法:264",), ("盗窃",), None, False, False, 0)])
+    try:
+        [stored] = get_cases(judge_kb.graph, ["cmdl-t-1"])
+        assert stored.charges == ("盗窃",) and not stored.sentenced and "未载明" in stored.outcome
+        assert "cmdl-t-1" not in sentenced_convictions(judge_kb.graph, ["盗窃"])
+    finally:
+        cases.delete_source("cmdl-t")
 
 
 @pytest.fixture(scope="module")
@@ -755,7 +781,7 @@ TOMB_ROBBERY = (
 def test_a_charge_without_precedents_is_convicted_on_its_statute_and_sentenced_from_its_tier(
     active_judge_kb: Services, install: Any
 ) -> None:
-    # The model and the precedents say 盗窃; none of the KB's 120 cases is a tomb robbery. The fact states
+    # The model and the precedents say 盗窃; none of the KB's 126 cases is a tomb robbery. The fact states
     # 盗掘, the element of 刑法:328: that charge is convicted, and its term starts at the floor of the basic
     # tier (three years), not at the 拘役 of its lighter band; the reasoning says no precedent set it.
     guess = json.dumps({"charges": [{"name": "盗窃", "confidence": 0.9}], "articles": [264]})

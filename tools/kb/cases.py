@@ -155,6 +155,14 @@ MATCH (c:Case)-[:CONVICTED_OF]->(ch:Charge)
 RETURN ch.name AS name, count(DISTINCT c.fact) AS judgments
 """
 
+_CONVICTIONS = """
+UNWIND $charges AS name
+MATCH (c:Case)-[:CONVICTED_OF]->(:Charge {name: name})
+MATCH (c)-[:CONVICTED_OF]->(h:Charge)
+RETURN c.id AS id, h.name AS charge, c.term_months AS term_months,
+       c.life_imprisonment AS life, c.death_penalty AS death
+"""
+
 _PRECEDENTS = """
 UNWIND $charges AS name
 MATCH (c:Case)-[:CONVICTED_OF]->(:Charge {name: name})
@@ -222,6 +230,16 @@ def get_cases(store: GraphStore, ids: Sequence[str]) -> list[CaseSummary]:
 def precedents(store: GraphStore, charges: Sequence[str], limit: int) -> list[str]:
     """Ids of cases convicted of any of ``charges`` (names in the graph), at most ``limit``."""
     return [r["id"] for r in store.read(_PRECEDENTS, {"charges": list(charges), "limit": limit})] if charges else []
+
+
+def sentenced_convictions(store: GraphStore, charges: Sequence[str]) -> dict[str, frozenset[str]]:
+    """Case id -> every charge it was convicted of, for the cases convicted of one of ``charges`` that record
+    their sentence (a sentence for two offences is no measure of one: callers compare the whole set)."""
+    convicted: dict[str, set[str]] = {}
+    for r in store.read(_CONVICTIONS, {"charges": list(charges)}) if charges else []:
+        if _months(r["term_months"]) is not None or r["life"] or r["death"]:
+            convicted.setdefault(r["id"], set()).add(r["charge"])
+    return {i: frozenset(c) for i, c in convicted.items()}
 
 
 def judgment_counts(store: GraphStore) -> dict[str, int]:
