@@ -30,6 +30,7 @@ from agents.state.common import LegalBasisItem, trace_event
 from agents.state.consult import ConsultState
 from prompts import label, render_prompt, without_echoed_headings
 from tools.kb.charges import ChargeRepository
+from tools.law.abbreviations import spelled_out
 from tools.law.articles import short_law_name
 from tools.law.claims import (
     ADDED,
@@ -158,7 +159,9 @@ def stated_penalties(
 def quoted_provisions(question: str, response: str, basis: list[LegalBasisItem], skip: set[str], lang: str) -> str:
     """What the basis articles closest to the question (those in ``skip`` aside) provide, in their own words:
     the sentences closest to question and answer. A 1.5B model's Response is often one sentence; quoting the
-    article says what it requires and provides without the risk of a paraphrase."""
+    article says what it requires and provides without the risk of a paraphrase. The question's abbreviations are
+    read as the law words them (醉驾: the 醉酒驾驶 sentences, not the first paragraph's 饮酒后)."""
+    question = spelled_out(question)
     closeness = {b["article_id"]: shared_pairs(b["text"], question) for b in basis}
     closest = max(closeness.values(), default=0)
     quoted = []
@@ -193,7 +196,7 @@ def _no_support(state: ConsultState, lang: str, quote: bool) -> str:
         articles=label("list_separator", lang).join(e["heading"] for e in nearest) or label("none", lang),
     )
     for item in nearest[:NEAREST_QUOTED] if quote else []:
-        if passage := _passage(item["text"], state.question):
+        if passage := _passage(item["text"], spelled_out(state.question)):
             answer += _provision(item["heading"], passage, lang)
     return answer
 

@@ -166,6 +166,8 @@ def test_only_the_basis_articles_close_to_the_question_are_quoted() -> None:
     assert quoted_provisions(question, said, basis, set(), "zh") == ""  # type: ignore[arg-type]
     # An article the answer already quotes (a stated penalty) is not quoted twice.
     assert quoted_provisions(question, "", basis, {"刑法:133-1"}, "zh") == ""  # type: ignore[arg-type]
+    # 醉驾 is read as the law words it: the drunk-driving item, not the owner's liability the answer had quoted.
+    assert "（二）醉酒驾驶机动车的。" in quoted_provisions("醉驾怎么处罚？", "", basis, set(), "zh")  # type: ignore[arg-type]
 
 
 def test_a_sentence_citing_one_article_for_what_another_provides_cites_the_other() -> None:
@@ -222,6 +224,8 @@ def test_penalties_of_a_tier_the_question_does_not_state_are_unsupported() -> No
     }
     # 醉酒驾驶 without 机动车 states no tier's condition well, but only the drunk-driving tier holds all four words.
     assert drunk == {(c.text, v) for c, v, _ in check_claims(answer, basis, "醉酒驾驶会受到什么处罚？")}
+    # 醉驾 is how people say 醉酒驾驶 (tools/law/abbreviations.json): the drunk-driving tier answers it.
+    assert drunk == {(c.text, v) for c, v, _ in check_claims(answer, basis, "醉驾怎么处罚？")}
     # 酒驾 is either: the whole article supports.
     assert all(v == SUPPORTED for _, v, _ in check_claims(answer, basis, "酒驾怎么罚？"))
     # A drinker's question states the first tier: its penalties are the answer's.
@@ -263,3 +267,21 @@ def test_a_denial_stands_only_where_a_basis_sentence_denies_it(
 
 def test_the_answers_own_asides_deny_nothing() -> None:
     assert find_claims("（以上是一般法律信息，不构成法律意见；具体情况请咨询律师。）") == []
+
+
+def test_every_abbreviation_selects_the_tier_of_the_provision_it_spells_out() -> None:
+    # One case per entry of tools/law/abbreviations.json, from the provision the entry names.
+    from tools.law.abbreviations import abbreviations, spelled_out
+    from tools.law.penalties import asked_tiers
+
+    hit_and_run = laws_db_text("中华人民共和国刑法", "第一百三十三条")
+    cases = {
+        "醉驾": (DRINKING, "醉驾怎么处罚？", "醉酒驾驶机动车的，"),
+        "肇事逃逸": (hit_and_run, "开车撞人后肇事逃逸会怎么判？", "交通运输肇事后逃逸或者有其他特别恶劣情节的，"),
+    }
+    assert set(cases) == set(abbreviations())
+    for short, (text, question, condition) in cases.items():
+        tiers = article_tiers(text)
+        assert asked_tiers(tiers, question.replace(short, "")) == []  # without it the question names no tier
+        assert [t.condition for t in asked_tiers(tiers, question)] == [condition]
+        assert spelled_out(question).count(short) == 1  # the user's own words stay
