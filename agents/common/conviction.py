@@ -181,12 +181,12 @@ def check_term(
 def precedent_sentence(
     fact: str, charges: list[str], repository: ChargeRepository, limit: int
 ) -> tuple[Term, list[str]]:
-    """(term, precedents): the median sentence of the ``limit`` judgments most like ``fact`` (the case index's BM25)
-    among those convicted of exactly ``charges`` that record their sentence, else among those convicted of one
-    of them, and the ids of those it was taken from; no term without any. A precedent also convicted of another offence
-    carries that offence's sentence: the median of the judgment's shown precedents, three of five also convicted
-    of 抢劫, gave a 2,300-yuan theft three years. A judgment that gives no sentence (CMDL's) is no precedent for
-    one: counted as 0 months, it sent a tomb robbery to 免予刑事处罚."""
+    """(term, precedents): the median sentence of the ``limit`` judgments most like ``fact`` (the case index's
+    BM25) among those convicted of exactly ``charges`` that record their sentence, else among those convicted of
+    one of them, and the ids of those it was taken from; no term without any. A precedent also convicted of
+    another offence carries that offence's sentence: the median of a judgment's shown precedents, three of five
+    also convicted of 抢劫, gave a 2,300-yuan theft three years. A judgment that gives no sentence (CMDL's) is no
+    precedent for one: counted as 0 months, it sent a tomb robbery to 免予刑事处罚."""
     convictions = sentenced_convictions(repository.store, charges)
     wanted = frozenset(charges)
     index = get_services().case_index.index()
