@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -68,14 +69,19 @@ def available(rankings: Mapping[str, list[str]], variant: str) -> dict[str, list
     return {s: r for s, r in rankings.items() if s not in lacking and (s != "reranked" or r)}
 
 
-def load_questions(spec: str) -> tuple[str, dict[str, list[Question]]]:
+Features = Callable[[str, Mapping[str, Sequence[str]], Mapping[str, Any]], dict[str, float]]
+"""A candidate's features from its id, the search's rankings and the measured item: a benchmark trying features
+besides :func:`~tools.retrieval.basis_keeper.candidate_features` (which read no item)."""
+
+
+def load_questions(spec: str, read: Features | None = None) -> tuple[str, dict[str, list[Question]]]:
     """A run's questions with gold articles, per variant, their candidates as LawSearch fuses them now."""
     per_variant: dict[str, list[Question]] = {v: [] for v in VARIANTS}
     for item, recorded, gold in recorded_rows(spec):
         for variant, questions in per_variant.items():
             rankings = available(recorded, variant)
             pool = [c.article_id for c in fitted_source_fusion("reranked" in rankings).fuse(rankings, POOL)]
-            features = [candidate_features(a, rankings) for a in pool]
+            features = [read(a, rankings, item) if read else candidate_features(a, rankings) for a in pool]
             questions.append(Question(half_of(str(item["id"])), pool, features, set(gold)))
     run, _, data = spec.partition(":")
     return f"{Path(run).name}/{Path(data).stem}", per_variant
@@ -111,9 +117,10 @@ def halves(runs: Runs, half: str) -> dict[str, list[Question]]:
     return {name: [q for q in qs if q.half == half] for name, qs in runs.items()}
 
 
-def fit_variant(runs: Runs, variant: str) -> KeeperModel:
-    """The variant's weights on the pooled tuning halves, and the threshold best on them (mean F1 over files)."""
-    names = VARIANTS[variant]
+def fit_variant(runs: Runs, variant: str, names: Sequence[str] = ()) -> KeeperModel:
+    """The variant's weights (over ``names``, default the variant's features) on the pooled tuning halves, and the
+    lowest threshold whose pooled tuning precision reaches :data:`PRECISION_TARGET`."""
+    names = names or VARIANTS[variant]
     tune = {name: qs for name, qs in halves(runs, "tune").items() if qs}
     x, y = matrix([q for qs in tune.values() for q in qs], names)
     w = l2_logistic(x, y, C)
