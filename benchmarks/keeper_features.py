@@ -31,6 +31,7 @@ from app.eval.tasks import half_of
 from app.fit.keeper import VARIANTS, fit_variant, load_questions, summary
 from tools.law.articles import law_of
 from tools.retrieval.basis_keeper import VOTES, candidate_features
+from tools.retrieval.offence import bigrams
 from tools.retrieval.vectors import CONSULTATIONS
 from tools.services import get_services
 
@@ -53,15 +54,10 @@ def chapter_share(article_id: str, rankings: Mapping[str, Sequence[str]], item: 
     return sum(chapter(a) == own for a in votes if a != article_id) / len(votes) if votes and own else 0.0
 
 
-def pairs(text: str) -> set[str]:
-    plain = re.sub(r"[\W\d_a-zA-Z]", "", text)
-    return {plain[i : i + 2] for i in range(len(plain) - 1)}
-
-
 @cache
 def article_pairs(article_id: str) -> frozenset[str]:
     found = get_services().statutes.get_articles([article_id])
-    return frozenset(pairs(found[0].text)) if found else frozenset()
+    return frozenset(bigrams(found[0].text)) if found else frozenset()
 
 
 @lru_cache(maxsize=4096)
@@ -70,7 +66,7 @@ def neighbours_of(question: str, half: str) -> tuple[tuple[tuple[str, ...], froz
     services = get_services()
     found = services.consultations.neighbours(question, VOTES, half)
     meta = services.vectors.metadata(CONSULTATIONS, [n.id for n in found])
-    return tuple((n.articles, frozenset(pairs(str(meta.get(n.id, {}).get("reasoning", ""))))) for n in found)
+    return tuple((n.articles, frozenset(bigrams(str(meta.get(n.id, {}).get("reasoning", ""))))) for n in found)
 
 
 def answer_agreement(article_id: str, rankings: Mapping[str, Sequence[str]], item: Mapping[str, Any]) -> float:  # noqa: ARG001
@@ -94,14 +90,15 @@ def main() -> None:
     parser.add_argument("--feature", action="append", choices=sorted(FEATURES), required=True)
     args = parser.parse_args()
     shipped = VARIANTS["all"]
-    for name in args.feature:
+    for n, name in enumerate(args.feature):
         extra = FEATURES[name]
 
         def read(article_id: str, rankings: Mapping[str, Sequence[str]], item: Mapping[str, Any]) -> dict[str, float]:
             return {**candidate_features(article_id, rankings), name: extra(article_id, rankings, item)}  # noqa: B023
 
         runs = {label: qs["all"] for label, qs in (load_questions(spec, read) for spec in args.runs)}
-        for names in (shipped, (*shipped, name)):
+        # The shipped features' fit is the same whichever extra feature the rows carry: printed once.
+        for names in ((shipped,) if n == 0 else ()) + ((*shipped, name),):
             model = fit_variant(runs, "all", names)
             weight = model.weights.get(name)
             print(f"## {'with ' + name if weight is not None else 'shipped features'}: weight {weight}, "
