@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Annotated, Any
 
 from langgraph.runtime import Runtime
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
@@ -55,6 +55,9 @@ from tools.retrieval.research_weights import ResearchWeights, fitted_research_we
 from tools.retrieval.vectors import CASES
 from tools.services import Services, get_services
 
+CRIMINAL_LAW_LAST = 452
+"""The Criminal Law's last article number (its 之一 articles share their base's number)."""
+
 CASE_FACT_CHARS = 120
 """Characters of a precedent's fact kept for prompts and output: enough to recognise the pattern."""
 
@@ -68,7 +71,17 @@ class Prejudgment(BaseModel):
     """The model's pre-judgment: likely charges with confidences and likely Criminal Law article numbers."""
 
     charges: list[ChargeConfidence] = Field(max_length=3)
-    articles: list[Annotated[int, Field(ge=1, le=500)]] = Field(max_length=5)
+    articles: list[Annotated[int, Field(ge=1, le=CRIMINAL_LAW_LAST)]] = Field(max_length=5)
+
+    @field_validator("articles", mode="before")
+    @classmethod
+    def _article_numbers_only(cls, value: object) -> object:
+        # A year or an amount from the fact put among the article numbers is no article: dropped, not a failed
+        # reply; rejecting it lost the charges with it.
+        if not isinstance(value, list):
+            return value
+        numbers = [int(v) for v in value if isinstance(v, int | str) and str(v).isdigit()]
+        return [v for v in numbers if 1 <= v <= CRIMINAL_LAW_LAST][:5]
 
 
 def extract_features(fact: str, ctx: JudgeContext) -> tuple[Features, Usage | None]:

@@ -339,6 +339,17 @@ def test_charge_prejudgment_rules(judge_kb: Services) -> None:
     assert rankings["generative"] == ["刑法:263"]
 
 
+def test_a_number_that_is_no_article_does_not_cost_the_prejudgment_its_charges(judge_kb: Services) -> None:
+    # The local model put a year and an amount among the article numbers of CAIL facts; rejected, the whole
+    # pre-judgment failed three times and its charges were lost with it.
+    reply = {"charges": [{"name": "盗窃", "confidence": 0.9}], "articles": [2018, 264, "264", 0, 3000, 67]}
+    judgment = Prejudgment.model_validate(reply)
+    assert [c.name for c in judgment.charges] == ["盗窃"] and judgment.articles == [264, 264, 67]
+    rankings, guesses, _ = anchor_prejudgment(judge_kb, judgment, JudgeContext(model="fake"))
+    assert [g["name"] for g in guesses] == ["盗窃"] and rankings["generative"] == ["刑法:264", "刑法:67"]
+    assert Prejudgment.model_json_schema()["properties"]["articles"]["items"]["maximum"] == 452
+
+
 def test_without_audit_the_fused_candidates_are_the_evidence(active_judge_kb: Services, install: Any) -> None:
     install(by_schema={"Prejudgment": [PREJUDGMENT], "Judgment": [_judgment(["盗窃"], [264])]})
     out = build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake", audit=False))
