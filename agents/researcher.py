@@ -17,10 +17,10 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Any
 
 from langgraph.runtime import Runtime
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field
 
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
@@ -55,9 +55,6 @@ from tools.retrieval.research_weights import ResearchWeights, fitted_research_we
 from tools.retrieval.vectors import CASES
 from tools.services import Services, get_services
 
-CRIMINAL_LAW_LAST = 452
-"""The Criminal Law's last article number (its 之一 articles share their base's number)."""
-
 CASE_FACT_CHARS = 120
 """Characters of a precedent's fact kept for prompts and output: enough to recognise the pattern."""
 
@@ -71,17 +68,9 @@ class Prejudgment(BaseModel):
     """The model's pre-judgment: likely charges with confidences and likely Criminal Law article numbers."""
 
     charges: list[ChargeConfidence] = Field(max_length=3)
-    articles: list[Annotated[int, Field(ge=1, le=CRIMINAL_LAW_LAST)]] = Field(max_length=5)
-
-    @field_validator("articles", mode="before")
-    @classmethod
-    def _article_numbers_only(cls, value: object) -> object:
-        # A year or an amount from the fact put among the article numbers is no article: dropped, not a failed
-        # reply; rejecting it lost the charges with it.
-        if not isinstance(value, list):
-            return value
-        numbers = [int(v) for v in value if isinstance(v, int | str) and str(v).isdigit()]
-        return [v for v in numbers if 1 <= v <= CRIMINAL_LAW_LAST][:5]
+    # Any number: a year or an amount the model puts among them is dropped with the numbers no article has
+    # (anchor_prejudgment checks each). Bounded here, one such number failed the reply and lost its charges.
+    articles: list[int] = Field(max_length=5)
 
 
 def extract_features(fact: str, ctx: JudgeContext) -> tuple[Features, Usage | None]:
@@ -218,14 +207,14 @@ def anchor_prejudgment(
 
     LegalGraphRAG's pre-judge rules: charges below the confidence threshold are ignored unless none
     reaches it (then the most confident one stays), at most ``max_charges``; names are resolved to
-    charges in force, unknown names are dropped.
+    charges in force (the alternative committed, 骗取贷款罪, names its selective charge), unknown names are dropped.
     """
     charges = charges or ChargeRepository(services.graph)
     ranked = sorted(judgment.charges, key=lambda c: -c.confidence)
     kept = [c for c in ranked if c.confidence >= ctx.charge_confidence] or ranked[:1]
     guesses: list[ChargeGuess] = []
     for guess in kept[: ctx.max_charges]:
-        name = charges.resolve(guess.name)
+        name = charges.resolve_abridged(guess.name)
         if name and name not in {g["name"] for g in guesses}:
             guesses.append({"name": name, "confidence": guess.confidence, "articles": []})
     defined = charges.articles_for([g["name"] for g in guesses])

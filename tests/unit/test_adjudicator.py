@@ -20,7 +20,7 @@ from agents.context.experiment import MeasuredJudge
 from agents.research_audit import judge_candidates, surviving_cases
 from agents.researcher import articles_of, fuse_strategies
 from agents.state.judge import CaseRef, ScoredCharge
-from tools.law.charge_names import MAX_CHARGE_CHARS, ground_charge
+from tools.law.charge_names import MAX_CHARGE_CHARS, abridging, ground_charge
 from tools.retrieval.research_weights import ResearchWeights, fitted_research_weights
 
 
@@ -181,3 +181,27 @@ def test_a_proposed_charge_outside_the_best_articles_joins_the_audit() -> None:
     scored = [_scored("盗窃", 0.8, ["刑法:264"]), _scored("故意伤害", 0.4, ["刑法:234", "刑法:95"])]
     assert judge_candidates(fused, scored, ["盗窃", "故意伤害"], 2) == ["刑法:67", "刑法:264", "刑法:234"]
     assert judge_candidates(fused, scored, ["盗窃"], 2) == ["刑法:67", "刑法:264"]
+
+
+_SELECTIVE = [
+    "骗取贷款、票据承兑、金融票证",
+    "伪造公司、企业、事业单位、人民团体印章",
+    "窝藏、包庇",
+    "包庇毒品犯罪分子",
+    "商检徇私舞弊",
+]
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("骗取贷款罪", [_SELECTIVE[0]]),  # the first alternative, as a judgment names it
+        ("伪造公司印章罪", [_SELECTIVE[1]]),  # verb, one of the objects, the shared noun
+        ("包庇毒品罪", [_SELECTIVE[3]]),
+        ("包庇罪", []),  # too short: 窝藏、包庇 and 包庇毒品犯罪分子 both hold it
+        ("印章伪造罪", []),  # the characters, not in their order
+        ("徇私舞弊罪", [_SELECTIVE[4]]),  # one candidate here; the repository wants exactly one among all
+    ],
+)
+def test_a_committed_alternative_is_found_in_its_selective_charge(raw: str, expected: list[str]) -> None:
+    assert abridging(raw, _SELECTIVE) == expected

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from tools.kb.port import GraphStore
-from tools.law.charge_names import charge_variants, covering_charge, ground_charge, normalise_charge
+from tools.law.charge_names import abridging, charge_variants, covering_charge, ground_charge, normalise_charge
 
 _UPSERT_CHARGES = """
 UNWIND $rows AS row
@@ -139,6 +139,16 @@ class ChargeRepository:
         if len(found) > 1 and within is not None:
             found = [c for c in found if c in within]
         return found[0] if len(found) == 1 else None
+
+    def resolve_abridged(self, name: str) -> str | None:
+        """:meth:`resolve`, else the one charge whose full name or alias holds ``name``'s characters in order
+        (a model names the alternative committed: 骗取贷款罪), or None where none or several do."""
+        if found := self.resolve(name):
+            return found
+        self._names()
+        spellings = self._exact or {}
+        charges = {spellings[s] for s in abridging(name, spellings)}
+        return charges.pop() if len(charges) == 1 else None
 
     def map_label(self, label: str, within: Collection[str] = ()) -> str | None:
         """The one charge in the graph that a judgment's or a data file's label denotes, or None. Judgments

@@ -79,6 +79,22 @@ def ground_charge(raw: str, defined: Iterable[str]) -> list[str]:
     return [found] if found else []
 
 
+def abridging(name: str, candidates: Iterable[str], least: int = GROUNDING_MIN_CHARS) -> list[str]:
+    """The ``candidates`` holding ``name``'s characters in their order: a charge named by the alternative
+    committed (骗取贷款 in 骗取贷款、票据承兑、金融票证, 伪造公司印章 in 伪造公司、企业、事业单位、人民团体印章, as the
+    SPC's rules for selective charge names write a judgment). None for a name of fewer than ``least``
+    characters (包庇 is also 包庇毒品犯罪分子's)."""
+    wanted = normalise_charge(name).replace("、", "")
+    if len(wanted) < least:
+        return []
+
+    def holds(charge: str) -> bool:
+        rest = iter(charge)
+        return all(letter in rest for letter in wanted)
+
+    return sorted({c for c in candidates if holds(c)})
+
+
 def covering_charge(name: str, candidates: Iterable[str], least: int = GROUNDING_MIN_CHARS) -> str | None:
     """The one shortest of ``candidates`` whose characters include all of ``name``'s (an abridged name:
     伪造武装部队证件 for 伪造、变造、买卖武装部队公文、证件、印章), or None: a tie, or a name of fewer than
