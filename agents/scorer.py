@@ -138,7 +138,9 @@ def score_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str
     act_rankings = [rank_charges(act, model) for act in act_signals]
     switches = judge_switches(ctx)
     least = stated_charge_count(state.fact) if switches.stated_count else 0
-    chosen = choose_charges(ranked, policy.threshold, ctx.max_charges, act_rankings, policy.act_threshold, least)
+    chosen = choose_charges(
+        ranked, policy.threshold, ctx.max_charges, act_rankings, policy.act_threshold, least, policy.stated_threshold
+    )
     candidates = [name for name, _ in ranked[: ctx.scored_charges]]
     # Before the family checks, so that the candidate standing in is checked against its own neighbours.
     chosen = told_acts(chosen, candidates, state.fact)

@@ -128,7 +128,10 @@ def main() -> None:
     featured = fit([with_family_signals(r, fitted) for r in train], 1.0, (*SIGNALS, *FAMILY_SIGNALS))
     featured_tune = [r for r in augmented[next(iter(files))] if r["half"] == "tune"]
     policies = {
-        "shipped": (shipped.model, Choice(shipped.threshold, shipped.act_threshold, MOST, True, True, True)),
+        "shipped": (
+            shipped.model,
+            Choice(shipped.threshold, shipped.act_threshold, MOST, True, True, True, shipped.stated_threshold),
+        ),
         "fitted": (fitted, best_choice(tune, fitted, MOST, True, True, True, True)),
         "fitted, no families": (fitted, best_choice(tune, fitted, MOST, True, False, True, True)),
         "fitted, families as signals": (

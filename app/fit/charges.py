@@ -4,12 +4,12 @@
         [--per-charge N] [--write]
 
 Reads files written by ``benchmarks/charge_signals.py`` (``--data``: the dev files they were made from).
-Every candidate charge of a tuning-half item is one
-example (its signals; label: a gold charge); an L2-regularised logistic regression gives the weights and the
-intercept, and the thresholds for further charges and for acts are those that maximise exact-set accuracy on
-the tuning half; ``--write`` replaces the shipped ``tools/law/charge_model.json``. Printed for both
-halves, beside the defaults: exact-set accuracy and micro-F1 of the chosen charges, how often the best
-candidate is gold, and the ceiling (items whose gold charges are all among the candidates).
+Every candidate charge of a tuning-half item is one example (its signals; label: a gold charge); an
+L2-regularised logistic regression gives the weights and the intercept, and the thresholds for further charges,
+for acts and for filling a stated count are those that maximise exact-set accuracy on the tuning half;
+``--write`` replaces the shipped ``tools/law/charge_model.json``. Printed for both halves, beside the
+defaults: exact-set accuracy and micro-F1 of the chosen charges, how often the best candidate is gold, and
+the ceiling (items whose gold charges are all among the candidates).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +29,14 @@ from app.eval.tasks import HALVES, load_items
 from app.fit.logistic import l2_logistic
 from tools.corpus.jsonl import recorded_lines
 from tools.fitted import provenance, write_fitted
+from tools.law import charge_families
 from tools.law.acts import stated_charge_count
 from tools.law.charge_families import check_families, told_acts
 from tools.law.charge_model import BUNDLED_CHARGE_MODEL, ChargePolicy, fitted_charge_policy
 from tools.law.charge_scores import SIGNALS, ChargeModel, choose_charges, rank_charges
+
+STATED_THRESHOLDS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)
+"""The fill thresholds tried: a stated count's charges come from low probabilities (the best candidate aside)."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,8 @@ class Choice:
     stated: bool = False
     told: bool = False
     """Act offences only for facts that tell their act (the judge's ``told_acts``)."""
+    fill: float = 0.0
+    """Probability a candidate needs to fill the count of charges the fact states (with ``stated``)."""
 
 
 def fit(rows: Sequence[dict[str, Any]], c: float, names: Sequence[str] = SIGNALS) -> ChargeModel:
@@ -63,13 +70,22 @@ def decide(row: dict[str, Any], model: ChargeModel, choice: Choice) -> tuple[lis
     ranked = rank_charges(row["signals"], model)
     acts = [rank_charges(act, model) for act in row.get("acts", [])] if choice.acts < 1 else []
     least = stated_charge_count(row["fact"]) if choice.stated else 0
-    chosen = choose_charges(ranked, choice.threshold, choice.most, acts, choice.acts, least)
-    candidates = [name for name, _ in ranked[:8]]
-    if choice.told:
-        chosen = told_acts(chosen, candidates, row["fact"])
-    if choice.families:
-        chosen, _ = check_families(chosen, candidates, row["fact"])
-    return ranked, chosen
+    chosen = choose_charges(ranked, choice.threshold, choice.most, acts, choice.acts, least, choice.fill)
+    candidates = tuple(name for name, _ in ranked[:8])
+    checks = (choice.told, choice.families and charge_families.FAMILIES)
+    return ranked, list(_checked(tuple(chosen), candidates, row["fact"], *checks))
+
+
+@lru_cache(maxsize=1 << 16)
+def _checked(
+    chosen: tuple[str, ...], candidates: tuple[str, ...], fact: str, told: bool, families: object
+) -> tuple[str, ...]:
+    """``chosen`` after the told-acts rule and the family checks (``families``: the family table in force, or
+    False): once per distinct choice, however many thresholds make it (the fit tries hundreds)."""
+    checked = told_acts(chosen, candidates, fact) if told else list(chosen)
+    if families:
+        checked, _ = check_families(checked, candidates, fact)
+    return tuple(checked)
 
 
 def measure(rows: Sequence[dict[str, Any]], model: ChargeModel, choice: Choice) -> dict[str, float]:
@@ -98,8 +114,11 @@ def best_choice(
 ) -> Choice:
     """The thresholds with the best tuning-half accuracy (the higher ones on ties)."""
     grid = [round(float(t), 2) for t in np.arange(0.1, 1.05, 0.1)]
-    choices = [Choice(t, a, most, families, stated, told) for t in grid for a in (grid if acts else [1.0])]
-    return max(choices, key=lambda c: (measure(rows, model, c)["accuracy"], c.threshold, c.acts))
+    fills = STATED_THRESHOLDS if stated else (0.0,)
+    choices = [
+        Choice(t, a, most, families, stated, told, f) for t in grid for a in (grid if acts else [1.0]) for f in fills
+    ]
+    return max(choices, key=lambda c: (measure(rows, model, c)["accuracy"], c.threshold, c.acts, c.fill))
 
 
 def report(halves: Mapping[str, Sequence[dict[str, Any]]], model: ChargeModel, choice: Choice) -> None:
@@ -137,8 +156,9 @@ def fit_charges(
         row["fact"] = facts[str(row["id"])]
     shipped = fitted_charge_policy()
     print(f"shipped {dict(shipped.model.weights)} bias {shipped.model.bias}")
-    report(halves, shipped.model, Choice(shipped.threshold, shipped.act_threshold, most, True, True))
-    report(halves, shipped.model, Choice(shipped.threshold, shipped.act_threshold, most, True, True, True))
+    shipped_choice = Choice(shipped.threshold, shipped.act_threshold, most, True, True, True, shipped.stated_threshold)
+    report(halves, shipped.model, replace(shipped_choice, told=False))
+    report(halves, shipped.model, shipped_choice)
     fitted = fit(tune, c)
     print(f"fitted on tune: {dict(fitted.weights)} bias {fitted.bias}")
     report(halves, fitted, Choice(1.01, 1.01, 1, False))
@@ -153,7 +173,7 @@ def fit_charges(
         choice = best_choice(tune, fitted, most, acts, families, stated, told)
         report(halves, fitted, choice)
     depths = {len(r["fused"]) for r in rows}
-    policy = ChargePolicy(fitted, max(depths), choice.threshold, choice.acts, shipped.floor)
+    policy = ChargePolicy(fitted, max(depths), choice.threshold, choice.acts, shipped.floor, choice.fill)
     if write:
         values = {
             "weights": dict(fitted.weights),
@@ -162,6 +182,7 @@ def fit_charges(
             "threshold": policy.threshold,
             "act_threshold": policy.act_threshold,
             "floor": policy.floor,
+            "stated_threshold": policy.stated_threshold,
         }
         command = (
             f"jurisgraph fit charges {' '.join(map(str, files))} {' '.join(f'--data {d}' for d in data)} --c {c}"

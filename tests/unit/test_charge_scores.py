@@ -67,3 +67,6 @@ def test_the_best_is_chosen_and_others_only_above_the_threshold_or_best_in_an_ac
     assert choose_charges(ranked, 0.9, 3, acts, act_threshold=0.8, least=2) == ["盗窃", "故意伤害"]
     assert choose_charges(ranked, 0.9, 3, least=2) == ["盗窃", "诈骗"]
     assert choose_charges(ranked, 0.9, 1, least=2) == ["盗窃"]
+    # ... but only a candidate with its own support: 诈骗 (0.23) reaches 0.2, not 0.3; 故意伤害 (0.07) neither.
+    assert choose_charges(ranked, 0.9, 3, least=3, stated_threshold=0.2) == ["盗窃", "诈骗"]
+    assert choose_charges(ranked, 0.9, 3, least=2, stated_threshold=0.3) == ["盗窃"]

@@ -27,6 +27,8 @@ class ChargePolicy:
     """Probability the best charge of one act (of a fact telling several) needs to be convicted too."""
     floor: float
     """Probability a charge the Adjudicator adds to the proposal needs to stand."""
+    stated_threshold: float
+    """Probability a candidate needs to fill the count of charges the fact states (数罪并罚, 以××和××追究)."""
 
 
 @lru_cache(maxsize=1)
@@ -35,5 +37,10 @@ def fitted_charge_policy() -> ChargePolicy:
     values = read_fitted(BUNDLED_CHARGE_MODEL)
     model = ChargeModel({k: float(v) for k, v in values["weights"].items()}, float(values["bias"]))
     return ChargePolicy(
-        model, int(values["depth"]), float(values["threshold"]), float(values["act_threshold"]), float(values["floor"])
+        model,
+        int(values["depth"]),
+        float(values["threshold"]),
+        float(values["act_threshold"]),
+        float(values["floor"]),
+        float(values["stated_threshold"]),
     )

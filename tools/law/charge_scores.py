@@ -104,20 +104,23 @@ def choose_charges(
     acts: Sequence[Sequence[tuple[str, float]]] = (),
     act_threshold: float = 1.0,
     least: int = 0,
+    stated_threshold: float = 0.0,
 ) -> list[str]:
     """The convicted candidates: the best one whenever any is scored (a fact that reached judgment is
     judged on its most likely charge), each further one whose probability reaches ``threshold``, and the
     best charge of each act (``acts``: each act's own ranking) whose probability there reaches
     ``act_threshold``; then, while fewer than ``least`` (the charges the fact says it holds), the acts'
-    best charges and the next-best candidates; at most ``most``, best first."""
+    best charges and the next-best candidates whose probability reaches ``stated_threshold``: the count a
+    fact states asks for a further charge, its own support decides which; at most ``most``, best first."""
     if not ranked:
         return []
     chosen = [ranked[0][0], *(name for name, p in ranked[1:] if p >= threshold)]
     chosen += [act[0][0] for act in acts if act and act[0][1] >= act_threshold]
-    for name in [act[0][0] for act in acts if act] + [name for name, _ in ranked]:
+    for name, p in [act[0] for act in acts if act] + list(ranked):
         if len(set(chosen)) >= min(least, most):
             break
-        chosen.append(name)
+        if p >= stated_threshold:
+            chosen.append(name)
     order = {name: i for i, (name, _) in enumerate(ranked)}
     return sorted(dict.fromkeys(chosen), key=lambda name: order.get(name, len(order)))[:most]
 
