@@ -127,11 +127,10 @@ def main() -> None:
     augmented = {file: [with_family_signals(r, fitted) for r in rows] for file, rows in files.items()}
     featured = fit([with_family_signals(r, fitted) for r in train], 1.0, (*SIGNALS, *FAMILY_SIGNALS))
     featured_tune = [r for r in augmented[next(iter(files))] if r["half"] == "tune"]
+    shipped_choice = Choice(shipped.threshold, shipped.act_threshold, MOST, True, True, True, shipped.stated_threshold)
     policies = {
-        "shipped": (
-            shipped.model,
-            Choice(shipped.threshold, shipped.act_threshold, MOST, True, True, True, shipped.stated_threshold),
-        ),
+        "shipped": (shipped.model, shipped_choice),
+        "shipped, any candidate fills a stated count": (shipped.model, replace(shipped_choice, fill=0.0)),
         "fitted": (fitted, best_choice(tune, fitted, MOST, True, True, True, True)),
         "fitted, no families": (fitted, best_choice(tune, fitted, MOST, True, False, True, True)),
         "fitted, families as signals": (
