@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from app.eval.tasks import load_items
-from app.fit.charges import Choice, best_choice, decide, fit, measure
+from app.fit.charges import Choice, best_choice, decide, fit, measure, policy_choice
 from tools.corpus.jsonl import recorded_lines
 from tools.law import charge_families
 from tools.law.charge_model import fitted_charge_policy
@@ -127,7 +127,7 @@ def main() -> None:
     augmented = {file: [with_family_signals(r, fitted) for r in rows] for file, rows in files.items()}
     featured = fit([with_family_signals(r, fitted) for r in train], 1.0, (*SIGNALS, *FAMILY_SIGNALS))
     featured_tune = [r for r in augmented[next(iter(files))] if r["half"] == "tune"]
-    shipped_choice = Choice(shipped.threshold, shipped.act_threshold, MOST, True, True, True, shipped.stated_threshold)
+    shipped_choice = policy_choice(shipped, MOST)
     policies = {
         "shipped": (shipped.model, shipped_choice),
         "shipped, any candidate fills a stated count": (shipped.model, replace(shipped_choice, fill=0.0)),

@@ -98,7 +98,8 @@ def main() -> None:
 
         runs = {label: qs["all"] for label, qs in (load_questions(spec, read) for spec in args.runs)}
         # The shipped features' fit is the same whichever extra feature the rows carry: printed once.
-        for names in ((shipped,) if n == 0 else ()) + ((*shipped, name),):
+        variants = [shipped, (*shipped, name)] if n == 0 else [(*shipped, name)]
+        for names in variants:
             model = fit_variant(runs, "all", names)
             weight = model.weights.get(name)
             print(f"## {'with ' + name if weight is not None else 'shipped features'}: weight {weight}, "

@@ -54,6 +54,11 @@ class Choice:
     """Probability a candidate needs to fill the count of charges the fact states (with ``stated``)."""
 
 
+def policy_choice(policy: ChargePolicy, most: int) -> Choice:
+    """How ``policy`` chooses charges as the judge does: its thresholds, every check on."""
+    return Choice(policy.threshold, policy.act_threshold, most, True, True, True, policy.stated_threshold)
+
+
 def fit(rows: Sequence[dict[str, Any]], c: float, names: Sequence[str] = SIGNALS) -> ChargeModel:
     """Logistic regression over the ``names`` signals of every candidate of ``rows`` (L2 penalty 1 / c on the
     weights, not the bias)."""
@@ -156,7 +161,7 @@ def fit_charges(
         row["fact"] = facts[str(row["id"])]
     shipped = fitted_charge_policy()
     print(f"shipped {dict(shipped.model.weights)} bias {shipped.model.bias}")
-    shipped_choice = Choice(shipped.threshold, shipped.act_threshold, most, True, True, True, shipped.stated_threshold)
+    shipped_choice = policy_choice(shipped, most)
     report(halves, shipped.model, replace(shipped_choice, told=False))
     report(halves, shipped.model, shipped_choice)
     fitted = fit(tune, c)
