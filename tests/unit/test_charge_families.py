@@ -525,3 +525,19 @@ def test_a_malformed_table_is_refused_naming_the_entry(tmp_path: Path) -> None:
     broken.write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
     with pytest.raises(FamilyTableError, match="its example does not state its element"):
         load_families(broken)
+
+
+def test_an_act_offence_whose_specific_form_the_fact_states_stays_for_its_family_check() -> None:
+    # A warehouse keeper takes his firm's phones by his post and covers it with forged slips: no word of theft,
+    # so 盗窃's act is untold, but 职务侵占's element is stated. 盗窃 used to give way to the next candidate
+    # (诈骗, told by 伪造) and the check on 侵占财物 never ran; it now stays for the check to replace it.
+    keeper = (
+        "被告人李某系某物流公司仓库保管员，利用其保管仓库钥匙、负责货物出入库登记的职务便利，先后十余次将仓库内"
+        "存放的手机共计45部私自带出仓库，以伪造出库单的方式掩盖，并将手机变卖。"
+    )
+    ranked = ["盗窃", "诈骗", "职务侵占"]
+    assert untold_act("盗窃", keeper)
+    assert told_acts(["盗窃"], ranked, keeper) == ["盗窃"]
+    assert check_families(told_acts(["盗窃"], ranked, keeper), ranked, keeper)[0] == ["职务侵占"]
+    # The specific form must be one the check would weigh: not ranked (and no by-law family), the stand-in stays.
+    assert told_acts(["盗窃"], ["盗窃", "诈骗"], keeper) == ["诈骗"]

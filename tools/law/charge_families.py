@@ -228,10 +228,23 @@ def untold_act(charge: str, fact: str) -> bool:
     return words is not None and not re.search(words, fact)
 
 
+def specific_form_stated(charge: str, ranked: Sequence[str], fact: str) -> bool:
+    """Whether ``fact`` states the element of a more specific member of a family whose most general member is
+    ``charge``, one the family check would weigh (among ``ranked``, or any member of a family the law decides):
+    a keeper who takes his firm's goods by his post tells 职务侵占's act without 盗窃's words, so 盗窃 stays for
+    the check to replace, not for a stranger to stand in."""
+    return any(
+        family.members[-1].charge == charge
+        and any(m.stated_in(fact) and (m.charge in ranked or family.by_law) for m in family.members[:-1])
+        for family in FAMILIES
+    )
+
+
 def told_acts(chosen: Sequence[str], ranked: Sequence[str], fact: str) -> list[str]:
-    """``chosen`` without the act offences ``fact`` never tells; when that leaves none, the best of ``ranked``
-    that is not one (a fact is convicted of something; its neighbours are then checked as any proposal is)."""
-    kept = [c for c in chosen if not untold_act(c, fact)]
+    """``chosen`` without the act offences ``fact`` never tells (nor a more specific form of); when that leaves
+    none, the best of ``ranked`` that is not one (a fact is convicted of something; its neighbours are then
+    checked as any proposal is)."""
+    kept = [c for c in chosen if not untold_act(c, fact) or specific_form_stated(c, ranked, fact)]
     if kept or not chosen:
         return kept
     return next(([c] for c in ranked if not untold_act(c, fact)), list(chosen))
