@@ -13,23 +13,30 @@ fit charges`` chooses them, on ``--choose``'s tuning half. Printed per file and 
 micro-F1 of the shipped policy and of the fitted one, with and without the family checks, and with the checks as
 signals fitted beside the others instead of overrides (:data:`FAMILY_SIGNALS`); then, per family, the
 report-half judgments it changes and how many of them it makes exact (+) or inexact (−): every judgment of an
-``--unseen`` file (a corpus no pattern was written from, such as the CAIL samples).
+``--unseen`` file (a corpus no pattern was written from, such as the CAIL samples). With ``--unjudged``, charges
+the KB holds no judgment of (:func:`unjudged_rows`): how often a one-charge fact is still convicted of its charge
+once that charge's precedents are taken away, by the shipped policy and with such charges scored by a
+statute-only model, beside what the latter costs where every charge keeps its precedents.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from app.eval.tasks import load_items
 from app.fit.charges import Choice, best_choice, decide, fit, measure, policy_choice
 from tools.corpus.jsonl import recorded_lines
+from tools.kb.cases import judgment_counts
+from tools.kb.charges import ChargeRepository
 from tools.law import charge_families
 from tools.law.charge_model import fitted_charge_policy
 from tools.law.charge_scores import SIGNALS, ChargeModel, rank_charges
+from tools.services import get_services
 
 MOST = 3
 
@@ -103,6 +110,75 @@ def with_family_signals(row: dict[str, Any], base: ChargeModel) -> dict[str, Any
     return {**row, "signals": augmented(row["signals"]), "acts": [augmented(a) for a in row.get("acts", [])]}
 
 
+UNJUDGED = "unjudged"
+"""Marks a candidate the KB holds no judgment of (no weight: only :class:`StatuteWhereUnjudged` reads it)."""
+STATUTE_SIGNALS = ("offence", "rank", "prejudged")
+"""What speaks for a charge no precedent can vote for: its statute and the pre-judgment."""
+
+
+@dataclass(frozen=True)
+class StatuteWhereUnjudged(ChargeModel):
+    """``statute``'s probability for a candidate marked :data:`UNJUDGED`, the weights' own for the rest."""
+
+    statute: ChargeModel
+
+    def probability(self, signals: Mapping[str, float]) -> float:
+        return self.statute.probability(signals) if signals.get(UNJUDGED) else super().probability(signals)
+
+
+def unjudged_rows(rows: list[dict[str, Any]], judged: set[str], unprecedented: bool) -> list[dict[str, Any]]:
+    """``rows`` with :data:`UNJUDGED` marking the candidates not in ``judged``; with ``unprecedented``, only the
+    one-charge rows whose gold is a candidate, each as if the KB held no judgment of that charge: its vote and
+    coverage 0 and marked, its share of the vote spread over the other voted charges (their neighbours would
+    have taken its place)."""
+
+    def marked(signals: dict[str, dict[str, float]], gold: str) -> dict[str, dict[str, float]]:
+        out = {name: {**values, UNJUDGED: float(name not in judged)} for name, values in signals.items()}
+        if gold in out:
+            share = out[gold]["vote"]
+            out[gold] |= {"vote": 0.0, "coverage": 0.0, UNJUDGED: 1.0}
+            for name, values in out.items():
+                if name != gold and values["vote"] > 0 and share < 1:
+                    values["vote"] = min(values["vote"] / (1 - share), 1.0)
+        return out
+
+    picked = [r for r in rows if len(r["gold"]) == 1 and r["gold"][0] in r["signals"]] if unprecedented else rows
+    out = []
+    for row in picked:
+        gold = row["gold"][0] if unprecedented else ""
+        out.append(
+            {**row, "signals": marked(row["signals"], gold), "acts": [marked(a, gold) for a in row.get("acts", [])]}
+        )
+    return out
+
+
+def reached(rows: list[dict[str, Any]], model: ChargeModel, choice: Choice) -> float:
+    """Share of one-charge ``rows`` convicted of their gold charge (among others or not)."""
+    return sum(r["gold"][0] in decide(r, model, choice)[1] for r in rows) / max(len(rows), 1)
+
+
+def unjudged_table(files: dict[str, list[dict[str, Any]]], train: list[dict[str, Any]], shipped: Any) -> None:
+    """Per file: exact accuracy with and without the statute-only scoring, and how often the gold of a one-charge
+    fact is still convicted when the KB holds no judgment of it."""
+    services = get_services()
+    repository = ChargeRepository(services.graph)
+    judged = {repository.resolve(name) or name for name, n in judgment_counts(services.graph).items() if n}
+    statute = fit(train, 1.0, STATUTE_SIGNALS)
+    scorer = StatuteWhereUnjudged(shipped.model.weights, shipped.model.bias, statute)
+    choice = policy_choice(shipped, MOST)
+    print(f"\nCharges without judgments (statute-only model {dict(statute.weights)} bias {statute.bias}):")
+    print("| file | exact, shipped | exact, statute where unjudged | gold unjudged: convicted, shipped | statute |")
+    print("|---|---|---|---|---|")
+    for file, rows in files.items():
+        plain = unjudged_rows(rows, judged, False)
+        gone = unjudged_rows(rows, judged, True)
+        exact = [measure(plain, model, choice)["accuracy"] for model in (shipped.model, scorer)]
+        print(
+            f"| {file} ({len(rows)}) | {exact[0]:.3f} | {exact[1]:.3f} | {reached(gone, shipped.model, choice):.3f} "
+            f"({len(gone)}) | {reached(gone, scorer, choice):.3f} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fit", action="append", required=True, help="ROWS:DATA the weights are fitted on")
@@ -116,6 +192,9 @@ def main() -> None:
         help="ROWS:DATA no pattern was written from: measured like --report, each family's effect on all its rows",
     )
     parser.add_argument("--members", action="store_true", help="also leave out each member of a larger family")
+    parser.add_argument(
+        "--unjudged", action="store_true", help="also measure charges the KB holds no judgment of (reads the KB)"
+    )
     args = parser.parse_args()
     halves = set(args.fit_halves.split(","))
     train = [r for spec in args.fit for r in signal_rows(spec)[1] if r["half"] in halves]
@@ -161,6 +240,8 @@ def main() -> None:
         effects = family_effects(part, model, choice, args.members)
         shown = ", ".join(f"{f} {n}: +{p} −{m}" for f, (n, p, m) in effects.items() if n)
         print(f"  {file}: {shown or 'none'}")
+    if args.unjudged:
+        unjudged_table(files, train, shipped)
 
 
 if __name__ == "__main__":
