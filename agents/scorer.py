@@ -31,7 +31,7 @@ from tools.errors import StructuredOutputError
 from tools.kb.cases import get_cases, judgment_counts
 from tools.kb.charges import ChargeRepository
 from tools.law.acts import split_acts, stated_charge_count
-from tools.law.charge_families import Ask, Member, check_families, told_acts
+from tools.law.charge_families import Ask, Member, act_family, check_families, told_acts
 from tools.law.charge_model import fitted_charge_policy
 from tools.law.charge_scores import assign_acts, charge_signals, choose_charges, rank_charges
 from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured
@@ -122,6 +122,27 @@ def element_question(fact: str, ctx: JudgeContext) -> tuple[Ask, list[Usage]]:
     return ask, usages
 
 
+def untold_records(untold: list[str], stand_in: list[str]) -> list[FamilyRecord]:
+    """A record of each chosen act offence left out because the fact never tells its act, with the candidate that
+    stood in (when one did), so a reader sees why the best-scored charge was not convicted."""
+    records: list[FamilyRecord] = []
+    for charge in untold:
+        family = act_family(charge)
+        element = family.members[-1].element if family else ""
+        decided = stand_in[0] if stand_in else ""
+        records.append(
+            {
+                "family": family.name if family else "",
+                "charge": charge,
+                "decided": decided,
+                "by": "untold",
+                "element": element,
+                "quote": "",
+            }
+        )
+    return records
+
+
 def score_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
     """Score every candidate charge from its signals (and each act's), choose the charges to convict, and
     check each against its neighbouring charges."""
@@ -143,7 +164,9 @@ def score_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str
     )
     candidates = [name for name, _ in ranked[: ctx.scored_charges]]
     # Before the family checks, so that the candidate standing in is checked against its own neighbours.
-    chosen = told_acts(chosen, candidates, state.fact)
+    told = told_acts(chosen, candidates, state.fact)
+    untold = untold_records([c for c in chosen if c not in told], [c for c in told if c not in chosen])
+    chosen = told
     asks = switches.family_questions and switches.charge_scoring
     ask, usages = element_question(state.fact, ctx) if asks else (None, [])
     proposed, checks = check_families(chosen, candidates, state.fact, ask)
@@ -163,7 +186,7 @@ def score_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str
         }
         for name in kept
     ]
-    families: list[FamilyRecord] = [
+    families: list[FamilyRecord] = untold + [
         {
             "family": c.family,
             "charge": c.charge,

@@ -30,7 +30,8 @@ CANDIDATES = 8
 def replayed(prediction: dict[str, Any], fact: str) -> list[str]:
     """The charges of a recorded judgment with its family checks run again by today's code."""
     checks = prediction.get("family_checks") or []
-    undo = {c["decided"]: c["charge"] for c in checks if c["decided"] != c["charge"]}
+    # An act offence left out as untold (before the checks) is not undone: the replay reruns the checks only.
+    undo = {c["decided"]: c["charge"] for c in checks if c["decided"] != c["charge"] and c["by"] != "untold"}
     proposed = [undo.get(c, c) for c in prediction["charges"]]
     ranked = sorted(prediction["scored_charges"], key=lambda s: -s["probability"])
     candidates = [s["name"] for s in ranked][:CANDIDATES]

@@ -84,9 +84,10 @@ class FamilyRecord(TypedDict):
     family: str
     charge: str
     decided: str
-    """The charge after the check (``charge`` when it held)."""
+    """The charge after the check (``charge`` when it held; empty when it was left out with none in its place)."""
     by: str
-    """fact (the fact states the element), question (the model answered a yes/no question) or default."""
+    """fact (the fact states the element), question (the model answered a yes/no question), default, or untold
+    (an act offence whose act the fact never tells, left out before the checks)."""
     element: str
     quote: str
     """The fact's words that state the element (by fact), empty otherwise."""

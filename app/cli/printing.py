@@ -65,11 +65,13 @@ def print_charge_scores(out: dict[str, Any]) -> None:
         table.add_row(mark + escape(entry["name"]), f"{entry['probability']:.2f}", *values, act)
     console.print(table)
     for check in out.get("family_checks") or []:
-        outcome = "holds" if check["decided"] == check["charge"] else f"-> {escape(check['decided'])}"
+        decided = check["decided"]
+        outcome = "holds" if decided == check["charge"] else f"-> {escape(decided)}" if decided else "left out"
         console.print(
             f"  [dim]相近罪名 Family check ({escape(check['family'])}, by {check['by']}):[/dim] "
             f"{escape(check['charge'])} {outcome}: {escape(check['element'])}"
             + (f"; the fact says 「{escape(check['quote'])}」" if check.get("quote") else "")
+            + ("; the fact never tells this act" if check["by"] == "untold" else "")
         )
     for aside in out.get("set_aside") or []:
         name, reason = escape(aside["name"]), escape(aside["reason"])

@@ -107,7 +107,15 @@ def test_a_judgment_shows_each_charges_signals_acts_and_checks(capsys: pytest.Ca
                 "by": "fact",
                 "element": "伤害他人身体",
                 "quote": "轻伤",
-            }
+            },
+            {
+                "family": "诈骗",
+                "charge": "诈骗",
+                "decided": "",
+                "by": "untold",
+                "element": "虚构事实或者隐瞒真相骗取他人财物",
+                "quote": "",
+            },
         ],
         "set_aside": [{"name": "抢劫", "probability": 0.35, "reason": "定罪法条均未通过构成要件核查"}],
         "usage": {"llm_calls": 5, "prompt_tokens": 100, "completion_tokens": 10},
@@ -117,6 +125,7 @@ def test_a_judgment_shows_each_charges_signals_acts_and_checks(capsys: pytest.Ca
     printed = capsys.readouterr()
     assert "Charge scores" in printed.out and "0.91" in printed.out and "0.42" in printed.out
     assert "Act 2:" in printed.out and "故意伤害 holds" in printed.out and "the fact says 「轻伤」" in printed.out
+    assert "诈骗 left out" in printed.out and "the fact never tells this act" in printed.out
     assert "coverage" in printed.out  # every signal has its column
     assert "Set aside:" in printed.err and "抢劫 (0.35)" in printed.err
 

@@ -451,7 +451,12 @@ def test_a_long_judgment_is_reduced_to_its_facts_and_says_so(active_judge_kb: Se
     # gives way to the next (told_acts), 信用卡诈骗; the fact tells no card, so the act itself, 诈骗, replaces it
     # although no retriever proposed it (the gold charge), and the fake's 诈骗 stands.
     assert out["evidence"] and out["charges"] == out["proposed"] == ["诈骗"] and out["anchored"] == []
-    assert [(c["charge"], c["decided"], c["by"]) for c in out["family_checks"]] == [("信用卡诈骗", "诈骗", "fact")]
+    # Both steps are on the record, the untold theft first, so a reader sees why the best-scored charge went.
+    assert [(c["charge"], c["decided"], c["by"]) for c in out["family_checks"]] == [
+        ("盗窃", "信用卡诈骗", "untold"),
+        ("信用卡诈骗", "诈骗", "fact"),
+    ]
+    assert out["family_checks"][0]["element"] == "秘密窃取他人财物"
     assert out["dropped"] == []
     with pytest.raises(InputError, match=r"more than the limit of 20000 \(--set max_fact_chars=N\)"):
         build_graph().invoke(JudgeInput(fact="被告人" * 7000), context=JudgeContext(model="fake"))

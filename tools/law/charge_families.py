@@ -222,6 +222,11 @@ def check_families(
     return list(dict.fromkeys(out)), checks
 
 
+def act_family(charge: str) -> Family | None:
+    """The family whose most general member is ``charge`` (an act offence's: 盗窃's is 侵占财物), if any."""
+    return next((family for family in FAMILIES if family.members[-1].charge == charge), None)
+
+
 def untold_act(charge: str, fact: str) -> bool:
     """Whether ``charge`` is an act offence (:data:`ACT_WORDS`) whose act ``fact`` never tells."""
     words = ACT_WORDS.get(charge)
@@ -233,10 +238,9 @@ def specific_form_stated(charge: str, ranked: Sequence[str], fact: str) -> bool:
     ``charge``, one the family check would weigh (among ``ranked``, or any member of a family the law decides):
     a keeper who takes his firm's goods by his post tells 职务侵占's act without 盗窃's words, so 盗窃 stays for
     the check to replace, not for a stranger to stand in."""
-    return any(
-        family.members[-1].charge == charge
-        and any(m.stated_in(fact) and (m.charge in ranked or family.by_law) for m in family.members[:-1])
-        for family in FAMILIES
+    family = act_family(charge)
+    return family is not None and any(
+        m.stated_in(fact) and (m.charge in ranked or family.by_law) for m in family.members[:-1]
     )
 
 

@@ -232,8 +232,9 @@ function showJudgment(view) {
     answer.appendChild(el("h2", "相近罪名核对 Family checks"));
     const list = el("ul");
     for (const c of view.family_checks) {
-      const outcome = c.decided === c.charge ? "成立 holds" : "→ " + c.decided;
-      list.appendChild(el("li", c.family + "：" + c.charge + " " + outcome + "（" + c.element + "）" + (c.quote ? "「" + c.quote + "」" : "")));
+      const outcome = c.decided === c.charge ? "成立 holds" : c.decided ? "→ " + c.decided : "不予认定 left out";
+      const untold = c.by === "untold" ? "；事实未述此行为 the fact never tells this act" : "";
+      list.appendChild(el("li", c.family + "：" + c.charge + " " + outcome + "（" + c.element + untold + "）" + (c.quote ? "「" + c.quote + "」" : "")));
     }
     answer.appendChild(list);
   }
