@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from app.eval.metrics import paired_bootstrap
 from app.eval.tasks import load_items
 from app.fit.charges import Choice, best_choice, decide, fit, measure, policy_choice
 from tools.corpus.jsonl import recorded_lines
@@ -179,6 +180,11 @@ def unjudged_table(files: dict[str, list[dict[str, Any]]], train: list[dict[str,
         )
 
 
+def exact(row: dict[str, Any], model: ChargeModel, choice: Choice) -> bool:
+    """Whether ``row``'s charges as decided are exactly its gold ones."""
+    return set(decide(row, model, choice)[1]) == set(row["gold"])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fit", action="append", required=True, help="ROWS:DATA the weights are fitted on")
@@ -193,13 +199,17 @@ def main() -> None:
     )
     parser.add_argument("--members", action="store_true", help="also leave out each member of a larger family")
     parser.add_argument(
+        "--shipped-thresholds", action="store_true", help="the fitted weights with the shipped thresholds, none chosen"
+    )
+    parser.add_argument(
         "--unjudged", action="store_true", help="also measure charges the KB holds no judgment of (reads the KB)"
     )
     args = parser.parse_args()
     halves = set(args.fit_halves.split(","))
     train = [r for spec in args.fit for r in signal_rows(spec)[1] if r["half"] in halves]
     unseen = dict(signal_rows(spec) for spec in args.unseen)
-    files = {**dict(signal_rows(spec) for spec in [args.choose, *args.report]), **unseen}
+    reports = dict(signal_rows(spec) for spec in args.report)
+    files = {**dict([signal_rows(args.choose)]), **reports, **unseen}
     tune = [r for r in files[next(iter(files))] if r["half"] == "tune"]
     shipped = fitted_charge_policy()
     fitted = fit(train, 1.0)
@@ -210,7 +220,7 @@ def main() -> None:
     policies = {
         "shipped": (shipped.model, shipped_choice),
         "shipped, any candidate fills a stated count": (shipped.model, replace(shipped_choice, fill=0.0)),
-        "fitted": (fitted, best_choice(tune, fitted, MOST, True, True, True, True)),
+        "fitted": (fitted, shipped_choice if args.shipped_thresholds else best_choice(tune, fitted, MOST, *[True] * 4)),
         "fitted, no families": (fitted, best_choice(tune, fitted, MOST, True, False, True, True)),
         "fitted, families as signals": (
             featured,
@@ -232,6 +242,15 @@ def main() -> None:
             ]
             cells = " | ".join(f"{s['accuracy']:.3f} / {s['micro_f1']:.3f}" for s in scores)
             print(f"| {file} ({len(part)}) | {half} | {cells} |")
+    pairs: list[tuple[object, object]] = [
+        (exact(r, *policies["shipped"]), exact(r, *policies["fitted"]))
+        for rows in reports.values()
+        for r in rows
+        if r["half"] == "report"
+    ]
+    change, (low, high) = paired_bootstrap(pairs, lambda exact: sum(map(bool, exact)) / len(exact))
+    print(f"\nfitted − shipped, exact sets, the --report files' report halves together ({len(pairs)}): ", end="")
+    print(f"{change:+.3f} [{low:+.3f}, {high:+.3f}]")
     print("\nFamily checks on the report halves (every row of an --unseen file), shipped policy (judgments changed:")
     print("+made exact −made inexact):")
     model, choice = policies["shipped"]
