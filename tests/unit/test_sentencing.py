@@ -115,3 +115,24 @@ def test_an_article_that_only_applies_anothers_penalty_refers_to_it() -> None:
     assert penalty_reference("刑法:390", "对犯行贿罪的，处五年以下有期徒刑或者拘役，并处罚金。") is None
     insurer = "保险公司的工作人员…骗取保险金归自己所有的，依照本法第二百七十一条的规定定罪处罚。"
     assert penalty_reference("刑法:183", insurer) is None
+
+
+ILLEGAL_PRACTICE = (
+    "未取得医生执业资格的人非法行医，情节严重的，处三年以下有期徒刑、拘役或者管制，并处或者单处罚金；严重损害就诊人身体"
+    "健康的，处三年以上十年以下有期徒刑，并处罚金；造成就诊人死亡的，处十年以上有期徒刑，并处罚金。"
+)
+
+
+def test_a_band_whose_concrete_condition_the_fact_states_is_where_a_term_without_precedents_starts() -> None:
+    # 非法行医 has one judgment in kb-judge, which records no term: a patient's death was sentenced from the basic
+    # tier's floor (免予刑事处罚). The article names the person by role (就诊人死亡); a fact names the patient.
+    died = charge_allowed("非法行医", {"刑法:336": ILLEGAL_PRACTICE}, "李某经送医院抢救无效死亡。")
+    assert died is not None and (died.floor, died.low, died.high) == (120, 0, 180)
+    # Denied, the consequence is not stated: neither the band nor its floor.
+    spared = charge_allowed("非法行医", {"刑法:336": ILLEGAL_PRACTICE}, "所幸未造成就诊人死亡。")
+    assert spared is not None and (spared.floor, spared.high) == (0, 36)
+    hurt = charge_allowed("故意伤害", {"刑法:234": HURT}, "经鉴定被害人损伤程度为轻伤一级，未达重伤。")
+    assert hurt is not None and hurt.high == 36
+    # A degree the fact repeats (重大损失, 情节严重) is the court's to weigh: the band may apply, the floor stays.
+    given = charge_allowed("行贿", {"刑法:390": BRIBERY_PENALTY}, "被告人行贿，使国家利益遭受重大损失。")
+    assert given is not None and given.floor == given.low == 1 and given.life

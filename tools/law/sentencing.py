@@ -21,7 +21,7 @@ COMBINED_CAPS = ((420, 240), (None, 300))
 # is no condition a fact must repeat (a 受贿 fact never says 贪污, yet 386 punishes it under 383's bands).
 _DEGREE = re.compile(
     r"[^，。；、（）()]{0,8}?数额(?:较大|巨大|特别巨大)|(?:有)?其他(?:特别)?(?:严重|恶劣)情节|情节(?:较轻|严重|特别严重|恶劣|特别恶劣)"
-    r"|(?:造成)?(?:严重|特别严重)后果"
+    r"|(?:造成)?(?:严重|特别严重)后果|(?:特别)?重大损失"
 )
 _VAGUE = re.compile(rf"{_DEGREE.pattern}|有下列情形之一|犯前款罪|依照前款的规定处罚|多次")
 # A band's alternatives: 或者, and the items of a list (（一）…；（二）…).
@@ -62,12 +62,35 @@ def tier_met(tier: Tier, fact: str) -> bool:
     concrete = [_concrete(a) for a in alternatives]
     if not any(concrete) or any(_DEGREE.search(a) and not c for a, c in zip(alternatives, concrete, strict=True)):
         return True
-    return any(p in fact for parts in concrete for p in parts)
+    return any(_stated(p, fact) for parts in concrete for p in parts)
+
+
+def band_stated(tier: Tier, fact: str, offence: str = "") -> bool:
+    """Whether the fact states, in its words and not denied, a concrete condition of a heavier or lighter band
+    (致人死亡, 入户抢劫) that names no degree and is not part of ``offence`` (the basic tier's condition: 328's
+    band of 盗掘古墓葬，并盗窃珍贵文物 is not stated by 古墓葬): the band then applies, where a degree (数额巨大,
+    情节严重, 重大损失) only may, as a court weighs it."""
+    if tier.basic:
+        return False
+    alternatives = [a for a in _ALTERNATIVE.split(tier.condition) if not _DEGREE.search(a)]
+    return any(p not in offence and _stated(p, fact) for a in alternatives for p in _concrete(a))
+
+
+def _stated(part: str, fact: str) -> bool:
+    """``part`` occurs in ``fact`` other than denied (所幸未造成人员死亡, 未达重伤)."""
+    return any(not _DENIED.search(fact[max(0, m.start() - 8) : m.start()]) for m in re.finditer(re.escape(part), fact))
+
+
+_DENIED = re.compile(r"(?:未|没有|无人|并非|不构成|不足以)[^，。；]{0,6}$")
+# The person a consequence befalls, as an article names it (造成就诊人死亡): a fact names the person, not the role.
+_VICTIM = re.compile(r"^[^，。；、]{0,4}?人(?=死亡|重伤)")
 
 
 def _concrete(condition: str) -> list[str]:
     """The parts of a condition a fact must state in its words: what is left without degrees and structure."""
-    parts = [_LEAD.sub("", p.strip()).removesuffix("的") for p in _PART.split(_VAGUE.sub("", condition))]
+    parts = [
+        _VICTIM.sub("", _LEAD.sub("", p.strip())).removesuffix("的") for p in _PART.split(_VAGUE.sub("", condition))
+    ]
     return [p for p in parts if len(p) >= 2 and not re.fullmatch(r"[（）()一二三四五六七八九十的]+", p)]
 
 
@@ -83,14 +106,19 @@ def _paragraph_for(tiers: list[Tier], charge: str) -> list[Tier]:
 def charge_allowed(charge: str, articles: Mapping[str, str], fact: str) -> Allowed | None:
     """The range for one charge from the articles defining it (id -> text), or None when none sets a penalty."""
     met: list[tuple[str, Tier]] = []
+    stated: list[int] = []
     for article_id, text in articles.items():
-        met += [(article_id, t) for t in _paragraph_for(article_tiers(text), charge) if tier_met(t, fact)]
+        tiers = _paragraph_for(article_tiers(text), charge)
+        met += [(article_id, t) for t in tiers if tier_met(t, fact)]
+        # With no precedent the term starts where a band whose concrete condition the fact states starts (致人死亡).
+        offence = "".join(t.condition for t in tiers if t.basic)
+        stated += [t.low for t in tiers if band_stated(t, fact, offence)]
     if not met:
         return None
     tiers = [t for _, t in met]
     basic = [t.low for t in tiers if t.basic]
     return Allowed(
-        floor=min(basic) if basic else min(t.low for t in tiers),
+        floor=max(stated) if stated else min(basic) if basic else min(t.low for t in tiers),
         low=min(t.low for t in tiers),
         high=max(t.high for t in tiers),
         life=any(t.life for t in tiers),
