@@ -98,10 +98,15 @@ def test_reasoning_names_the_judgments_own_term() -> None:
     assert align_reasoning("应判处死刑。", "有期徒刑7年") == "应判处有期徒刑7年。"
 
 
-def test_precedent_term_is_the_lower_median_with_life_and_death_above_every_fixed_term() -> None:
+def test_precedent_term_is_the_median_with_life_and_death_above_every_fixed_term() -> None:
     assert precedent_term([]) is None
     assert precedent_term([(6, False, False), (36, False, False), (8, False, False)]) == (8, False, False)
-    assert precedent_term([(6, False, False), (12, False, False)]) == (6, False, False)
+    # An even count: the mean of the middle two, so five fines-only among ten precedents do not make it no term.
+    assert precedent_term([(6, False, False), (12, False, False)]) == (9, False, False)
+    fines = [(0, False, False)] * 5 + [(6, False, False), (6, False, False), (8, False, False), (10, False, False)]
+    assert precedent_term([*fines, (54, False, False)]) == (3, False, False)
+    # A middle life sentence is not averaged with a fixed term.
+    assert precedent_term([(96, False, False), (0, True, False)]) == (96, False, False)
     # One life sentence does not drag the term up as a mean would; two of three make it the median.
     assert precedent_term([(120, False, False), (0, True, False), (96, False, False)]) == (120, False, False)
     assert precedent_term([(0, True, False), (0, False, True), (96, False, False)]) == (0, True, False)
