@@ -30,12 +30,12 @@ from typing import Any
 
 from app.eval.metrics import paired_bootstrap
 from app.eval.tasks import load_items
-from app.fit.charges import Choice, best_choice, decide, fit, measure, policy_choice
+from app.fit.charges import Choice, best_choice, decide, exact, fit, measure, policy_choice
 from tools.corpus.jsonl import recorded_lines
 from tools.kb.cases import judgment_counts
 from tools.kb.charges import ChargeRepository
 from tools.law import charge_families
-from tools.law.charge_model import fitted_charge_policy
+from tools.law.charge_model import ChargePolicy, fitted_charge_policy
 from tools.law.charge_scores import SIGNALS, ChargeModel, rank_charges
 from tools.services import get_services
 
@@ -158,7 +158,7 @@ def reached(rows: list[dict[str, Any]], model: ChargeModel, choice: Choice) -> f
     return sum(r["gold"][0] in decide(r, model, choice)[1] for r in rows) / max(len(rows), 1)
 
 
-def unjudged_table(files: dict[str, list[dict[str, Any]]], train: list[dict[str, Any]], shipped: Any) -> None:
+def unjudged_table(files: dict[str, list[dict[str, Any]]], train: list[dict[str, Any]], shipped: ChargePolicy) -> None:
     """Per file: exact accuracy with and without the statute-only scoring, and how often the gold of a one-charge
     fact is still convicted when the KB holds no judgment of it."""
     services = get_services()
@@ -178,11 +178,6 @@ def unjudged_table(files: dict[str, list[dict[str, Any]]], train: list[dict[str,
             f"| {file} ({len(rows)}) | {exact[0]:.3f} | {exact[1]:.3f} | {reached(gone, shipped.model, choice):.3f} "
             f"({len(gone)}) | {reached(gone, scorer, choice):.3f} |"
         )
-
-
-def exact(row: dict[str, Any], model: ChargeModel, choice: Choice) -> bool:
-    """Whether ``row``'s charges as decided are exactly its gold ones."""
-    return set(decide(row, model, choice)[1]) == set(row["gold"])
 
 
 def main() -> None:
@@ -220,7 +215,10 @@ def main() -> None:
     policies = {
         "shipped": (shipped.model, shipped_choice),
         "shipped, any candidate fills a stated count": (shipped.model, replace(shipped_choice, fill=0.0)),
-        "fitted": (fitted, shipped_choice if args.shipped_thresholds else best_choice(tune, fitted, MOST, *[True] * 4)),
+        "fitted": (
+            fitted,
+            shipped_choice if args.shipped_thresholds else best_choice(tune, fitted, MOST, True, True, True, True),
+        ),
         "fitted, no families": (fitted, best_choice(tune, fitted, MOST, True, False, True, True)),
         "fitted, families as signals": (
             featured,
@@ -248,7 +246,7 @@ def main() -> None:
         for r in rows
         if r["half"] == "report"
     ]
-    change, (low, high) = paired_bootstrap(pairs, lambda exact: sum(map(bool, exact)) / len(exact))
+    change, (low, high) = paired_bootstrap(pairs, lambda exacts: sum(map(bool, exacts)) / len(exacts))
     print(f"\nfitted − shipped, exact sets, the --report files' report halves together ({len(pairs)}): ", end="")
     print(f"{change:+.3f} [{low:+.3f}, {high:+.3f}]")
     print("\nFamily checks on the report halves (every row of an --unseen file), shipped policy (judgments changed:")

@@ -93,6 +93,12 @@ def _checked(
     return tuple(checked)
 
 
+def exact(row: dict[str, Any], model: ChargeModel, choice: Choice) -> bool:
+    """Whether ``row``'s charges as ``choice`` decides them are its gold ones, as :func:`measure` counts them."""
+    tp, n_pred, n_gold = match_charges(decide(row, model, choice)[1], row["gold"])
+    return tp == n_pred == n_gold
+
+
 def measure(rows: Sequence[dict[str, Any]], model: ChargeModel, choice: Choice) -> dict[str, float]:
     """Exact-set accuracy, micro-F1, best-candidate precision and the candidates' ceiling over ``rows``."""
     exact = best = ceiling = 0

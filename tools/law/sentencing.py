@@ -28,6 +28,10 @@ _VAGUE = re.compile(rf"{_DEGREE.pattern}|有下列情形之一|犯前款罪|依�
 _ALTERNATIVE = re.compile(r"或者|[；;]|[（(][一二三四五六七八九十]+[）)]")
 _PART = re.compile(r"[，,；;：:、（）()\n]|或者|并且|并")
 _LEAD = re.compile(r"^(?:致使|致人|致|造成|使)")
+# The person a consequence befalls, as an article names it (造成就诊人死亡): a fact names the person, not the role.
+_VICTIM = re.compile(r"^[^，。；、]{0,4}?人(?=死亡|重伤)")
+# Words before a condition that deny it (所幸未造成人员死亡, 未达重伤), at most six characters back within a clause.
+_DENIED = re.compile(r"(?:未|没有|无人|并非|不构成|不足以)[^，。；]{0,6}$")
 
 
 @dataclass(frozen=True)
@@ -79,11 +83,6 @@ def band_stated(tier: Tier, fact: str, offence: str = "") -> bool:
 def _stated(part: str, fact: str) -> bool:
     """``part`` occurs in ``fact`` other than denied (所幸未造成人员死亡, 未达重伤)."""
     return any(not _DENIED.search(fact[max(0, m.start() - 8) : m.start()]) for m in re.finditer(re.escape(part), fact))
-
-
-_DENIED = re.compile(r"(?:未|没有|无人|并非|不构成|不足以)[^，。；]{0,6}$")
-# The person a consequence befalls, as an article names it (造成就诊人死亡): a fact names the person, not the role.
-_VICTIM = re.compile(r"^[^，。；、]{0,4}?人(?=死亡|重伤)")
 
 
 def _concrete(condition: str) -> list[str]:
