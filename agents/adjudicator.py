@@ -28,6 +28,7 @@ from agents.common.conviction import (
 )
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
+from agents.common.no_offence import not_a_crime
 from agents.context import JudgeContext
 from agents.context.experiment import code_decides, judge_switches
 from agents.state.common import trace_event
@@ -39,6 +40,7 @@ from agents.state.judge import (
     ScoredCharge,
     Term,
     TermCheck,
+    no_term,
 )
 from prompts import label, render_prompt
 from tools.kb.charges import ChargeRepository
@@ -304,10 +306,33 @@ def moved_by_circumstances(term: Term, fact: str) -> tuple[Term, list[Circumstan
     return {**term, "months": factors.apply(term["months"], [c.name for c in stated])}, records
 
 
+def acquittal(state: JudgeState, language: str) -> dict[str, Any]:
+    """The judgment of a fact that states no offence (the scorer's ``no_offence`` left nothing to convict):
+    不构成犯罪, with each reason, and no sentence. Decided by code in every profile: the model's call would
+    convict of something, as it always did."""
+    reason = not_a_crime(state.no_offence, language)
+    return {
+        "charges": [],
+        "articles": [],
+        "term": no_term(),
+        "term_check": None,
+        "reasoning": reason,
+        "undecided": reason,
+        "dropped": [],
+        "set_aside": [],
+        "grounded": {},
+        "anchored": [],
+        "evidence": [],
+        "usage": empty_usage(),
+    }
+
+
 def adjudicate(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
     """Decide charges, articles and sentence from the numbered evidence."""
     started = time.perf_counter()
     ctx = runtime.context
+    if state.no_offence and not state.proposed:
+        return {**acquittal(state, ctx.language), "trace": [trace_event("adjudicate", started, by="no_offence")]}
     if ctx.audit:
         applicable = [v["article_id"] for v in state.verdicts if v["applicable"]]
     else:

@@ -13,13 +13,15 @@ that tells their act.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Literal
 
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 from pydantic import BaseModel
 
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
+from agents.common.no_offence import offences_stated
 from agents.common.offences import offence_index
 from agents.common.precedents import own_copies
 from agents.context import JudgeContext
@@ -33,6 +35,7 @@ from tools.kb.charges import ChargeRepository
 from tools.law.acts import split_acts, stated_charge_count
 from tools.law.charge_families import Ask, Member, act_family, check_families, told_acts
 from tools.law.charge_model import fitted_charge_policy
+from tools.law.charge_relations import stand_together
 from tools.law.charge_scores import assign_acts, charge_signals, choose_charges, rank_charges
 from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured
 from tools.retrieval.offence import OffenceIndex
@@ -143,9 +146,23 @@ def untold_records(untold: list[str], stand_in: list[str]) -> list[FamilyRecord]
     return records
 
 
-def score_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
-    """Score every candidate charge from its signals (and each act's), choose the charges to convict, and
-    check each against its neighbouring charges."""
+def nearest_offence(services: Services, repository: ChargeRepository, fact: str) -> tuple[str, str, float]:
+    """(charge, article, score): the offence description ``fact`` covers best among every charge-defining
+    article, on the offence index's own scale (the scorer's offence signal is relative to the fact's best
+    article, so there a quarrel's best article scores 1.0 as a murder's does)."""
+    found = offence_index(services).search(fact, 1)
+    if not found:
+        return "", "", 0.0
+    article, score = found[0]
+    charges = sorted(repository.charges_of([article]).get(article, set()))
+    return (charges[0] if charges else ""), article, score
+
+
+def score_charges(
+    state: JudgeState, runtime: Runtime[JudgeContext]
+) -> Command[Literal["audit_research", "adjudicate"]]:
+    """Score every candidate charge from its signals (and each act's), choose the charges to convict, check
+    each against its neighbouring charges and whether the fact states its offence at all."""
     started = time.perf_counter()
     ctx = runtime.context
     services = get_services()
@@ -170,11 +187,15 @@ def score_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str
     asks = switches.family_questions and switches.charge_scoring
     ask, usages = element_question(state.fact, ctx) if asks else (None, [])
     proposed, checks = check_families(chosen, candidates, state.fact, ask)
+    # After the families, which choose each charge on its element: the law then says which may stand together.
+    proposed, merged = stand_together(proposed, state.fact)
     if not switches.charge_scoring:
-        proposed, checks = [], []
+        proposed, checks, merged = [], [], []
     kept = list(dict.fromkeys([*proposed, *candidates]))
     probability = dict(ranked)
     defined = repository.articles_for(kept)
+    nearest = nearest_offence(services, repository, state.fact)
+    proposed, no_offence = offences_stated(proposed, state.fact, nearest, ctx.language)
     act = assign_acts(kept, act_rankings)
     scored: list[ScoredCharge] = [
         {
@@ -197,18 +218,31 @@ def score_charges(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str
         }
         for c in checks
     ]
+    families += [
+        {"family": m.rule, "charge": m.charge, "decided": m.kept, "by": "law", "element": m.article, "quote": ""}
+        for m in merged
+    ]
     usage = empty_usage()
     for used in usages:
         usage = add_usage(usage, used)
-    return {
+    update = {
         "acts": acts,
         "scored_charges": scored,
         "proposed": proposed,
         "family_checks": families,
+        "no_offence": no_offence,
         "usage": usage,
         "trace": [
             trace_event(
-                "score_charges", started, proposed=proposed, acts=len(acts) or 1, stated=least, questions=len(usages)
+                "score_charges",
+                started,
+                proposed=proposed,
+                acts=len(acts) or 1,
+                stated=least,
+                questions=len(usages),
+                no_offence=[r["by"] for r in no_offence],
             )
         ],
     }
+    # A fact that states no offence has nothing to audit: the judgment says why (不构成犯罪).
+    return Command(update=update, goto="adjudicate" if no_offence and not proposed else "audit_research")

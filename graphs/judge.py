@@ -2,7 +2,8 @@
 
 the research pipeline (graphs/research.py: align_ontology -> {research_semantic, research_community,
 research_charges} in parallel -> fuse_candidates) -> score_charges (candidate charges scored from their
-signals, act by act, family checks) -> audit_research (the audit subgraph over the best articles and the
+signals, act by act, family checks, and whether the fact states an offence at all: if not, straight to
+adjudicate) -> audit_research (the audit subgraph over the best articles and the
 proposed charges') -> adjudicate.
 """
 
@@ -28,11 +29,12 @@ def build_graph(
     """Compile the judge graph."""
     builder = StateGraph(JudgeState, context_schema=JudgeContext, input_schema=JudgeInput, output_schema=JudgeOutput)
     researched = add_research(builder)
-    builder.add_node("score_charges", score_charges)
+    builder.add_node("score_charges", score_charges, destinations=("audit_research", "adjudicate"))
     builder.add_node("audit_research", make_audit_research(audit_graph))
     builder.add_node("adjudicate", adjudicate)
     builder.add_edge(researched, "score_charges")
-    builder.add_edge("score_charges", "audit_research")
+    # score_charges routes itself (Command): to the audit of its proposal, or, when the fact states no offence,
+    # straight to adjudicate, which then gives 不构成犯罪 with the reason.
     builder.add_edge("audit_research", "adjudicate")
     builder.add_edge("adjudicate", END)
     return builder.compile(checkpointer=checkpointer, store=store, name="judge")

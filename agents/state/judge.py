@@ -86,8 +86,10 @@ class FamilyRecord(TypedDict):
     decided: str
     """The charge after the check (``charge`` when it held; empty when it was left out with none in its place)."""
     by: str
-    """fact (the fact states the element), question (the model answered a yes/no question), default, or untold
-    (an act offence whose act the fact never tells, left out before the checks)."""
+    """fact (the fact states the element), question (the model answered a yes/no question), default, untold
+    (an act offence whose act the fact never tells, left out before the checks), or law (a charge that cannot
+    stand beside ``decided`` for one course of conduct: :mod:`tools.law.charge_relations`; ``family`` names the
+    rule, ``element`` its articles)."""
     element: str
     quote: str
     """The fact's words that state the element (by fact), empty otherwise."""
@@ -111,6 +113,29 @@ class SetAside(TypedDict):
     name: str
     probability: float
     reason: str
+
+
+class NoOffence(TypedDict):
+    """Why the fact states no offence of a charge (or of any): the check that decided it and its grounds."""
+
+    charge: str
+    """The charge (the best-scored candidate for ``floor``; empty for ``victim``)."""
+    article: str
+    by: str
+    """``threshold`` (the stated amount or level is under the interpretation's floor), ``victim`` (the teller's
+    own account of what was done to them) or ``floor`` (no candidate's offence description is stated)."""
+    stated: str
+    """What the fact states: the amount or level, the victim's words, or the nearest offence's coverage."""
+    floor: str
+    """What the offence needs."""
+    source: str
+    """The interpretation and its article that set the floor (empty for ``victim`` and ``floor``)."""
+    quote: str
+    """Its deciding words."""
+    instead: str
+    """The provision the conduct falls under instead (empty when none is named)."""
+    reason: str
+    """The whole reason, as the judgment states it."""
 
 
 class JudgeEvidence(TypedDict):
@@ -195,6 +220,10 @@ class JudgeOutput(RunRecord):
 
     set_aside: list[SetAside] = field(default_factory=list)
     """Proposed charges the judgment does not convict, each with the reason."""
+
+    no_offence: list[NoOffence] = field(default_factory=list)
+    """Charges the fact states no offence of (an amount under its interpretation's floor), or, with nothing
+    left to convict, why the fact states no offence at all: the judgment is then 不构成犯罪 (``undecided``)."""
 
     probation_open: bool = False
     """With a term set by code: art. 72's conditions code can read are met (at most three years, remorse

@@ -72,6 +72,7 @@ def print_charge_scores(out: dict[str, Any]) -> None:
             f"{escape(check['charge'])} {outcome}: {escape(check['element'])}"
             + (f"; the fact says 「{escape(check['quote'])}」" if check.get("quote") else "")
             + ("; the fact never tells this act" if check["by"] == "untold" else "")
+            + ("; the law lets only one stand for one course of conduct" if check["by"] == "law" else "")
         )
     for aside in out.get("set_aside") or []:
         name, reason = escape(aside["name"]), escape(aside["reason"])
@@ -104,10 +105,18 @@ def print_term(out: dict[str, Any], sentence: str) -> None:
         )
 
 
+def print_no_offence(out: dict[str, Any]) -> None:
+    """A charge set aside under its threshold beside one that stands (with none standing, ``undecided`` says it)."""
+    for record in out.get("no_offence") or [] if out["charges"] else []:
+        err.print(f"[yellow]Not an offence:[/yellow] {escape(record['reason'])}")
+
+
 def print_judgment(out: dict[str, Any]) -> None:
     """A judgment: charges, articles, term, reasoning, numbered evidence, audit trail, and what was changed."""
     # No conviction is no sentence: a term of 0 months under no charge would read as an exemption.
     sentence = describe_term(out["term"]) if out["charges"] else "（未判决 undecided：没有定罪，不量刑）"
+    if out.get("no_offence") and not out["charges"]:
+        sentence = "不构成犯罪 Not a crime：不判处刑罚"
     if (check := out.get("term_check")) and check.get("fine") and out["term"]["months"]:
         sentence += "，并处罚金"
     if out.get("fact_reduction"):
@@ -118,6 +127,7 @@ def print_judgment(out: dict[str, Any]) -> None:
     print_term(out, sentence)
     if out.get("undecided"):
         err.print(f"[yellow]No sentence:[/yellow] {escape(out['undecided'])}")
+    print_no_offence(out)
     print_panel(out["reasoning"] or "（无）", "理由 Reasoning")
     console.print("[bold]证据 Evidence[/bold]")
     for item in out["evidence"]:

@@ -88,8 +88,13 @@ def judge_view(fact: str, out: dict[str, Any]) -> dict[str, Any]:
         "fact": fact,
         "charges": list(out.get("charges") or []),
         "articles": list(out.get("articles") or []),
-        # No conviction is no sentence, as the CLI prints it.
-        "term": describe_term(out["term"]) if out.get("charges") else "（未判决 undecided：没有定罪，不量刑）",
+        # No conviction is no sentence, as the CLI prints it; a fact that states no offence is 不构成犯罪.
+        "term": describe_term(out["term"])
+        if out.get("charges")
+        else "不构成犯罪 Not a crime：不判处刑罚"
+        if out.get("no_offence")
+        else "（未判决 undecided：没有定罪，不量刑）",
+        "no_offence": [str(r["reason"]) for r in out.get("no_offence") or []],
         "undecided": str(out.get("undecided") or ""),
         "reasoning": str(out.get("reasoning") or ""),
         "family_checks": list(out.get("family_checks") or []),

@@ -16,7 +16,7 @@ from agents.common.conviction import anchor_conviction, supported_charges, term_
 from agents.context import JudgeContext
 from agents.context.experiment import MeasuredJudge
 from agents.researcher import Prejudgment, anchor_prejudgment, precedent_charges
-from agents.state.judge import JudgeInput, ScoredCharge
+from agents.state.judge import JudgeInput, ScoredCharge, no_term
 from graphs.judge import build_graph
 from tests.conftest import SHARED_DATA, laws_db_text
 from tools.corpus.cail import load_cases
@@ -863,3 +863,37 @@ def test_without_a_proposal_a_fast_judgment_audits_the_best_candidates(
         set_services(None)
     assert out["proposed"] == []
     assert [v["article_id"] for v in out["verdicts"]] == out["rankings"]["researcher"][:3] != []
+
+
+def test_a_theft_under_the_interpretations_floor_is_not_a_crime_and_cites_it(
+    active_judge_kb: Services, install: Any
+) -> None:
+    install(by_schema={"Prejudgment": [PREJUDGMENT]})
+    out = build_graph().invoke(JudgeInput(fact=FACT.replace("2300", "58")), context=JudgeContext(model="fake"))
+    assert out["charges"] == [] and out["proposed"] == [] and out["term"] == no_term()
+    [record] = out["no_offence"]
+    assert record["by"] == "threshold" and record["charge"] == "盗窃" and record["instead"] == "治安管理处罚法:58"
+    assert out["undecided"].startswith("不构成犯罪：")
+    assert "关于办理盗窃刑事案件适用法律若干问题的解释" in out["undecided"]
+    assert "第一条" in out["undecided"] and "58元" in out["undecided"] and "1000元" in out["undecided"]
+    # Nothing to audit: the judgment is the reason, and the model wrote none of it.
+    assert [e["node"] for e in out["trace"]][-2:] == ["score_charges", "adjudicate"] and out["evidence"] == []
+    # The same theft at 2,300 yuan is convicted.
+    assert build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake"))["charges"] == ["盗窃"]
+
+
+@pytest.mark.parametrize(
+    ("fact", "by"),
+    [
+        ("被告人李某在邻居家门口骂了几句脏话。", "floor"),
+        ("我家昨晚被小偷撬门入室，丢失了一台笔记本电脑和现金2000元，我已经报警。", "victim"),
+    ],
+)
+def test_a_fact_that_states_no_offence_is_not_convicted_and_says_why(
+    active_judge_kb: Services, install: Any, fact: str, by: str
+) -> None:
+    install(by_schema={"Prejudgment": [PREJUDGMENT]})
+    for profile in ("fast", "thorough"):  # code decides in both: the Adjudicator's call would convict
+        out = build_graph().invoke(JudgeInput(fact=fact), context=JudgeContext(model="fake", profile=profile))
+        assert out["charges"] == [] and [r["by"] for r in out["no_offence"]] == [by]
+        assert out["undecided"] == out["reasoning"] and out["undecided"].startswith("不构成犯罪：")

@@ -12,6 +12,7 @@ from tools.fitted import read_fitted
 from tools.law.charge_scores import ChargeModel
 
 BUNDLED_CHARGE_MODEL = Path(__file__).with_name("charge_model.json")
+BUNDLED_OFFENCE_FLOOR = Path(__file__).with_name("offence_floor.json")
 
 
 @dataclass(frozen=True)
@@ -44,3 +45,17 @@ def fitted_charge_policy() -> ChargePolicy:
         float(values["floor"]),
         float(values["stated_threshold"]),
     )
+
+
+@dataclass(frozen=True)
+class OffenceFloor:
+    """The least offence coverage a fact needs to be convicted at all: the offence index's score
+    (:meth:`tools.retrieval.offence.OffenceIndex.search`) of the best article defining a proposed charge."""
+
+    coverage: float
+
+
+@lru_cache(maxsize=1)
+def fitted_offence_floor() -> OffenceFloor:
+    """The shipped floor (``offence_floor.json``, written by ``benchmarks/offence_floor.py`` with its provenance)."""
+    return OffenceFloor(float(read_fitted(BUNDLED_OFFENCE_FLOOR)["coverage"]))

@@ -226,6 +226,7 @@ function showJudgment(view) {
   }
   answer.appendChild(facts);
   if (view.undecided) answer.appendChild(el("p", "未量刑 No sentence: " + view.undecided, "ignored"));
+  else for (const reason of view.no_offence || []) answer.appendChild(el("p", "不予认定 Not an offence: " + reason, "ignored"));
   answer.appendChild(el("h2", "理由 Reasoning"));
   answer.appendChild(el("div", view.reasoning || "（无）", "response"));
   if (view.family_checks.length) {
@@ -233,7 +234,8 @@ function showJudgment(view) {
     const list = el("ul");
     for (const c of view.family_checks) {
       const outcome = c.decided === c.charge ? "成立 holds" : c.decided ? "→ " + c.decided : "不予认定 left out";
-      const untold = c.by === "untold" ? "；事实未述此行为 the fact never tells this act" : "";
+      const untold = c.by === "untold" ? "；事实未述此行为 the fact never tells this act"
+        : c.by === "law" ? "；同一行为只能择一认定 one course of conduct, one of these" : "";
       list.appendChild(el("li", c.family + "：" + c.charge + " " + outcome + "（" + c.element + untold + "）" + (c.quote ? "「" + c.quote + "」" : "")));
     }
     answer.appendChild(list);

@@ -1,0 +1,126 @@
+"""No conviction without an offence: the checks that leave a fact's proposed charges, or all of them, unconvicted.
+
+The charge scorer always has a best candidate: the precedents are all criminal, and a quarrel, an unpaid loan or
+a parking ticket shares words with some of them. Three checks, each on evidence a reader can verify, decide
+that the fact states no offence instead (不构成犯罪):
+- the teller's own account of what was done to them (:mod:`tools.law.victims`): no act of theirs is stated;
+- a proposed charge whose stated amount or level is under the floor its interpretation sets
+  (:mod:`tools.law.thresholds`: 盗窃 58 元, 饮酒 45 mg/100 ml), set aside, citing the interpretation;
+- the fitted floor (``tools/law/offence_floor.json``): the offence description the fact covers best, on the
+  offence index's scale, under the least that criminal facts of the fitting data reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agents.state.judge import NoOffence
+from prompts import label
+from tools.law.charge_model import OffenceFloor, fitted_offence_floor
+from tools.law.thresholds import Shortfall, shortfall
+from tools.law.victims import victim_account
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def threshold_record(charge: str, found: Shortfall, language: str) -> NoOffence:
+    """The record of a proposed charge whose stated measure is under its floor."""
+    t = found.threshold
+    stated = (
+        label("stated_injury", language)
+        if t.measure == "injury"
+        else label(f"floor_{t.measure}", language, value=_number(found.value))
+    )
+    floor = label(f"floor_{t.measure}", language, value=_number(found.floor))
+    instead = label("no_offence_instead", language, law=t.instead) if t.instead else ""
+    reason = label(
+        "no_offence_threshold",
+        language,
+        charge=charge,
+        article=t.article,
+        measure=label(f"measure_{t.measure}", language),
+        floor=floor,
+        source=t.source,
+        source_article=t.source_article,
+        quote=t.quote,
+        stated=stated,
+        instead=instead,
+    )
+    return {
+        "charge": charge,
+        "article": t.article,
+        "by": "threshold",
+        "stated": stated,
+        "floor": floor,
+        "source": f"{t.source}{t.source_article}",
+        "quote": t.quote,
+        "instead": t.instead,
+        "reason": reason,
+    }
+
+
+def victim_record(quote: str, language: str) -> NoOffence:
+    """The record of a fact that is its teller's own account of what was done to them."""
+    return {
+        "charge": "",
+        "article": "",
+        "by": "victim",
+        "stated": quote,
+        "floor": "",
+        "source": "",
+        "quote": quote,
+        "instead": "",
+        "reason": label("no_offence_victim", language, quote=quote),
+    }
+
+
+def floor_record(charge: str, article: str, coverage: float, floor: float, language: str) -> NoOffence:
+    """The record of a fact whose best candidate's offence description it hardly covers."""
+    stated, needed = f"{coverage:.2f}", f"{floor:.2f}"
+    return {
+        "charge": charge,
+        "article": article,
+        "by": "floor",
+        "stated": stated,
+        "floor": needed,
+        "source": "",
+        "quote": "",
+        "instead": "",
+        "reason": label("no_offence_floor", language, charge=charge, article=article, coverage=stated, floor=needed),
+    }
+
+
+def offences_stated(
+    proposed: Sequence[str],
+    fact: str,
+    nearest: tuple[str, str, float],
+    language: str,
+    floor: OffenceFloor | None = None,
+) -> tuple[list[str], list[NoOffence]]:
+    """(charges, records): ``proposed`` without the charges ``fact`` states no offence of, and why. A victim's
+    own account leaves none; a charge under its threshold is set aside; and when the offence description the
+    fact covers best (``nearest``: its charge, article and offence-index score) is under ``floor``, no charge is
+    left, with that nearest offence named."""
+    if not proposed:
+        return [], []
+    if quote := victim_account(fact):
+        return [], [victim_record(quote, language)]
+    floor = floor or fitted_offence_floor()
+    charge, article, score = nearest
+    if score < floor.coverage:
+        return [], [floor_record(charge, article, score, floor.coverage, language)]
+    records: list[NoOffence] = []
+    kept: list[str] = []
+    for name in proposed:
+        if found := shortfall(name, fact):
+            records.append(threshold_record(name, found, language))
+        else:
+            kept.append(name)
+    return kept, records
+
+
+def not_a_crime(records: Sequence[NoOffence], language: str) -> str:
+    """The judgment's reason (``undecided``) when no charge is left: every record's reason."""
+    return label("not_a_crime", language, reasons=label("list_separator", language).join(r["reason"] for r in records))

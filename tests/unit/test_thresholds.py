@@ -1,0 +1,111 @@
+"""The thresholds below which a stated amount or level is no offence: every entry against its own examples and
+its source, the reading of amounts, and the victim's own account."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SHARED_DATA
+from tools.corpus.laws_db import list_laws, load_articles, resolve_laws
+from tools.law.thresholds import TABLE, ThresholdTableError, load_thresholds, shortfall, stated_amount
+from tools.law.victims import victim_account
+
+ENTRIES = json.loads(TABLE.read_text(encoding="utf-8"))["thresholds"]
+INTERPRETATIONS = SHARED_DATA / "zh/interpretations/lawrefbook"
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e["charge"] for e in ENTRIES])
+def test_each_threshold_finds_its_example_under_and_not_the_one_above(entry: dict[str, str]) -> None:
+    assert shortfall(entry["charge"], entry["example_below"]) is not None
+    assert shortfall(entry["charge"], entry["example_above"]) is None
+    # An alternative of the article that needs no amount or level lifts the threshold.
+    if entry["unless"]:
+        assert shortfall(entry["charge"], entry["example_below"] + "此前已多次作案。") is None or entry["measure"] in (
+            "alcohol",
+            "injury",
+        )
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e["charge"] for e in ENTRIES])
+def test_each_threshold_quotes_its_source_where_the_shared_data_holds_it(entry: dict[str, str]) -> None:
+    source = INTERPRETATIONS / f"{entry['source']}.md"
+    if not source.exists():
+        pytest.skip(f"{entry['source']} is not among the shared interpretations")
+    text = source.read_text(encoding="utf-8")
+    line = next(line for line in text.splitlines() if line.startswith(entry["source_article"]))
+    # Each part of the quote (cut at ……) is the interpretation's own words, in its article.
+    for part in entry["quote"].split("……"):
+        assert part.strip("；") in line or part.strip("；") in text, part
+
+
+def test_theft_needs_no_amount_when_it_is_a_burglary_pickpocketing_or_repeated() -> None:
+    small = "被告人张某盗窃他人手机一部，价值500元。"
+    assert shortfall("盗窃", small) is not None
+    for alternative in ("入户", "扒窃", "携带凶器", "二年内三次"):
+        assert shortfall("盗窃", small.replace("盗窃", alternative + "盗窃")) is None, alternative
+    # 第二条: a theft from a disabled person halves the floor to 500 yuan, which 500 reaches.
+    assert shortfall("盗窃", small.replace("他人", "残疾人")) is None
+    assert shortfall("盗窃", small.replace("他人", "残疾人").replace("500", "400")) is not None
+
+
+def test_drunk_driving_starts_at_80_mg_and_racing_needs_no_alcohol() -> None:
+    fact = "被告人饮酒后驾驶机动车，经检验血液中酒精含量为79.5mg/100ml。"
+    found = shortfall("危险驾驶", fact)
+    assert found is not None and found.value == 79.5 and found.threshold.instead == "道路交通安全法:91"
+    assert shortfall("危险驾驶", fact.replace("79.5", "80")) is None
+    assert shortfall("危险驾驶", "被告人在城市道路上与他人追逐竞驶。" + fact) is None
+    assert shortfall("危险驾驶", "被告人追逐竞驶。") is None  # no level stated: nothing to fall short
+
+
+def test_amounts_are_summed_with_their_upper_ends_and_unreadable_ones_decide_nothing() -> None:
+    assert stated_amount("盗窃手机一部（价值三千余元）及现金200元") == 4200
+    assert stated_amount("价值人民币2,300元") == 2300
+    assert stated_amount("共计1.5万元") == 15000
+    assert stated_amount("800多元") == 900
+    assert stated_amount("数千元") is None and stated_amount("价值200美元") is None
+    assert stated_amount("没有说金额") is None
+    # Two small sums together reach the floor: a theft of 800 and 300 yuan took 1,100.
+    assert shortfall("盗窃", "被告人盗窃手机一部价值800元、现金300元。") is None
+
+
+def test_a_malformed_table_names_its_entry(tmp_path: Path) -> None:
+    table = json.loads(TABLE.read_text(encoding="utf-8"))
+    table["thresholds"][0]["example_below"] = table["thresholds"][0]["example_above"]
+    bad = tmp_path / "thresholds.json"
+    bad.write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(ThresholdTableError, match="盗窃: its example_below is not under its floor"):
+        load_thresholds(bad)
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "我家昨晚被小偷撬门入室，丢失了一台笔记本电脑。",
+        "我被同事打了，鼻骨骨折。",
+        "我的电动车停在楼下被人偷了。",
+    ],
+)
+def test_a_victims_own_account_is_read_as_one(fact: str) -> None:
+    assert victim_account(fact)
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "被告人张某盗窃被害人李某的电动车，李某被打伤。",  # a named defendant
+        "我偷了邻居的电动车，后来被警察抓了。",  # the teller's own act
+        "张某被李某打伤后，持刀将李某砍死。",  # third person
+    ],
+)
+def test_a_defendants_fact_or_the_tellers_own_act_is_no_victims_account(fact: str) -> None:
+    assert victim_account(fact) == ""
+
+
+@pytest.mark.parametrize("entry", [e for e in ENTRIES if e["instead"]], ids=lambda e: e["charge"])
+def test_the_provision_named_instead_is_in_the_statute_corpus_and_governs_the_act(entry: dict[str, str]) -> None:
+    law, number = entry["instead"].split(":")
+    found = {a.id: a.text for a in load_articles(resolve_laws([law], list_laws())[0])}
+    assert entry["instead_act"] in found[entry["instead"]], number

@@ -1,0 +1,122 @@
+"""Charges that cannot stand together for one course of conduct, by the law's own structure.
+
+The scorer proposes charges one by one from their evidence; the law relates them. 受贿, 非国家工作人员受贿
+and 单位受贿 are one taking, chosen by who took; 诈骗 yields to 保险诈骗 and the other special frauds
+(刑法:266: '本法另有规定的，依照规定'); smuggling is charged by the object the fact names (153 covers goods
+other than those of 151, 152 and 347). The rules are data (``charge_relations.json``: each with its
+article and why); a rule whose example does not come out as written fails at import, naming it. A rule
+never adds a charge: it keeps one of those proposed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tools.law.charge_families import FAMILIES
+
+TABLE = Path(__file__).with_name("charge_relations.json")
+
+
+class RelationTableError(ValueError):
+    """The relations table is malformed: the message names the rule."""
+
+
+@dataclass(frozen=True)
+class Relation:
+    """One rule: ``alternatives`` (one of ``charges``), ``yields`` (``general`` goes where one of ``charges``
+    stands) or ``objects`` (``charges`` by the object the fact names; ``general`` for what none names)."""
+
+    name: str
+    kind: str
+    charges: tuple[str, ...]
+    article: str
+    why: str
+    general: str = ""
+    objects: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Merged:
+    """A proposed charge a rule removed, the charge that stands for it, and the rule."""
+
+    charge: str
+    kept: str
+    rule: str
+    article: str
+
+
+def _stated_member(charges: Sequence[str], fact: str) -> str:
+    """The first of ``charges`` whose distinguishing element (:mod:`tools.law.charge_families`) ``fact`` states."""
+    for charge in charges:
+        for family in FAMILIES:
+            member = family.member(charge)
+            if member and member.stated_in(fact):
+                return charge
+    return ""
+
+
+def _apply(rule: Relation, charges: list[str], fact: str) -> tuple[list[str], list[Merged]]:
+    related = [c for c in charges if c in rule.charges or c == rule.general]
+    if len(related) < 2:
+        return charges, []
+    if rule.kind == "alternatives":
+        keep = {_stated_member(related, fact) or related[0]}
+    elif rule.kind == "yields":
+        keep = {c for c in related if c != rule.general}
+    else:
+        named = {c for c in related if c in rule.objects and re.search(rule.objects[c], fact)}
+        # No object named: the goods of 153, the remainder, when proposed; else the best-ranked.
+        keep = named or ({rule.general} if rule.general in related else {related[0]})
+    first = next(c for c in charges if c in keep)
+    merged = [Merged(c, first, rule.name, rule.article) for c in related if c not in keep]
+    return [c for c in charges if c not in {m.charge for m in merged}], merged
+
+
+def stand_together(proposed: Sequence[str], fact: str) -> tuple[list[str], list[Merged]]:
+    """(charges, merged): ``proposed`` (best first) with every rule applied, and what each rule removed."""
+    charges = list(proposed)
+    merged: list[Merged] = []
+    for rule in load_relations():
+        charges, removed = _apply(rule, charges, fact)
+        merged += removed
+    return charges, merged
+
+
+def _relation(entry: dict[str, Any]) -> Relation:
+    where = f"{TABLE.name}: {entry.get('name')}"
+    try:
+        rule = Relation(
+            entry["name"],
+            entry["kind"],
+            tuple(entry["charges"]),
+            entry["article"],
+            entry["why"],
+            entry.get("general", ""),
+            dict(entry.get("objects", {})),
+        )
+        example = entry["example"]
+    except KeyError as exc:
+        raise RelationTableError(f"{where}: missing {exc}") from exc
+    if rule.kind not in ("alternatives", "yields", "objects"):
+        raise RelationTableError(f"{where}: unknown kind {rule.kind!r}")
+    try:
+        for pattern in rule.objects.values():
+            re.compile(pattern)
+    except re.error as exc:
+        raise RelationTableError(f"{where}: an object pattern does not compile: {exc}") from exc
+    kept, _ = _apply(rule, list(example["proposed"]), example.get("fact", ""))
+    if kept != example["kept"]:
+        raise RelationTableError(f"{where}: its example keeps {kept}, not {example['kept']}")
+    return rule
+
+
+@cache
+def load_relations(path: Path = TABLE) -> tuple[Relation, ...]:
+    """The rules, each checked against its example."""
+    return tuple(_relation(e) for e in json.loads(path.read_text(encoding="utf-8"))["rules"])

@@ -1,0 +1,172 @@
+"""Thresholds below which a stated amount or level is no offence, and the check of a fact against them.
+
+Theft, fraud, extortion and the like are crimes only from 数额较大 on, and the interpretations set where that
+starts (盗窃 一千元, 诈骗 三千元); drunk driving starts at 80 mg/100 ml, an injury at 轻伤. A fact that states its
+measure under that floor, and none of the article's own alternatives that need no amount (多次盗窃, 入户盗窃…),
+states no offence of that charge, whatever its words share with the charge's precedents: what it states falls
+under an administrative provision instead (治安管理处罚法, 道路交通安全法:91).
+
+The table is data (``thresholds.json``: each entry's source and its deciding words); an entry whose patterns do
+not compile, or whose ``example_below`` is not found under its floor or ``example_above`` is, fails at import,
+naming it. A floor is the lowest the interpretation allows anywhere, so a fact under it is no offence in any
+province; the amounts a fact states are added up, each 余/多 counted at its upper end, and a fact whose
+amounts code cannot all read (a foreign currency, 数千元) is never found under a floor.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tools.law.articles import cn_to_int
+
+TABLE = Path(__file__).with_name("thresholds.json")
+
+_HAN_NUMBER = "零〇一二两三四五六七八九十百千万"
+_AMOUNT = re.compile(
+    rf"(?P<number>\d+(?:\.\d+)?|[{_HAN_NUMBER}]+)\s*(?P<more>余|多)?\s*(?P<unit>万|千|百)?\s*(?P<more2>余|多)?\s*元"
+)
+"""An amount in yuan: 2300元, 1.5万元, 三千余元, 800多元 (thousands separators removed first)."""
+_UNREADABLE = re.compile(r"美元|港元|港币|欧元|日元|英镑|韩元|数[十百千万]元|几[十百千万]元|[十百千万]余万元")
+"""Amounts code cannot add up: a foreign currency, an unspecified count (数千元)."""
+_ALCOHOL = re.compile(r"(\d+(?:\.\d+)?)\s*(?:mg|毫克)\s*/\s*(?:100|一百)\s*(?:ml|mL|毫升)")
+_MINOR_INJURY = re.compile(r"轻微伤")
+_SCALE = {"万": 10_000, "千": 1_000, "百": 100}
+
+
+class ThresholdTableError(ValueError):
+    """The thresholds table is malformed: the message names the entry."""
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """Where one charge's offence starts, by the measure a fact states."""
+
+    charge: str
+    article: str
+    """The article defining the charge."""
+    measure: str
+    """``amount`` (yuan), ``alcohol`` (mg/100 ml of blood) or ``injury`` (轻微伤 is under 轻伤)."""
+    floor: float
+    source: str
+    """The interpretation (or standard) that sets the floor, and the article of it."""
+    source_article: str
+    quote: str
+    """Its deciding words."""
+    unless: str
+    """A pattern: a fact stating it is the offence whatever its measure (the article's own alternatives)."""
+    halved_when: str
+    """A pattern: circumstances under which the interpretation halves the floor (its 第二条)."""
+    halved_article: str
+    instead: str
+    """The provision what is left falls under (a law, or an article id)."""
+    instead_act: str
+
+    def floor_for(self, fact: str) -> float:
+        """The floor for ``fact``: halved where it states a circumstance the interpretation names."""
+        return self.floor / 2 if self.halved_when and re.search(self.halved_when, fact) else self.floor
+
+    def stated(self, fact: str) -> float | None:
+        """The measure ``fact`` states (None when it states none code can read)."""
+        if self.measure == "amount":
+            return stated_amount(fact)
+        if self.measure == "alcohol":
+            levels = [float(m) for m in _ALCOHOL.findall(fact)]
+            return max(levels) if levels else None
+        # injury: 轻微伤 is 0 on a scale where 轻伤 starts at 1; no 轻微伤 stated, no reading.
+        return 0.0 if _MINOR_INJURY.search(fact) else None
+
+    def shortfall(self, fact: str) -> Shortfall | None:
+        """How ``fact`` falls under this floor; None when it does not (it states no measure, the measure
+        reaches the floor, or it states an alternative that needs none)."""
+        if self.unless and re.search(self.unless, fact):
+            return None
+        value = self.stated(fact)
+        floor = self.floor_for(fact)
+        if value is None or (value >= floor and self.measure != "injury"):
+            return None
+        return Shortfall(self, value, floor)
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """A fact's measure under a charge's floor."""
+
+    threshold: Threshold
+    value: float
+    floor: float
+
+
+def _amount(match: re.Match[str]) -> float | None:
+    number = match["number"]
+    try:
+        value = float(number) if number[0].isdigit() else float(cn_to_int(number))
+    except ValueError:
+        return None
+    unit = _SCALE.get(match["unit"] or "", 1)
+    if match["more"] or match["more2"]:
+        # 三千余元 is under four thousand, 800多元 under nine hundred: the upper end keeps the check on the safe side.
+        step = unit if match["unit"] else 10 ** max(len(str(int(value))) - 1, 0)
+        return value * unit + step
+    return value * unit
+
+
+def stated_amount(fact: str) -> float | None:
+    """The sum of the yuan amounts ``fact`` states (None when it states none, or one code cannot read). A sum,
+    not the largest: a theft of a 800-yuan phone and 300 yuan in cash took 1,100 yuan."""
+    text = re.sub(r"(?<=\d)[,，](?=\d{3})", "", fact)
+    if _UNREADABLE.search(text):
+        return None
+    amounts = [_amount(m) for m in _AMOUNT.finditer(text)]
+    if not amounts or None in amounts:
+        return None
+    return sum(a for a in amounts if a is not None)
+
+
+def _threshold(entry: dict[str, Any]) -> Threshold:
+    where = f"{TABLE.name}: {entry.get('charge')}"
+    try:
+        threshold = Threshold(
+            entry["charge"],
+            entry["article"],
+            entry["measure"],
+            float(entry["floor"]),
+            entry["source"],
+            entry["source_article"],
+            entry["quote"],
+            entry["unless"],
+            entry["halved_when"],
+            entry["halved_article"],
+            entry["instead"],
+            entry["instead_act"],
+        )
+        for pattern in (threshold.unless, threshold.halved_when):
+            re.compile(pattern)
+    except KeyError as exc:
+        raise ThresholdTableError(f"{where}: missing {exc}") from exc
+    except re.error as exc:
+        raise ThresholdTableError(f"{where}: a pattern does not compile: {exc}") from exc
+    if threshold.measure not in ("amount", "alcohol", "injury"):
+        raise ThresholdTableError(f"{where}: unknown measure {threshold.measure!r}")
+    if threshold.shortfall(entry["example_below"]) is None:
+        raise ThresholdTableError(f"{where}: its example_below is not under its floor: {entry['example_below']}")
+    if threshold.shortfall(entry["example_above"]) is not None:
+        raise ThresholdTableError(f"{where}: its example_above is under its floor: {entry['example_above']}")
+    return threshold
+
+
+@cache
+def load_thresholds(path: Path = TABLE) -> dict[str, Threshold]:
+    """Charge -> its threshold, every entry checked."""
+    table = json.loads(path.read_text(encoding="utf-8"))
+    return {t.charge: t for t in map(_threshold, table["thresholds"])}
+
+
+def shortfall(charge: str, fact: str) -> Shortfall | None:
+    """How ``fact`` falls under ``charge``'s threshold, if it does (None too for a charge without one)."""
+    threshold = load_thresholds().get(charge)
+    return threshold.shortfall(fact) if threshold else None
