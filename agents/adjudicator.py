@@ -323,6 +323,8 @@ def acquittal(state: JudgeState, language: str) -> dict[str, Any]:
         "grounded": {},
         "anchored": [],
         "evidence": [],
+        # The audit it skipped would have written these: a reader of the judgment finds them empty, not missing.
+        "verdicts": [],
         "usage": empty_usage(),
     }
 

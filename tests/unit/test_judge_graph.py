@@ -17,6 +17,8 @@ from agents.context import JudgeContext
 from agents.context.experiment import MeasuredJudge
 from agents.researcher import Prejudgment, anchor_prejudgment, precedent_charges
 from agents.state.judge import JudgeInput, ScoredCharge, no_term
+from app.cli.printing import print_judgment
+from app.web.views import judge_view
 from graphs.judge import build_graph
 from tests.conftest import SHARED_DATA, laws_db_text
 from tools.corpus.cail import load_cases
@@ -897,3 +899,5 @@ def test_a_fact_that_states_no_offence_is_not_convicted_and_says_why(
         out = build_graph().invoke(JudgeInput(fact=fact), context=JudgeContext(model="fake", profile=profile))
         assert out["charges"] == [] and [r["by"] for r in out["no_offence"]] == [by]
         assert out["undecided"] == out["reasoning"] and out["undecided"].startswith("不构成犯罪：")
+        print_judgment(out)  # the CLI prints what the graph returns, though the audit never ran
+        assert judge_view(fact, out)["term"].startswith("不构成犯罪")
