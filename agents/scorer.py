@@ -181,9 +181,10 @@ def score_charges(
     )
     candidates = [name for name, _ in ranked[: ctx.scored_charges]]
     # Before the family checks, so that the candidate standing in is checked against its own neighbours.
-    told = told_acts(chosen, candidates, state.fact)
+    able = [name for name, p in ranked[: ctx.scored_charges] if p >= policy.stand_in]
+    told = told_acts(chosen, candidates, state.fact, able)
     untold = untold_records([c for c in chosen if c not in told], [c for c in told if c not in chosen])
-    chosen = told
+    chosen_before, chosen = chosen, told
     asks = switches.family_questions and switches.charge_scoring
     ask, usages = element_question(state.fact, ctx) if asks else (None, [])
     proposed, checks = check_families(chosen, candidates, state.fact, ask)
@@ -191,11 +192,13 @@ def score_charges(
     proposed, merged = stand_together(proposed, state.fact)
     if not switches.charge_scoring:
         proposed, checks, merged = [], [], []
-    kept = list(dict.fromkeys([*proposed, *candidates]))
+    kept = list(dict.fromkeys([*proposed, *candidates, *chosen_before]))
     probability = dict(ranked)
     defined = repository.articles_for(kept)
     nearest = nearest_offence(services, repository, state.fact)
-    proposed, no_offence = offences_stated(proposed, state.fact, nearest, ctx.language)
+    gone = switches.charge_scoring and chosen_before and not chosen
+    left_out = (chosen_before[0], (defined.get(chosen_before[0]) or [""])[0]) if gone else None
+    proposed, no_offence = offences_stated(proposed, state.fact, nearest, ctx.language, untold=left_out)
     act = assign_acts(kept, act_rankings)
     scored: list[ScoredCharge] = [
         {

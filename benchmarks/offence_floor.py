@@ -3,13 +3,12 @@
     JURIS_DATA_DIR=KB python benchmarks/offence_floor.py --criminal DATA.jsonl [--criminal ...] \
         --negative benchmarks/noncrime_facts.jsonl [--write] [--out RUN/offence_floor.txt]
 
-Model-free (the offence index of the KB, no model call). For every fact: the offence-index score of the
-charge-defining article it covers best (``agents.scorer.nearest_offence``), and whether the victim or the
-threshold check already leaves it unconvicted (a criminal fact's own charges under their threshold: what
-the checks would cost; a non-crime's nearest offence: a proxy for its proposal). The curve prints, per
-candidate floor, the share of criminal facts it would acquit and of non-crimes it would convict, on each
-half. The floor chosen (on ``tune``) is the highest that acquits at most ``--criminal-cost`` of the
-criminal facts; ``--write`` ships it (``tools/law/offence_floor.json``) with its provenance.
+Model-free (the offence index of the KB, no model call). For every fact, the offence-index score of the
+charge-defining article it covers best (``agents.scorer.nearest_offence``). The curve prints, per candidate
+floor, the share of criminal facts it would acquit and of non-crimes it would convict, on each half; the floor
+chosen (on ``tune``) is the highest that acquits at most ``--criminal-cost`` of the criminal facts, and
+``--write`` ships it (``tools/law/offence_floor.json``) with its provenance. What the judge's other checks
+(victims, thresholds, elements, stand-ins) add is measured by ``benchmarks/offence_replay.py``.
 """
 
 from __future__ import annotations
@@ -23,8 +22,6 @@ from tools.corpus.halves import half_of
 from tools.fitted import provenance, write_fitted
 from tools.kb.charges import ChargeRepository
 from tools.law.charge_model import BUNDLED_OFFENCE_FLOOR
-from tools.law.thresholds import shortfall
-from tools.law.victims import victim_account
 from tools.services import get_services
 
 GRID = [round(0.05 * i, 2) for i in range(0, 41)]
@@ -40,9 +37,6 @@ def rows(path: Path, criminal: bool) -> list[dict[str, object]]:
         item = json.loads(line)
         fact = str(item["fact"])
         charge, _, score = nearest_offence(services, repository, fact)
-        # A criminal fact's own charges (a non-crime's nearest offence) under their threshold, or a victim's account.
-        charges = [str(c) for c in item.get("charges", [])] if criminal else [charge]
-        checked = bool(victim_account(fact)) or any(shortfall(c, fact) for c in charges)
         out.append(
             {
                 "id": str(item["id"]),
@@ -50,7 +44,6 @@ def rows(path: Path, criminal: bool) -> list[dict[str, object]]:
                 "criminal": criminal,
                 "score": score,
                 "nearest": charge,
-                "checked": checked,
                 "file": path.name,
             }
         )
@@ -86,16 +79,6 @@ def main() -> None:
     tune = curve(data, "tune")
     chosen = max(floor for floor, acquitted, *_ in tune if acquitted <= args.criminal_cost)
     lines.append(f"chosen on tune (criminal acquitted <= {args.criminal_cost}): {chosen:.2f}")
-    for half in ("tune", "report"):
-        neg = [r for r in data if not r["criminal"] and r["half"] == half]
-        crim = [r for r in data if r["criminal"] and r["half"] == half]
-        left = [r for r in neg if float(r["score"]) >= chosen and not r["checked"]]  # type: ignore[arg-type]
-        by_checks = [r for r in crim if r["checked"]]
-        lines.append(
-            f"{half}: non-crimes convicted with floor + victim + thresholds {len(left)}/{len(neg)}"
-            f" ({', '.join(str(r['id']) for r in left)}); criminal facts a victim or threshold check"
-            f" reads as under: {len(by_checks)}/{len(crim)} ({', '.join(str(r['id']) for r in by_checks[:20])})"
-        )
     text = "\n".join(lines)
     print(text)
     if args.out:

@@ -4,13 +4,14 @@
         [--negative benchmarks/runs/s52-noncrime/noncrime-local.jsonl:benchmarks/noncrime_facts.jsonl]
 
 For each recorded fact (``benchmarks/charge_signals.py`` rows, with the local model's pre-judgments), the
-shipped policy's proposal as the scorer makes it (:func:`app.fit.charges.decide`: thresholds, told acts,
-family checks), then today's two steps in the scorer's order: the charges that may stand together
-(:mod:`tools.law.charge_relations`) and whether the fact states an offence at all
-(:func:`agents.common.no_offence.offences_stated`). Printed per file and half: exact charge sets before and
-after each step with the paired change (bootstrap 95% interval), how many facts the checks acquit, and the
-confusions of related charges (both of a rule's charges proposed together) before and after. With
-``--negative``, the share of non-crime facts convicted before and after, on each half.
+proposal as the scorer made it before issue 77 (:func:`app.fit.charges.decide` with any stand-in for an untold
+act offence), then today's steps in the scorer's order: a stand-in needs its own evidence (the policy's
+``stand_in``), the charges that may stand together (:mod:`tools.law.charge_relations`) and whether the fact
+states an offence at all (:func:`agents.common.no_offence.offences_stated`). Printed per file and half: exact
+charge sets after each step, the paired change from before to after (bootstrap 95% interval), how many facts
+end with no charge, and the related charges proposed together before and after. With ``--negative`` (repeatable),
+how many non-crime facts are convicted before and after, per batch and half (``benchmarks/noncrime_facts.jsonl``:
+batch 1 and 2 are the facts the tables' entries were written from, batch 3 was written after them and only measured).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import argparse
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,25 +37,32 @@ from tools.services import get_services
 
 
 def load(spec: str) -> list[dict[str, Any]]:
-    """The rows of ROWS:DATA (a committed ``.gz`` read as it is), each with its fact from DATA."""
+    """The rows of ROWS:DATA (a committed ``.gz`` read as it is), each with its fact (and batch, where the data
+    file gives one) from DATA."""
     rows_path, data = spec.split(":", 1)
-    facts = {str(item["id"]): item["fact"] for _, item in read_jsonl(Path(data), ("id", "fact"), "a fact")}
+    items = {str(item["id"]): item for _, item in read_jsonl(Path(data), ("id", "fact"), "a fact")}
     rows = [json.loads(line) for line in recorded_lines(Path(rows_path.removesuffix(".gz")))]
-    return [{**r, "fact": facts[str(r["id"])]} for r in rows if str(r["id"]) in facts]
+    return [
+        {**r, "fact": items[str(r["id"])]["fact"], "batch": items[str(r["id"])].get("batch", "")}
+        for r in rows
+        if str(r["id"]) in items
+    ]
 
 
-def steps(rows: list[dict[str, Any]]) -> list[tuple[list[str], list[str], list[str]]]:
-    """Per row: (proposed today before this issue, after the relations, after the offence checks)."""
+def steps(rows: list[dict[str, Any]]) -> list[tuple[list[str], list[str], list[str], list[str]]]:
+    """Per row: the charges proposed before issue 77, with the stand-in rule, after the relations, after the
+    offence checks."""
     services = get_services()
     repository = ChargeRepository(services.graph)
     policy = fitted_charge_policy()
     choice = policy_choice(policy, 3)
     out = []
     for row in rows:
-        _, before = decide(row, policy.model, choice)
-        related, _ = stand_together(before, row["fact"])
+        _, before = decide(row, policy.model, replace(choice, stand_in=0.0))
+        _, standing = decide(row, policy.model, choice)
+        related, _ = stand_together(standing, row["fact"])
         stated, _ = offences_stated(related, row["fact"], nearest_offence(services, repository, row["fact"]), "zh")
-        out.append((before, related, stated))
+        out.append((before, standing, related, stated))
     return out
 
 
@@ -70,6 +79,18 @@ def paired(a: list[int], b: list[int], seed: int = 0) -> tuple[float, float, flo
     return sum(diffs) / len(diffs), means[50], means[1949]
 
 
+def confused(chosen: list[str], gold: list[str]) -> list[str]:
+    """``gold → chosen`` for each rule whose charges both hold, differently (保险诈骗 → 诈骗;
+    受贿 → 受贿+非国家工作人员受贿)."""
+    out = []
+    for rule in load_relations():
+        group = {*rule.charges, rule.general} - {""}
+        want, got = sorted(set(gold) & group), sorted(set(chosen) & group)
+        if want and got and want != got:
+            out.append(f"{'+'.join(want)} → {'+'.join(got)}")
+    return out
+
+
 def together(charges: list[str]) -> list[str]:
     """The rules two or more of whose charges ``charges`` holds at once."""
     out = []
@@ -83,12 +104,13 @@ def together(charges: list[str]) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("rows", nargs="+", help="ROWS.jsonl:DATA.jsonl (criminal facts with gold charges)")
-    parser.add_argument("--negative", help="ROWS.jsonl:DATA.jsonl of non-crime facts")
+    parser.add_argument("--negative", action="append", default=[], help="ROWS.jsonl:DATA.jsonl of non-crime facts")
     args = parser.parse_args()
-    print("| file | half | n | exact before | after relations | after offence checks | paired change | acquitted |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| file | half | n | exact before | stand-in | relations | offence checks | paired change | no charge |")
+    print("|---|---|---|---|---|---|---|---|---|")
     pairs_before: Counter[str] = Counter()
     pairs_after: Counter[str] = Counter()
+    confusions: tuple[Counter[str], Counter[str]] = (Counter(), Counter())
     for spec in args.rows:
         rows = load(spec)
         decided = steps(rows)
@@ -97,33 +119,38 @@ def main() -> None:
             if not index:
                 continue
             gold = [rows[i]["gold"] for i in index]
-            before = [exact(decided[i][0], g) for i, g in zip(index, gold, strict=True)]
-            related = [exact(decided[i][1], g) for i, g in zip(index, gold, strict=True)]
-            after = [exact(decided[i][2], g) for i, g in zip(index, gold, strict=True)]
-            change, low, high = paired(before, after)
-            acquitted = sum(bool(decided[i][1]) and not decided[i][2] for i in index)
+            exacts = [[exact(decided[i][k], g) for i, g in zip(index, gold, strict=True)] for k in range(4)]
+            change, low, high = paired(exacts[0], exacts[3])
+            acquitted = sum(bool(decided[i][0]) and not decided[i][3] for i in index)
             n = len(index)
+            shares = " | ".join(f"{sum(e) / n:.3f}" for e in exacts)
             print(
-                f"| {Path(spec.split(':')[0]).name} | {half} | {n} | {sum(before) / n:.3f} | {sum(related) / n:.3f} |"
-                f" {sum(after) / n:.3f} | {change:+.3f} [{low:+.3f}, {high:+.3f}] | {acquitted} |"
+                f"| {Path(spec.split(':')[0]).name} | {half} | {n} | {shares} |"
+                f" {change:+.3f} [{low:+.3f}, {high:+.3f}] | {acquitted} |"
             )
             if half == "report":
                 for i in index:
                     pairs_before.update(together(decided[i][0]))
-                    pairs_after.update(together(decided[i][2]))
+                    pairs_after.update(together(decided[i][3]))
+                    confusions[0].update(confused(decided[i][0], rows[i]["gold"]))
+                    confusions[1].update(confused(decided[i][3], rows[i]["gold"]))
     print("\nRelated charges proposed together (report halves): before → after")
     for pair in sorted(set(pairs_before) | set(pairs_after)):
         print(f"- {pair}: {pairs_before[pair]} → {pairs_after[pair]}")
-    if args.negative:
-        rows = load(args.negative)
+    print("\nConfusions within a rule's charges (report halves; gold → judged): before → after")
+    for pair in sorted(set(confusions[0]) | set(confusions[1])):
+        print(f"- {pair}: {confusions[0][pair]} → {confusions[1][pair]}")
+    for negative in args.negative:
+        rows = load(negative)
         decided = steps(rows)
-        for half in ("tune", "report"):
-            index = [i for i, r in enumerate(rows) if half_of(str(r["id"])) == half]
+        groups = sorted({(str(r["batch"]), half_of(str(r["id"]))) for r in rows})
+        for batch, half in groups:
+            index = [i for i, r in enumerate(rows) if (str(r["batch"]), half_of(str(r["id"]))) == (batch, half)]
             convicted_before = [rows[i]["id"] for i in index if decided[i][0]]
-            convicted_after = [rows[i]["id"] for i in index if decided[i][2]]
+            convicted_after = [f"{rows[i]['id']} ({'、'.join(decided[i][3])})" for i in index if decided[i][3]]
             print(
-                f"\nnon-crimes ({half}, {len(index)}): convicted before {len(convicted_before)}, after"
-                f" {len(convicted_after)}: {', '.join(convicted_after)}"
+                f"\nnon-crimes, batch {batch or '-'} ({half}, {len(index)}): convicted before"
+                f" {len(convicted_before)}, after {len(convicted_after)}: {', '.join(convicted_after)}"
             )
 
 

@@ -6,6 +6,8 @@ that the fact states no offence instead (不构成犯罪):
 - the teller's own account of what was done to them (:mod:`tools.law.victims`): no act of theirs is stated;
 - a proposed charge whose stated amount or level is under the floor its interpretation sets
   (:mod:`tools.law.thresholds`: 盗窃 58 元, 饮酒 45 mg/100 ml), set aside, citing the interpretation;
+- a proposed charge whose element the fact does not state (:mod:`tools.law.elements`: 交通肇事 without a death,
+  a serious injury or a heavy loss; a 战时 offence without a war), set aside, naming the element;
 - the fitted floor (``tools/law/offence_floor.json``): the offence description the fact covers best, on the
   offence index's scale, under the least that criminal facts of the fitting data reach.
 """
@@ -17,6 +19,7 @@ from collections.abc import Sequence
 from agents.state.judge import NoOffence
 from prompts import label
 from tools.law.charge_model import OffenceFloor, fitted_offence_floor
+from tools.law.elements import Element, missing_element
 from tools.law.thresholds import Shortfall, shortfall
 from tools.law.victims import victim_account
 
@@ -61,6 +64,23 @@ def threshold_record(charge: str, found: Shortfall, language: str) -> NoOffence:
     }
 
 
+def element_record(charge: str, element: Element, language: str) -> NoOffence:
+    """The record of a proposed charge whose element the fact does not state."""
+    return {
+        "charge": charge,
+        "article": element.article,
+        "by": "element",
+        "stated": "",
+        "floor": element.element,
+        "source": element.article,
+        "quote": element.element,
+        "instead": "",
+        "reason": label(
+            "no_offence_element", language, charge=charge, article=element.article, element=element.element
+        ),
+    }
+
+
 def victim_record(quote: str, language: str) -> NoOffence:
     """The record of a fact that is its teller's own account of what was done to them."""
     return {
@@ -92,18 +112,36 @@ def floor_record(charge: str, article: str, coverage: float, floor: float, langu
     }
 
 
+def untold_record(charge: str, article: str, language: str) -> NoOffence:
+    """The record of a fact whose best-scored charge is an act offence whose act it never tells, with no other
+    candidate strong enough to stand in."""
+    return {
+        "charge": charge,
+        "article": article,
+        "by": "untold",
+        "stated": "",
+        "floor": "",
+        "source": "",
+        "quote": "",
+        "instead": "",
+        "reason": label("no_offence_untold", language, charge=charge, article=article),
+    }
+
+
 def offences_stated(
     proposed: Sequence[str],
     fact: str,
     nearest: tuple[str, str, float],
     language: str,
     floor: OffenceFloor | None = None,
+    untold: tuple[str, str] | None = None,
 ) -> tuple[list[str], list[NoOffence]]:
     """(charges, records): ``proposed`` without the charges ``fact`` states no offence of, and why. A victim's
     own account leaves none; a charge under its threshold is set aside; and when the offence description the
     fact covers best (``nearest``: its charge, article and offence-index score) is under ``floor``, no charge is
-    left, with that nearest offence named."""
-    if not proposed:
+    left, with that nearest offence named. ``untold`` (charge, article): the act offence the scorer chose and
+    left out because the fact never tells its act, with nothing to stand in (``proposed`` is then empty)."""
+    if not proposed and not untold:
         return [], []
     if quote := victim_account(fact):
         return [], [victim_record(quote, language)]
@@ -111,11 +149,15 @@ def offences_stated(
     charge, article, score = nearest
     if score < floor.coverage:
         return [], [floor_record(charge, article, score, floor.coverage, language)]
+    if untold and not proposed:
+        return [], [untold_record(*untold, language)]
     records: list[NoOffence] = []
     kept: list[str] = []
     for name in proposed:
         if found := shortfall(name, fact):
             records.append(threshold_record(name, found, language))
+        elif element := missing_element(name, fact):
+            records.append(element_record(name, element, language))
         else:
             kept.append(name)
     return kept, records

@@ -122,8 +122,10 @@ class NoOffence(TypedDict):
     """The charge (the best-scored candidate for ``floor``; empty for ``victim``)."""
     article: str
     by: str
-    """``threshold`` (the stated amount or level is under the interpretation's floor), ``victim`` (the teller's
-    own account of what was done to them) or ``floor`` (no candidate's offence description is stated)."""
+    """``threshold`` (the stated amount or level is under the interpretation's floor), ``element`` (the fact does
+    not state an element the article needs), ``untold`` (the best-scored charge's act is never told and nothing
+    stands in), ``victim`` (the teller's own account of what was done to them) or ``floor`` (no candidate's
+    offence description is stated)."""
     stated: str
     """What the fact states: the amount or level, the victim's words, or the nearest offence's coverage."""
     floor: str

@@ -52,11 +52,15 @@ class Choice:
     """Act offences only for facts that tell their act (the judge's ``told_acts``)."""
     fill: float = 0.0
     """Probability a candidate needs to fill the count of charges the fact states (with ``stated``)."""
+    stand_in: float = 0.0
+    """Probability a candidate needs to stand in for an untold act offence (with ``told``)."""
 
 
 def policy_choice(policy: ChargePolicy, most: int) -> Choice:
     """How ``policy`` chooses charges as the judge does: its thresholds, every check on."""
-    return Choice(policy.threshold, policy.act_threshold, most, True, True, True, policy.stated_threshold)
+    return Choice(
+        policy.threshold, policy.act_threshold, most, True, True, True, policy.stated_threshold, policy.stand_in
+    )
 
 
 def fit(rows: Sequence[dict[str, Any]], c: float, names: Sequence[str] = SIGNALS) -> ChargeModel:
@@ -77,17 +81,24 @@ def decide(row: dict[str, Any], model: ChargeModel, choice: Choice) -> tuple[lis
     least = stated_charge_count(row["fact"]) if choice.stated else 0
     chosen = choose_charges(ranked, choice.threshold, choice.most, acts, choice.acts, least, choice.fill)
     candidates = tuple(name for name, _ in ranked[:8])
+    able = tuple(name for name, p in ranked[:8] if p >= choice.stand_in)
     checks = (choice.told, choice.families and charge_families.FAMILIES)
-    return ranked, list(_checked(tuple(chosen), candidates, row["fact"], *checks))
+    return ranked, list(_checked(tuple(chosen), candidates, row["fact"], *checks, able))
 
 
 @lru_cache(maxsize=1 << 16)
 def _checked(
-    chosen: tuple[str, ...], candidates: tuple[str, ...], fact: str, told: bool, families: object
+    chosen: tuple[str, ...],
+    candidates: tuple[str, ...],
+    fact: str,
+    told: bool,
+    families: object,
+    able: tuple[str, ...] = (),
 ) -> tuple[str, ...]:
-    """``chosen`` after the told-acts rule and the family checks (``families``: the family table in force, or
-    False): once per distinct choice, however many thresholds make it (the fit tries hundreds)."""
-    checked = told_acts(chosen, candidates, fact) if told else list(chosen)
+    """``chosen`` after the told-acts rule (``able``: the candidates that may stand in) and the family checks
+    (``families``: the family table in force, or False): once per distinct choice, however many thresholds
+    make it (the fit tries hundreds)."""
+    checked = told_acts(chosen, candidates, fact, able) if told else list(chosen)
     if families:
         checked, _ = check_families(checked, candidates, fact)
     return tuple(checked)
@@ -127,7 +138,10 @@ def best_choice(
     grid = [round(float(t), 2) for t in np.arange(0.1, 1.05, 0.1)]
     fills = STATED_THRESHOLDS if stated else (0.0,)
     choices = [
-        Choice(t, a, most, families, stated, told, f) for t in grid for a in (grid if acts else [1.0]) for f in fills
+        Choice(t, a, most, families, stated, told, f, fitted_charge_policy().stand_in)
+        for t in grid
+        for a in (grid if acts else [1.0])
+        for f in fills
     ]
     return max(choices, key=lambda c: (measure(rows, model, c)["accuracy"], c.threshold, c.acts, c.fill))
 
@@ -184,7 +198,9 @@ def fit_charges(
         choice = best_choice(tune, fitted, most, acts, families, stated, told)
         report(halves, fitted, choice)
     depths = {len(r["fused"]) for r in rows}
-    policy = ChargePolicy(fitted, max(depths), choice.threshold, choice.acts, shipped.floor, choice.fill)
+    policy = ChargePolicy(
+        fitted, max(depths), choice.threshold, choice.acts, shipped.floor, choice.fill, shipped.stand_in
+    )
     if write:
         values = {
             "weights": dict(fitted.weights),
@@ -194,6 +210,7 @@ def fit_charges(
             "act_threshold": policy.act_threshold,
             "floor": policy.floor,
             "stated_threshold": policy.stated_threshold,
+            "stand_in": policy.stand_in,
         }
         command = (
             f"jurisgraph fit charges {' '.join(map(str, files))} {' '.join(f'--data {d}' for d in data)} --c {c}"
@@ -206,6 +223,7 @@ def fit_charges(
             runs=sorted({str(p.parent) for p in files}),
             measured={half: measure(halves[half], fitted, choice) for half in HALVES},
             floor="kept from the shipped policy (not fitted)",
+            stand_in="kept from the shipped policy (not fitted)",
         )
         write_fitted(BUNDLED_CHARGE_MODEL, values, source)
     return policy

@@ -493,9 +493,14 @@ def test_an_act_offence_is_proposed_only_for_a_fact_that_tells_its_act() -> None
     assert told_acts(["盗窃"], ["盗窃"], "被告人趁被害人熟睡，将其手机拿走后卖掉。") == ["盗窃"]
     assert told_acts(["诈骗"], ["诈骗"], "被告人以帮忙办理低保为名，收取被害人2万元。") == ["诈骗"]
     assert told_acts(["故意伤害"], ["故意伤害"], "被告人用木棍击打被害人，致其左臂骨折。") == ["故意伤害"]
-    # Other offences are not read this way, and with no other candidate the proposal stands.
+    # Other offences are not read this way; with no other candidate nothing stands (the judge answers 不构成犯罪).
     assert not untold_act("滥伐林木", arson) and untold_act("诈骗", arson)
-    assert told_acts(["盗窃"], ["盗窃", "诈骗"], arson) == ["盗窃"]
+    assert told_acts(["盗窃"], ["盗窃", "诈骗"], arson) == []
+    # A stand-in needs its own evidence (``able``) or the told act of its family behind it.
+    assert told_acts(["盗窃"], ["盗窃", "放火"], arson, able=[]) == []
+    assert told_acts(["盗窃"], ["盗窃", "放火"], arson, able=["放火"]) == ["放火"]
+    texting = "被告人群发短信谎称中奖，骗取被害人手续费3万元。"
+    assert told_acts(["盗窃"], ["盗窃", "信用卡诈骗"], texting, able=[]) == ["信用卡诈骗"]
 
 
 MEMBERS = [(f.name, m) for f in FAMILIES for m in f.members]

@@ -1,15 +1,21 @@
-"""The thresholds below which a stated amount or level is no offence: every entry against its own examples and
-its source, the reading of amounts, and the victim's own account."""
+"""What a fact must state to be an offence: the thresholds below which a stated amount or level is none (every entry
+against its own examples and its source, the reading of amounts), the elements an article needs, the deceit a
+special fraud needs, and the victim's own account."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.conftest import SHARED_DATA
+from tools.corpus.charge_rules import load_charge_rules
 from tools.corpus.laws_db import list_laws, load_articles, resolve_laws
+from tools.law.charge_families import untold_act
+from tools.law.elements import TABLE as ELEMENT_TABLE
+from tools.law.elements import ElementTableError, load_elements, missing_element
 from tools.law.thresholds import TABLE, ThresholdTableError, load_thresholds, shortfall, stated_amount
 from tools.law.victims import victim_account
 
@@ -109,3 +115,48 @@ def test_the_provision_named_instead_is_in_the_statute_corpus_and_governs_the_ac
     law, number = entry["instead"].split(":")
     found = {a.id: a.text for a in load_articles(resolve_laws([law], list_laws())[0])}
     assert entry["instead_act"] in found[entry["instead"]], number
+
+
+ELEMENTS = json.loads(ELEMENT_TABLE.read_text(encoding="utf-8"))["elements"]
+CHARGES = load_charge_rules(INTERPRETATIONS).articles
+
+
+@pytest.mark.parametrize("entry", ELEMENTS, ids=lambda e: e["charges"][0])
+def test_each_element_is_found_in_its_example_and_missed_in_the_other(entry: dict[str, Any]) -> None:
+    for charge in entry["charges"]:
+        assert missing_element(charge, entry["example_stated"]) is None
+        found = missing_element(charge, entry["example_missing"])
+        assert found is not None and found.element == entry["element"]
+        # Every charge is one the charge rules define, under the article the entry cites.
+        assert charge in CHARGES and any(a.split("-")[0] in entry["article"] for a in CHARGES[charge]), charge
+
+
+def test_an_element_table_whose_example_fails_names_its_entry(tmp_path: Path) -> None:
+    table = json.loads(ELEMENT_TABLE.read_text(encoding="utf-8"))
+    table["elements"][0]["example_missing"] = table["elements"][0]["example_stated"]
+    bad = tmp_path / "elements.json"
+    bad.write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(ElementTableError, match="交通肇事: its example_missing states the element"):
+        load_elements(bad)
+
+
+@pytest.mark.parametrize(
+    ("charge", "told", "untold"),
+    [
+        (
+            "合同诈骗",
+            "被告人签订购销合同收取货款30万元后携款逃匿。",
+            "被告人签订房屋买卖合同收取定金后因房价上涨反悔不卖。",
+        ),
+        ("保险诈骗", "被告人故意纵火烧毁投保车辆，向保险公司索赔。", "被告人借朋友的汽车撞到护栏导致保险杠损坏。"),
+        (
+            "贷款诈骗",
+            "被告人使用虚假的产权证明作担保，从银行取得贷款50万元。",
+            "被告人向银行贷款50万元，因经营亏损到期未能归还。",
+        ),
+        ("集资诈骗", "被告人以虚假的投资项目向社会公众集资300万元。", "被告人经批准发行企业债券募集资金。"),
+        ("信用卡诈骗", "被告人冒用他人信用卡在商场消费2万元。", "被告人使用自己的信用卡消费后按期还款。"),
+    ],
+)
+def test_a_special_fraud_needs_the_deceit_its_article_names(charge: str, told: str, untold: str) -> None:
+    assert not untold_act(charge, told) and untold_act(charge, untold)

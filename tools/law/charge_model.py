@@ -30,6 +30,8 @@ class ChargePolicy:
     """Probability a charge the Adjudicator adds to the proposal needs to stand."""
     stated_threshold: float
     """Probability a candidate needs to fill the count of charges the fact states (数罪并罚, 以××和××追究)."""
+    stand_in: float
+    """Probability a candidate needs to stand in for an act offence whose act the fact never tells."""
 
 
 @lru_cache(maxsize=1)
@@ -44,6 +46,7 @@ def fitted_charge_policy() -> ChargePolicy:
         float(values["act_threshold"]),
         float(values["floor"]),
         float(values["stated_threshold"]),
+        float(values["stand_in"]),
     )
 
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tools.law.penalties import DETENTION_MONTHS, Tier, article_tiers
+from tools.law.wording import told
 
 MITIGATING_ARTICLES = frozenset(f"刑法:{n}" for n in (17, 18, 19, 20, 21, 22, 23, 24, 27, 28, 63, 67, 68))
 """General provisions that allow a sentence below a tier's floor (减轻处罚): minors, the mentally ill, excess in
@@ -30,8 +31,6 @@ _PART = re.compile(r"[，,；;：:、（）()\n]|或者|并且|并")
 _LEAD = re.compile(r"^(?:致使|致人|致|造成|使)")
 # The person a consequence befalls, as an article names it (造成就诊人死亡): a fact names the person, not the role.
 _VICTIM = re.compile(r"^[^，。；、]{0,4}?人(?=死亡|重伤)")
-# Words before a condition that deny it (所幸未造成人员死亡, 未达重伤), at most six characters back within a clause.
-_DENIED = re.compile(r"(?:未|没有|无人|并非|不构成|不足以)[^，。；]{0,6}$")
 
 
 @dataclass(frozen=True)
@@ -82,7 +81,7 @@ def band_stated(tier: Tier, fact: str, offence: str = "") -> bool:
 
 def _stated(part: str, fact: str) -> bool:
     """``part`` occurs in ``fact`` other than denied (所幸未造成人员死亡, 未达重伤)."""
-    return any(not _DENIED.search(fact[max(0, m.start() - 8) : m.start()]) for m in re.finditer(re.escape(part), fact))
+    return told(re.escape(part), fact)
 
 
 def _concrete(condition: str) -> list[str]:

@@ -34,7 +34,8 @@ _AMOUNT = re.compile(
 _UNREADABLE = re.compile(r"美元|港元|港币|欧元|日元|英镑|韩元|数[十百千万]元|几[十百千万]元|[十百千万]余万元")
 """Amounts code cannot add up: a foreign currency, an unspecified count (数千元)."""
 _ALCOHOL = re.compile(r"(\d+(?:\.\d+)?)\s*(?:mg|毫克)\s*/\s*(?:100|一百)\s*(?:ml|mL|毫升)")
-_MINOR_INJURY = re.compile(r"轻微伤")
+_MINOR_INJURY = re.compile(r"轻微伤|擦伤|擦破|蹭破|淤青|红肿|软组织挫伤")
+"""Injuries under 轻伤 as facts tell them; a fact that also tells a worse one is read by the entry's ``unless``."""
 _SCALE = {"万": 10_000, "千": 1_000, "百": 100}
 
 
@@ -77,7 +78,7 @@ class Threshold:
         if self.measure == "alcohol":
             levels = [float(m) for m in _ALCOHOL.findall(fact)]
             return max(levels) if levels else None
-        # injury: 轻微伤 is 0 on a scale where 轻伤 starts at 1; no 轻微伤 stated, no reading.
+        # injury: a slight injury is 0 on a scale where 轻伤 starts at 1; none stated, no reading.
         return 0.0 if _MINOR_INJURY.search(fact) else None
 
     def shortfall(self, fact: str) -> Shortfall | None:

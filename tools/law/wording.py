@@ -6,6 +6,9 @@ from __future__ import annotations
 import re
 
 _NOT_TEXT = re.compile(r"[\W_]|是否")
+# Words before a condition or an act that deny it (所幸未造成人员死亡, 未达重伤, 双方都没有受伤), at most six
+# characters back within a clause.
+_DENIED = re.compile(r"(?:未|没有|无人|并非|不构成|不足以)[^，。；]{0,6}$")
 """Punctuation and the question frame 是否, which no text states."""
 
 
@@ -42,3 +45,8 @@ def relevant_passage(parts: list[str], query: str, count: int, max_chars: int) -
             chosen.append(i)
             used += len(parts[i].strip())
     return "".join(parts[i].strip() for i in sorted(chosen))
+
+
+def told(pattern: str, fact: str) -> bool:
+    """Whether ``pattern`` occurs in ``fact`` other than denied (所幸未造成人员死亡, 未达重伤, 双方都没有受伤)."""
+    return any(not _DENIED.search(fact[max(0, m.start() - 8) : m.start()]) for m in re.finditer(pattern, fact))
