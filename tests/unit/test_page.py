@@ -14,8 +14,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from app.web.client import events
+from app.web.keys import thread_key
 from app.web.picture import MAX_PER_COLUMN, consult_picture, judge_picture
-from app.web.presence import SERVER_FILE, announced, running_server
+from app.web.presence import SERVER_FILE, announced, data_dir_id, running_server
 from app.web.routes import page_app
 from app.web.views import marked_sentences
 from tests.conftest import evidence_item, laws_db_text
@@ -32,7 +33,7 @@ def _events(response: Any) -> list[tuple[str, dict[str, Any]]]:
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(page_app()) as test_client:
+    with TestClient(page_app(), base_url="http://127.0.0.1:8765") as test_client:
         yield test_client
 
 
@@ -55,6 +56,93 @@ def test_a_request_the_run_would_refuse_is_a_422_naming_it(
 ) -> None:
     response = client.post(path, json=body)
     assert response.status_code == 422 and named in response.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("headers", "status", "named"),
+    [
+        ({"Host": "attacker.example"}, 421, "not 'attacker.example'"),
+        ({"Host": "127.0.0.1.nip.io:8765"}, 421, "this server answers"),
+        ({"Origin": "http://evil.example"}, 403, "from http://evil.example is not from this page"),
+        ({"Origin": "http://127.0.0.1:9999"}, 403, "is not from this page"),  # another port is another origin
+        ({"Content-Type": "text/plain"}, 415, "must be application/json, not text/plain"),
+        ({"Content-Type": "application/x-www-form-urlencoded"}, 415, "must be application/json"),
+        ({"Content-Length": str(10**8)}, 413, "over 262144 bytes"),
+    ],
+)
+def test_a_request_from_another_site_or_for_another_host_is_refused_before_anything_runs(
+    client: TestClient, headers: dict[str, str], status: int, named: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: list[Any] = []
+    monkeypatch.setattr("app.web.routes.run_events", lambda *args: ran.append(args) or iter(()))
+    body = json.dumps({"question": DRUNK}).encode()
+    sent = {"Content-Type": "application/json", **headers}
+    response = client.post("/api/ask", content=body, headers=sent)
+    assert response.status_code == status and named in response.json()["error"] and ran == []
+    assert response.headers["x-content-type-options"] == "nosniff"
+    # A GET for a foreign host is refused too (DNS rebinding reads the page and its health as well).
+    if status == 421:
+        assert client.get("/api/health", headers={"Host": headers["Host"]}).status_code == 421
+
+
+def test_the_pages_own_requests_are_answered(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("app.web.routes.run_events", lambda *args: iter([{"event": "answer", "view": {}}]))
+    for origin in ("http://127.0.0.1:8765", None):  # the page's fetch, and `jurisgraph ask` (no Origin)
+        headers = {"Origin": origin} if origin else {}
+        response = client.post("/api/ask", json={"question": DRUNK}, headers=headers)
+        assert response.status_code == 200 and "event: answer" in response.text
+    local = TestClient(page_app(), base_url="http://localhost:8765")
+    assert (
+        local.post("/api/ask", json={"question": DRUNK}, headers={"Origin": "http://localhost:8765"}).status_code == 200
+    )
+    served = TestClient(page_app(hosts=["192.168.1.5"]), base_url="http://192.168.1.5:8765")
+    assert served.get("/api/health").status_code == 200  # the --host given is served too
+
+
+@pytest.mark.parametrize("path", ["/api/ask", "/api/judge", "/api/resume"])
+def test_a_body_too_deep_too_large_or_with_a_bad_flag_is_a_4xx_naming_it(client: TestClient, path: str) -> None:
+    deep = b'{"question": ' + b"[" * 2000 + b"]" * 2000 + b"}"
+    response = client.post(path, content=deep, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422 and "nests too deeply" in response.json()["error"]
+    key = thread_key(load_settings(), "judge-a")
+    body = {
+        "question": DRUNK,
+        "fact": "被告人张某盗窃。",
+        "graph": "judge",
+        "answers": {},
+        "thread": "judge-a",
+        "key": key,
+    }
+    response = client.post(path, json={**body, "raw": "y"})
+    assert response.status_code == 422 and "raw must be true or false" in response.json()["error"]
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it is read
+        yield b'{"question": "'
+        for _ in range(300):
+            yield b"x" * 1024
+        yield b'"}'
+
+    response = client.post(path, content=chunks(), headers={"Content-Type": "application/json"})
+    assert response.status_code == 413 and "over 262144 bytes" in response.json()["error"]
+
+
+@pytest.mark.parametrize("thread", ["t" * 500, "a\nb"])
+def test_a_bad_thread_id_is_a_422_not_an_error_event(client: TestClient, thread: str) -> None:
+    response = client.post("/api/ask", json={"question": DRUNK, "thread": thread})
+    assert response.status_code == 422 and "thread" in response.json()["error"]
+    response = client.post("/api/resume", json={"graph": "consult", "answers": {}, "thread": thread})
+    assert response.status_code == 422
+
+
+def test_every_file_of_the_page_carries_its_headers_and_health_names_no_path(client: TestClient) -> None:
+    for path in ("/", "/static/index.html", "/static/page.js", "/api/health"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert "frame-ancestors 'none'" in response.headers["content-security-policy"], path
+        assert response.headers["x-content-type-options"] == "nosniff", path
+    health = client.get("/api/health").json()
+    assert health["service"] == "jurisgraph" and "/" not in health["data_dir"]
+    assert health["data_dir"] == data_dir_id(load_settings())
 
 
 def test_a_body_that_is_not_json_is_named(client: TestClient) -> None:
@@ -99,10 +187,26 @@ def test_a_question_streams_its_steps_then_the_answer_with_its_picture(client: T
     nodes = {n["id"]: n for n in view["picture"]["nodes"]}
     assert nodes["article:刑法:133-1"]["state"] == "kept" and nodes["question"]["text"] == DRUNK
     assert {"source": "article:刑法:133-1", "target": "answer", "label": "依据 basis"} in view["picture"]["edges"]
-    # The follow-up continues the thread the first answer named.
-    thread = streamed[0][1]["thread"]
-    again = _events(client.post("/api/ask", json={"question": "会吊销驾驶证吗？", "thread": thread}))
+    # The follow-up continues the thread the first answer named, with the key the page was given for it.
+    thread, key = streamed[0][1]["thread"], streamed[0][1]["key"]
+    again = _events(client.post("/api/ask", json={"question": "会吊销驾驶证吗？", "thread": thread, "key": key}))
     assert again[0][1]["thread"] == thread and again[-1][0] == "answer"
+    # Another page, or a site that learnt the id, gets nothing of it: no key, a wrong key, or another thread's.
+    other = streamed[0][1]["thread"].replace("consult-", "consult-0")
+    for asked in ({"thread": thread}, {"thread": thread, "key": "0" * 32}, {"thread": other, "key": key}):
+        response = client.post("/api/ask", json={"question": "我之前问了什么？", "raw": True, **asked})
+        assert response.status_code == 403 and "its key is missing or wrong" in response.json()["error"]
+        assert DRUNK not in response.text
+
+
+def test_a_thread_the_cli_named_is_reached_only_with_the_data_dirs_key(client: TestClient) -> None:
+    response = client.post("/api/ask", json={"question": DRUNK, "thread": "t1", "raw": True})
+    assert response.status_code == 403
+    response = client.post("/api/resume", json={"graph": "consult", "thread": "t1", "answers": {}})
+    assert response.status_code == 403
+    # `jurisgraph ask --thread t1` through serve reads the secret in the data dir, which no web page can.
+    assert thread_key(load_settings(), "t1") == thread_key(load_settings(), "t1") != thread_key(load_settings(), "t2")
+    assert (load_settings().data_dir / "page.key").stat().st_mode & 0o077 == 0
 
 
 def test_an_answer_given_once_is_kept_as_no_thread(client: TestClient, active_kb: Services) -> None:
@@ -110,15 +214,46 @@ def test_an_answer_given_once_is_kept_as_no_thread(client: TestClient, active_kb
     from graphs.consult import build_graph
 
     streamed = _events(client.post("/api/ask", json={"question": DRUNK, "keep": False}))
-    assert streamed[0] == ("thread", {"event": "thread", "graph": "consult", "thread": None})
+    assert streamed[0] == ("thread", {"event": "thread", "graph": "consult", "thread": None, "key": None})
     assert streamed[-1][0] == "answer"
     with open_checkpointer(load_settings()) as saver:
         assert list_threads(saver, build_graph(checkpointer=saver)) == []
 
 
-def test_a_review_with_no_paused_run_is_an_error_event(client: TestClient, active_kb: Services) -> None:
-    streamed = _events(client.post("/api/resume", json={"graph": "judge", "thread": "judge-none", "answers": {}}))
-    assert streamed[-1][0] == "error" and "no judge run waits for a review" in streamed[-1][1]["message"]
+def test_a_review_with_no_paused_run_is_a_422(client: TestClient, active_kb: Services) -> None:
+    key = thread_key(load_settings(), "judge-none")
+    response = client.post("/api/resume", json={"graph": "judge", "thread": "judge-none", "key": key, "answers": {}})
+    assert response.status_code == 422 and "no judge run waits for a review" in response.json()["error"]
+
+
+PENDING = {"i1": {"刑法:264", "刑法:67"}}
+
+
+@pytest.mark.parametrize(
+    ("answers", "named"),
+    [
+        ({"i1": {"刑法:264": {"applicable": "yes", "reason": 5}}}, "applicable must be true or false"),
+        ({"i1": {"刑法:264": {"applicable": True, "reason": 5}}}, "reason must be a text"),
+        ({"i1": ["刑法:264"]}, "answers['i1'] must be an object"),
+        (
+            {"i9": {"刑法:264": {"applicable": False}}},
+            "no review 'i9' is pending in thread judge-a; pending: i1: 刑法:264, 刑法:67",
+        ),
+        ({"i1": {"刑法:232": {"applicable": False}}}, "刑法:232 is not pending in review 'i1'; pending: i1"),
+    ],
+)
+def test_a_review_that_would_not_apply_is_a_422_and_the_run_stays_paused(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, answers: dict[str, Any], named: str
+) -> None:
+    resumed: list[Any] = []
+    monkeypatch.setattr("app.web.routes.pending_reviews", lambda graph, thread: PENDING)
+    monkeypatch.setattr("app.web.routes.run_events", lambda *args: resumed.append(args) or iter(()))
+    body = {"graph": "judge", "thread": "judge-a", "key": thread_key(load_settings(), "judge-a"), "answers": answers}
+    response = client.post("/api/resume", json=body)
+    assert response.status_code == 422 and named in response.json()["error"] and resumed == []
+    # Nothing reached the run: a valid override still resumes it.
+    valid = {"i1": {"刑法:264": {"applicable": False, "reason": "数额不足"}}}
+    assert client.post("/api/resume", json={**body, "answers": valid}).status_code == 200 and len(resumed) == 1
 
 
 def test_the_sentence_that_decides_is_marked_with_the_sentence_introducing_its_list() -> None:

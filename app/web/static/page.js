@@ -23,6 +23,8 @@ const COLOURS = {
 
 const $ = (id) => document.getElementById(id);
 let thread = null; // the conversation the next question continues
+let threadKey = null; // its key, which the server gave when it started: no other page has it
+let runKey = null; // the key of the run now shown (a paused judgment's, for its review)
 let turns = 0;
 let running = false;
 
@@ -134,7 +136,13 @@ function showStep(text) {
 function handle(name, data) {
   if (name === "thread") {
     $("steps").replaceChildren(); // the server has the request: its steps follow
-    if (data.graph === "consult") thread = data.thread;
+    runKey = data.key;
+    if (data.graph === "consult") {
+      thread = data.thread;
+      threadKey = data.key;
+    }
+  } else if (name === "queued") {
+    $("steps").replaceChildren(el("li", "排队中：前面还有 " + data.ahead + " 个 queued: " + data.ahead + " ahead", "running"));
   } else if (name === "step") {
     showStep(data.text);
   } else if (name === "writing") {
@@ -254,7 +262,7 @@ function showJudgment(view) {
 let paused = null; // the run waiting for the person's review
 
 function showReview(data) {
-  paused = data;
+  paused = { ...data, key: runKey };
   const items = $("review-items");
   items.replaceChildren();
   for (const pending of data.pending) {
@@ -306,7 +314,7 @@ function submitReview(event) {
       };
     }
   }
-  const body = { graph: paused.graph, thread: paused.thread, answers };
+  const body = { graph: paused.graph, thread: paused.thread, key: paused.key, answers };
   paused = null;
   run("api/resume", body);
 }
@@ -416,7 +424,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("tab-judge").addEventListener("click", () => selectTab("judge"));
   $("consult-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    run("api/ask", { question: $("question").value, thread, review: $("consult-review").checked });
+    run("api/ask", { question: $("question").value, thread, key: threadKey, review: $("consult-review").checked });
   });
   $("judge-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -425,6 +433,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("review-form").addEventListener("submit", submitReview);
   $("new-thread").addEventListener("click", () => {
     thread = null;
+    threadKey = null;
     turns = 0;
     $("turn-list").replaceChildren();
     for (const id of ["history", "thread-line"]) show(id, false);
