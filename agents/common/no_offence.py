@@ -137,20 +137,23 @@ def offences_stated(
     untold: tuple[str, str] | None = None,
 ) -> tuple[list[str], list[NoOffence]]:
     """(charges, records): ``proposed`` without the charges ``fact`` states no offence of, and why. A victim's
-    own account leaves none; a charge under its threshold is set aside; and when the offence description the
-    fact covers best (``nearest``: its charge, article and offence-index score) is under ``floor``, no charge is
-    left, with that nearest offence named. ``untold`` (charge, article): the act offence the scorer chose and
-    left out because the fact never tells its act, with nothing to stand in (``proposed`` is then empty)."""
+    own account leaves none; so does the best-scored charge's untold act with nothing to stand in (``untold``);
+    when the offence description the fact covers best (``nearest``: its charge, article and offence-index
+    score) is under ``floor``, no charge is left, with that offence named; a charge under its threshold, or
+    whose element the fact does not state, is set aside. ``untold`` (charge, article): the act offence the scorer
+    chose and left out because the fact never tells its act, with nothing to stand in (``proposed`` is then
+    empty)."""
     if not proposed and not untold:
         return [], []
     if quote := victim_account(fact):
         return [], [victim_record(quote, language)]
+    # The charge the fact was most like, whose act it never tells, says more to a reader than the floor does.
+    if untold and not proposed:
+        return [], [untold_record(*untold, language)]
     floor = floor or fitted_offence_floor()
     charge, article, score = nearest
     if score < floor.coverage:
         return [], [floor_record(charge, article, score, floor.coverage, language)]
-    if untold and not proposed:
-        return [], [untold_record(*untold, language)]
     records: list[NoOffence] = []
     kept: list[str] = []
     for name in proposed:

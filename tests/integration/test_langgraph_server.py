@@ -260,6 +260,20 @@ def test_langgraph_dev_serves_the_page(server: str) -> None:
         body = response.read().decode()
     answer = json.loads(body.split("event: answer\ndata: ", 1)[1].split("\n\n", 1)[0])
     assert "刑法:133-1" in [b["article_id"] for b in answer["view"]["basis"]]
+    # The page under langgraph dev answers its own page only, as `serve` does: another site's Origin, a text/plain
+    # body, a rebinding host name are refused before anything runs; every file carries the page's headers.
+    for headers, status in (
+        ({"Content-Type": "application/json", "Origin": "http://evil.example"}, 403),
+        ({"Content-Type": "text/plain"}, 415),
+        ({"Content-Type": "application/json", "Host": "attacker.example"}, 421),
+    ):
+        refused = urllib.request.Request(f"{server}/page/api/ask", data=b'{"question": "x"}', headers=headers)
+        with pytest.raises(urllib.error.HTTPError) as raised:
+            urllib.request.urlopen(refused, timeout=10)
+        assert raised.value.code == status, headers
+    with urllib.request.urlopen(f"{server}/page/static/page.js", timeout=10) as response:
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
 
 
 def test_a_chat_client_asks_with_messages_and_reads_the_basis_in_the_answer(server: str) -> None:

@@ -887,7 +887,8 @@ def test_a_theft_under_the_interpretations_floor_is_not_a_crime_and_cites_it(
 @pytest.mark.parametrize(
     ("fact", "by"),
     [
-        ("被告人李某在邻居家门口骂了几句脏话。", "floor"),
+        # The fake model pre-judges a theft: its act is never told, and nothing else stands in.
+        ("被告人李某在邻居家门口骂了几句脏话。", "untold"),
         ("我家昨晚被小偷撬门入室，丢失了一台笔记本电脑和现金2000元，我已经报警。", "victim"),
     ],
 )

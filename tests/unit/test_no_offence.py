@@ -27,7 +27,7 @@ def test_a_charge_under_its_threshold_goes_and_one_beside_it_stays() -> None:
     assert kept == ["故意伤害"] and record["by"] == "threshold" and record["charge"] == "盗窃"
 
 
-def test_the_checks_come_in_order_victim_floor_untold() -> None:
+def test_the_checks_come_in_order_victim_untold_floor() -> None:
     victim = "我家昨晚被小偷撬门入室，丢失了一台笔记本电脑。"
     assert [r["by"] for r in offences_stated(["盗窃"], victim, NEAR, "zh", FLOOR)[1]] == ["victim"]
     weak = ("劫夺被押解人员", "刑法:316", 0.05)
