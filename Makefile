@@ -152,11 +152,12 @@ integration: test-install
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/integration
 
 # Many processes on one data dir (askers, an ingestion, one killed with -9, one stopped), the embedded server's
-# life and a wiped vector store; the same tests run in `make test` with 4 askers.
+# life, a wiped vector store, and 5 x askers page clients at once; the same tests run in `make test` with 4 askers.
 stress: test-install
 	JURIS_STRESS_ASKERS=8 $(BIN)/python -m pytest -q -s -p no:cacheprovider \
 		tests/integration/test_concurrency.py tests/integration/test_embedded_server.py \
-		tests/integration/test_cli.py::test_a_wiped_vector_store_is_named_and_repaired
+		tests/integration/test_cli.py::test_a_wiped_vector_store_is_named_and_repaired \
+		tests/integration/test_page.py::test_many_asks_at_once_queue_and_lose_nothing
 
 lint:
 	$(BIN)/ruff check .

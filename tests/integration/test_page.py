@@ -336,6 +336,30 @@ def test_a_second_server_on_the_same_data_dir_is_refused_and_the_first_stops_wit
     assert "exit code 130" in (data_dir / "serve.log").read_text(encoding="utf-8")
 
 
+def test_many_asks_at_once_queue_and_lose_nothing(served: tuple[str, Path]) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from app.web.client import events
+
+    clients = int(os.environ.get("JURIS_STRESS_ASKERS", "4")) * 5
+
+    def ask(n: int) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
+        question = f"借给朋友{1000 + n}元到期不还怎么办？"
+        body = json.dumps({"question": question, "keep": False, "raw": True}, ensure_ascii=False).encode()
+        request = urllib.request.Request(
+            served[0] + "/api/ask", data=body, method="POST", headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=300) as response:
+            return question, list(events(response))
+
+    with ThreadPoolExecutor(clients) as pool:
+        answered = list(pool.map(ask, range(clients)))
+    finals = [(question, got[-1]) for question, got in answered]
+    assert all(name == "answer" for _, (name, _) in finals)  # none lost, none failed on a locked store
+    assert all(data["out"]["question"] == question for question, (_, data) in finals)  # none mixed up
+    assert any(name == "queued" for _, got in answered for name, _ in got)  # beyond two at once, they waited
+
+
 def test_ask_answers_through_the_running_server(served: tuple[str, Path]) -> None:
     through = run_cli("ask", "--json", DRUNK, data_dir=served[1])
     assert through.returncode == 0, through.stderr
