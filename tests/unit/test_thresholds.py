@@ -77,13 +77,39 @@ def test_amounts_are_summed_with_their_upper_ends_and_unreadable_ones_decide_not
     assert shortfall("盗窃", "被告人盗窃手机一部价值800元、现金300元。") is None
 
 
-def test_a_malformed_table_names_its_entry(tmp_path: Path) -> None:
-    table = json.loads(TABLE.read_text(encoding="utf-8"))
-    table["thresholds"][0]["example_below"] = table["thresholds"][0]["example_above"]
-    bad = tmp_path / "thresholds.json"
+@pytest.mark.parametrize(
+    ("path", "entries", "wrong", "right", "load", "error", "named"),
+    [
+        (
+            TABLE,
+            "thresholds",
+            "example_below",
+            "example_above",
+            "load_thresholds",
+            ThresholdTableError,
+            "盗窃: its example_below is not under its floor",
+        ),
+        (
+            ELEMENT_TABLE,
+            "elements",
+            "example_missing",
+            "example_stated",
+            "load_elements",
+            ElementTableError,
+            "交通肇事: its example_missing states the element",
+        ),
+    ],
+)
+def test_a_table_whose_example_fails_names_its_entry(
+    tmp_path: Path, path: Path, entries: str, wrong: str, right: str, load: str, error: type[Exception], named: str
+) -> None:
+    table = json.loads(path.read_text(encoding="utf-8"))
+    table[entries][0][wrong] = table[entries][0][right]
+    bad = tmp_path / path.name
     bad.write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
-    with pytest.raises(ThresholdTableError, match="盗窃: its example_below is not under its floor"):
-        load_thresholds(bad)
+    loaders = {"load_thresholds": load_thresholds, "load_elements": load_elements}
+    with pytest.raises(error, match=named):
+        loaders[load](bad)
 
 
 @pytest.mark.parametrize(
@@ -129,15 +155,6 @@ def test_each_element_is_found_in_its_example_and_missed_in_the_other(entry: dic
         assert found is not None and found.element == entry["element"]
         # Every charge is one the charge rules define, under the article the entry cites.
         assert charge in CHARGES and any(a.split("-")[0] in entry["article"] for a in CHARGES[charge]), charge
-
-
-def test_an_element_table_whose_example_fails_names_its_entry(tmp_path: Path) -> None:
-    table = json.loads(ELEMENT_TABLE.read_text(encoding="utf-8"))
-    table["elements"][0]["example_missing"] = table["elements"][0]["example_stated"]
-    bad = tmp_path / "elements.json"
-    bad.write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
-    with pytest.raises(ElementTableError, match="交通肇事: its example_missing states the element"):
-        load_elements(bad)
 
 
 @pytest.mark.parametrize(
