@@ -108,7 +108,15 @@ def floor_record(charge: str, article: str, coverage: float, floor: float, langu
         "source": "",
         "quote": "",
         "instead": "",
-        "reason": label("no_offence_floor", language, charge=charge, article=article, coverage=stated, floor=needed),
+        # A fact that shares no words at all with any offence description is told so, not given a "nearest" one.
+        "reason": label(
+            "no_offence_floor" if coverage > 0 else "no_offence_none",
+            language,
+            charge=charge,
+            article=article,
+            coverage=stated,
+            floor=needed,
+        ),
     }
 
 

@@ -34,6 +34,10 @@ def test_the_checks_come_in_order_victim_untold_floor() -> None:
     quarrel = "被告人李某在邻居家门口骂了几句脏话。"
     [record] = offences_stated(["劫夺被押解人员"], quarrel, weak, "zh", FLOOR)[1]
     assert record["by"] == "floor" and record["stated"] == "0.05" and record["floor"] == "0.15"
+    assert "覆盖最多的是劫夺被押解人员（刑法:316），也只有 0.05" in record["reason"]
+    none = ("劫夺被押解人员", "刑法:316", 0.0)  # no words shared at all: no offence is named as the nearest
+    [record] = offences_stated(["劫夺被押解人员"], quarrel, none, "zh", FLOOR)[1]
+    assert record["reason"] == "事实没有讲述任何罪名的罪状：它与刑法各罪罪状的用语都不相合"
     # The best-scored charge's act never told, nothing stood in: said so, with the charge named.
     [record] = offences_stated([], quarrel, NEAR, "zh", FLOOR, untold=("盗窃", "刑法:264"))[1]
     assert record["by"] == "untold" and "盗窃（刑法:264）的行为" in record["reason"]
