@@ -42,7 +42,9 @@ def where_to_ask(article_ids: Sequence[str], lang: str, question: str = "", basi
         if any(word in question for word in area.get("words", ())):
             return label("guidance", lang, area=area["area"], where=area["where"])
     for article_id in article_ids:
-        for area in table["areas"]:
+        # An area the person's own words name (the victim of a crime: 被骗, 被盗) is never read off an article:
+        # the Criminal Law's articles are the same for the one who stole and the one robbed.
+        for area in [a for a in table["areas"] if not a.get("by_words_only")]:
             if _covers(area, article_id):
                 return label("guidance", lang, area=area["area"], where=area["where"])
     return label("guidance_default", lang, where=table["default"]["where"])
