@@ -297,9 +297,11 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
             quoted = {c["article"] for c in checks}
         if ctx.quote_provisions:
             response += quoted_provisions(state.question, response, state.legal_basis, quoted, ctx.language)
-        response += note
+    # Retrieval scores and the audit's own notes are for the audit panel: a person reads the law, not its scores.
+    notes = [note] if ctx.language == "zh" and note else []
     if state.legal_basis and response.strip():
-        response += how_chosen(state, ctx.language) + _unverified_basis(state, ctx.language)
+        notes.append(how_chosen(state, ctx.language))
+        response += _unverified_basis(state, ctx.language)
     if not state.legal_basis or not response.strip():
         # No article was kept: whatever the model concluded rests on none (answers told people they could not
         # recover a loan, on 海商法), so the honest answer replaces it.
@@ -315,6 +317,7 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     return {
         "response": response,
         "messages": [reply(response, state.legal_basis, ctx.language)],
+        "audit_notes": [n for n in notes if n],
         "claim_checks": records,
         "history": [{"question": state.question, "response": response}],
         "usage": usage,

@@ -106,6 +106,10 @@ class ConsultOutput(CitedAnswer, RunRecord):
     decisions: list[ManagerDecision] = field(default_factory=list)
     """The Manager's decision and reason in every round of this turn."""
 
+    audit_notes: list[str] = field(default_factory=list)
+    """What the audit says of the answer that the person asking need not read in the Response: how each basis
+    article was chosen and how sure the retrieval is, and that claims no basis article states were removed."""
+
     claim_checks: list[ClaimCheck] = field(default_factory=list)
     """Every claim of the Response code could check against the Legal Basis (penalty kinds, amounts and
     periods, charge names) and its fate: supported, from_question, rewritten (by the one revision call),

@@ -184,6 +184,8 @@ def print_answer(out: dict[str, Any]) -> None:
     print_panel(out["response"] or "（无回答）", "回答 Response")
     print_basis(out["legal_basis"])
     print_verdicts(out.get("verdicts", []))
+    for note in out.get("audit_notes", []):
+        console.print(f"  [dim]核验说明 Audit note:[/dim] {escape(note)}")
     print_dropped(out["dropped_citations"], "not in the knowledge base or not audited as applicable")
     for check in out.get("claim_checks", []):
         if check["verdict"] in ("rewritten", "removed", "added"):

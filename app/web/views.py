@@ -74,6 +74,7 @@ def consult_view(question: str, out: dict[str, Any]) -> dict[str, Any]:
         "declined": bool(out.get("declined")),
         "basis": basis,
         "verdicts": _verdicts(out),
+        "audit_notes": [str(n) for n in out.get("audit_notes") or []],
         "ignored": list(out.get("ignored_instructions") or []),
         "dropped": list(out.get("dropped_citations") or []),
         "picture": consult_picture(question, out),

@@ -605,14 +605,14 @@ def test_penalty_the_article_states_is_added_and_bracket_ids_become_citations(
 
 def test_unsupported_penalty_is_rewritten_then_removed(active_kb: Services, monkeypatch: pytest.MonkeyPatch) -> None:
     wrong = "回答：醉酒驾驶会被罚款、吊销驾驶证[刑法:133-1]。这是危险驾驶罪。"
-    # The revision still names a fine: code removes the sentence and says whose words apply.
+    # The revision still names a fine: code removes the sentence and the audit says whose words apply.
     model = _answer_fake(monkeypatch, wrong, revised="醉驾处拘役，还要罚款。这是危险驾驶罪。")
     out = _run()
     revise_prompts = [c for c in model.calls if str(c[-1].content).startswith("下面答复中的一些说法")]
     assert len(revise_prompts) == 1 and "罚款、吊销驾驶证" in str(revise_prompts[0][-1].content)
     assert "罚款" not in out["response"] and "吊销" not in out["response"]
     assert "这是危险驾驶罪。" in out["response"]
-    assert "以《中华人民共和国刑法》第一百三十三条之一的规定为准" in out["response"]
+    assert "以《中华人民共和国刑法》第一百三十三条之一的规定为准" in out["audit_notes"][0]
     checks = _checks(out)
     assert ("吊销驾驶证", "rewritten", "") in checks and ("罚款", "removed", "刑法:133-1") in checks
     assert ("拘役", "removed", "刑法:133-1") in checks  # it stood in the removed sentence
@@ -646,9 +646,11 @@ def test_claims_removed_by_rule_without_a_rewrite(active_kb: Services, monkeypat
     out = _run(ConsultContext(model="fake", profile="thorough", claim_rewrite=False))
     assert not [c for c in model.calls if str(c[-1].content).startswith("下面答复中的一些说法")]
     assert _answer(out) == (
-        "构成危险驾驶罪。依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。"
-        "（答复中法律依据未载明的说法已删去，以《中华人民共和国刑法》第一百三十三条之一的规定为准。）" + TAIL
+        "构成危险驾驶罪。依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，处拘役，并处罚金。" + TAIL
     )
+    # The note that claims were removed is the audit's, not the person's: beside the answer, not in it.
+    removed = "（答复中法律依据未载明的说法已删去，以《中华人民共和国刑法》第一百三十三条之一的规定为准。）"
+    assert out["audit_notes"][0] == removed and "已删去" not in out["response"]
     assert {("两万元", "removed"), ("罚款", "removed"), ("死刑", "removed")} <= {(c, v) for c, v, _ in _checks(out)}
 
 
@@ -700,7 +702,8 @@ def test_without_next_steps_the_response_ends_with_the_notice_alone(active_kb: S
     install(by_schema={"text": ["回答：构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"] * 2})
     out = _run(ConsultContext(model="fake", next_steps=False))
     assert _answer(out).endswith("并处罚金。" + label("notice", "zh"))
-    assert "法律依据由检索证据选定：《中华人民共和国刑法》第一百三十三条之一（检索支持度 0." in out["response"]
+    chosen = "法律依据由检索证据选定：《中华人民共和国刑法》第一百三十三条之一（检索支持度 0."
+    assert chosen in out["audit_notes"][-1] and "检索支持度" not in out["response"]
     assert where_to_ask(["刑法:133-1"], "zh") not in out["response"]
 
 

@@ -184,6 +184,8 @@ def test_a_question_streams_its_steps_then_the_answer_with_its_picture(client: T
     (basis,) = [b for b in view["basis"] if b["article_id"] == "刑法:133-1"]
     assert "".join(s["text"] for s in basis["sentences"]) == laws_db_text("中华人民共和国刑法", "第一百三十三条之一")
     assert [s["text"].strip() for s in basis["sentences"] if s["decisive"]][-1] == "（二）醉酒驾驶机动车的；"
+    # How the basis was chosen is the audit's: shown beside the answer, not in the Response the person reads.
+    assert any("检索支持度" in note for note in view["audit_notes"]) and "检索支持度" not in view["response"]
     nodes = {n["id"]: n for n in view["picture"]["nodes"]}
     assert nodes["article:刑法:133-1"]["state"] == "kept" and nodes["question"]["text"] == DRUNK
     assert {"source": "article:刑法:133-1", "target": "answer", "label": "依据 basis"} in view["picture"]["edges"]

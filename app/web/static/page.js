@@ -206,6 +206,7 @@ function showConsult(view) {
     answer.appendChild(el("h2", "核验 Audit"));
     answer.appendChild(auditTable(view.verdicts));
   }
+  for (const note of view.audit_notes || []) answer.appendChild(el("p", note, "how"));
   if (view.dropped.length) answer.appendChild(el("p", "已删去的引用 Citations dropped: " + view.dropped.join("、")));
   show("answer", true);
   turns += 1;
