@@ -26,8 +26,10 @@ from agents.state.consult import ConsultState, EvidenceItem
 from prompts import label, load_table
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import NAMED_REF_RE, without_references
+from tools.law.wording import shared_pairs
 from tools.llm.chat import empty_usage
 from tools.retrieval.basis_keeper import fitted_keeper
+from tools.retrieval.conditional import conditional_articles, fitted_conditional_floor
 from tools.retrieval.hybrid import Candidate
 from tools.services import get_services
 
@@ -132,6 +134,16 @@ def basis_verdicts(
     return verdicts
 
 
+def conditional_basis(evidence: list[EvidenceItem], concluded: list[str], question: str) -> list[str]:
+    """The evidence articles that join the concluded ones as a conditional basis (:mod:`tools.retrieval.conditional`:
+    support over the fitted floor, some words of the question shared, no criminal law for a question about none)."""
+    rows = [
+        {"article_id": e["article_id"], "support": e["support"], "shared": shared_pairs(e["text"], question)}
+        for e in evidence
+    ]
+    return conditional_articles(rows, concluded, question, fitted_conditional_floor())
+
+
 def make_keep_basis(audit: AuditGraph) -> ConsultNode:
     """The consult graph's ``keep_basis`` node over the given audit subgraph."""
 
@@ -151,15 +163,26 @@ def make_keep_basis(audit: AuditGraph) -> ConsultNode:
             usage, trace = out["usage"], out["trace"]
         verdicts = basis_verdicts(evidence, kept, audited if ctx.audit else {}, ctx.language, asked, counterparts)
         vetoed = [v["article_id"] for v in verdicts if v["decided_by"] == "contradiction"]
+        concluded = [v["article_id"] for v in verdicts if v["applicable"]]
+        # A kept article the audit or the reviewer excluded stays out of the conditional tier too.
+        candidates = [e for e in evidence if e["article_id"] not in kept]
+        conditional = conditional_basis(candidates, concluded, state.question) if ctx.conditional_basis else []
         return {
             "evidence": evidence,
             "verdicts": verdicts,
+            "conditional": conditional,
             "audited": audited,
             "usage": usage,
             "trace": [
                 *trace,
                 trace_event(
-                    "keep_basis", started, kept=kept, vetoed=vetoed, asked_article=asked, counterparts=counterparts
+                    "keep_basis",
+                    started,
+                    kept=kept,
+                    vetoed=vetoed,
+                    asked_article=asked,
+                    counterparts=counterparts,
+                    conditional=conditional,
                 ),
             ],
         }

@@ -209,6 +209,25 @@ def _unverified_basis(state: ConsultState, lang: str) -> str:
     return label("unverified_basis", lang, articles=label("list_separator", lang).join(headings)) if headings else ""
 
 
+_CONDITION = re.compile(r"^(?P<condition>[^。；]{4,160}?)的，(?P<consequence>[^。；]+)")
+"""An article's first rule as statutes word it: 当事人一方不履行合同义务……的，应当承担……违约责任."""
+
+
+def conditional_sentences(basis: list[LegalBasisItem], lang: str) -> str:
+    """Each conditional basis article as the person reads it: 如果 its condition, 则 its consequence, from its
+    first rule in its own words; an article not worded so is quoted (its first sentence)."""
+    parts = []
+    for item in basis:
+        heading = _heading(item)
+        first = re.split(r"(?<=[。；])", item["text"].strip())[0].rstrip("。；")
+        # An article that introduces a list (有下列情形之一的) is quoted: its condition is the list, not the lead.
+        if (found := _CONDITION.match(first)) and "下列" not in first and "：" not in first:
+            parts.append(label("conditional_item", lang, **found.groupdict(), article=heading))
+        else:
+            parts.append(label("provision", lang, article=heading, text=first + label("sentence_end", lang)))
+    return "".join(parts)
+
+
 def how_chosen(state: ConsultState, lang: str) -> str:
     """The sentence saying how each basis article was chosen and how sure that is: how many of the answered
     consultations nearest the question cite it and the keeper's support, or why it was kept without passing
@@ -302,7 +321,14 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     if state.legal_basis and response.strip():
         notes.append(how_chosen(state, ctx.language))
         response += _unverified_basis(state, ctx.language)
-    if not state.legal_basis or not response.strip():
+    conditional = conditional_sentences(state.conditional_basis, ctx.language)
+    if (not state.legal_basis or not response.strip()) and conditional:
+        # Nothing concluded from, but articles that apply under a condition the question leaves open: the answer
+        # says what each provides and when, instead of "nothing supports an answer" above them.
+        ids = [b["article_id"] for b in state.conditional_basis]
+        response = label("conditional_only", ctx.language) + conditional
+        response += where_to_ask(ids, ctx.language, state.question, basis=True) if ctx.next_steps else ""
+    elif not state.legal_basis or not response.strip():
         # No article was kept: whatever the model concluded rests on none (answers told people they could not
         # recover a loan, on 海商法), so the honest answer replaces it.
         response = _no_support(state, ctx.language, ctx.quote_provisions and ctx.language == "zh")
@@ -312,6 +338,8 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         texts = {b["article_id"]: b["text"] for b in state.legal_basis}
         zh = ctx.language == "zh"
         asked = missing_fact(basis_ids, state.verdicts, ctx.language, texts, state.question) if zh else ""
+        if conditional:
+            response += label("conditional_also", ctx.language) + conditional
         response += asked + where_to_ask(basis_ids, ctx.language, state.question, basis=True)
     response += label("notice", ctx.language)
     return {

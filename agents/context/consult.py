@@ -61,6 +61,11 @@ class ConsultContext(AuditContext):
         "The Response quotes, from each Legal Basis article, the sentences closest to the question after the "
         "model's conclusion; with no basis kept, from the two nearest unverified articles it names.",
     )
+    conditional_basis: bool = setting(
+        True,
+        "With fewer than three articles kept, the next best-supported candidates over the fitted floor join the "
+        "Legal Basis as conditional, and the Response says when each applies (如果……，则……).",
+    )
     next_steps: bool = setting(
         True,
         "The Response ends with the one unstated fact it turns on, the area of law of its Legal Basis and where to "

@@ -12,7 +12,7 @@ from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
 from agents.state.audit import Verdict
-from agents.state.common import CitedAnswer, RunRecord
+from agents.state.common import CitedAnswer, LegalBasisItem, RunRecord
 from tools.law.claims import ClaimCheck
 
 
@@ -106,6 +106,12 @@ class ConsultOutput(CitedAnswer, RunRecord):
     decisions: list[ManagerDecision] = field(default_factory=list)
     """The Manager's decision and reason in every round of this turn."""
 
+    conditional_basis: list[LegalBasisItem] = field(default_factory=list)
+    """条件适用的法律依据: articles that apply under a condition the question does not settle, text verbatim from the
+    knowledge graph: the next best-supported candidates, joined when the keeper keeps fewer than three
+    (:mod:`tools.retrieval.conditional`). The Response says when each applies (如果……，则……); it concludes from
+    ``legal_basis`` alone."""
+
     audit_notes: list[str] = field(default_factory=list)
     """What the audit says of the answer that the person asking need not read in the Response: how each basis
     article was chosen and how sure the retrieval is, and that claims no basis article states were removed."""
@@ -131,6 +137,9 @@ class ConsultState(ConsultInput, ConsultOutput):
 
     round: int = 0
     """Manager rounds done in this turn."""
+
+    conditional: list[str] = field(default_factory=list)
+    """The article ids keep_basis joined as a conditional basis (check_content fetches their text)."""
 
     stalled: bool = False
     """A revision returned the draft unchanged from the same basis (a format-only round, or a law search that kept

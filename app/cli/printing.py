@@ -154,9 +154,9 @@ def print_judgment(out: dict[str, Any]) -> None:
     print_usage(out)
 
 
-def print_basis(items: list[dict[str, Any]]) -> None:
-    """The Legal Basis: each article's id, law, number and verbatim text."""
-    console.print("[bold]法律依据 Legal Basis[/bold]")
+def print_basis(items: list[dict[str, Any]], title: str = "法律依据 Legal Basis") -> None:
+    """The Legal Basis (or its conditional tier, by ``title``): each article's id, law, number and verbatim text."""
+    console.print(f"[bold]{title}[/bold]")
     if not items:
         console.print("  （回答未引用知识库中的法条）")
     for item in items:
@@ -183,6 +183,10 @@ def print_answer(out: dict[str, Any]) -> None:
     print_ignored(out)
     print_panel(out["response"] or "（无回答）", "回答 Response")
     print_basis(out["legal_basis"])
+    if out.get("conditional_basis"):
+        print_basis(
+            out["conditional_basis"], "条件适用 Conditional basis (applies under the condition the Response states)"
+        )
     print_verdicts(out.get("verdicts", []))
     for note in out.get("audit_notes", []):
         console.print(f"  [dim]核验说明 Audit note:[/dim] {escape(note)}")

@@ -75,6 +75,15 @@ def consult_view(question: str, out: dict[str, Any]) -> dict[str, Any]:
         "basis": basis,
         "verdicts": _verdicts(out),
         "audit_notes": [str(n) for n in out.get("audit_notes") or []],
+        "conditional": [
+            {
+                "article_id": b["article_id"],
+                "law": b["law"],
+                "number": b["number"],
+                "sentences": marked_sentences(b["text"], question, response),
+            }
+            for b in out.get("conditional_basis") or []
+        ],
         "ignored": list(out.get("ignored_instructions") or []),
         "dropped": list(out.get("dropped_citations") or []),
         "picture": consult_picture(question, out),

@@ -202,6 +202,18 @@ function showConsult(view) {
     if (how.length) box.appendChild(el("p", how.join(" · "), "how"));
     answer.appendChild(box);
   }
+  if ((view.conditional || []).length) {
+    answer.appendChild(el("h2", "条件适用 Conditional basis"));
+    for (const item of view.conditional) {
+      const box = el("div", null, "article conditional");
+      box.dataset.article = item.article_id;
+      box.appendChild(el("h3", "《" + item.law + "》" + item.number + "  [" + item.article_id + "]"));
+      const text = el("p");
+      for (const s of item.sentences) text.appendChild(s.decisive ? el("mark", s.text) : el("span", s.text));
+      box.appendChild(text);
+      answer.appendChild(box);
+    }
+  }
   if (view.verdicts.length) {
     answer.appendChild(el("h2", "核验 Audit"));
     answer.appendChild(auditTable(view.verdicts));

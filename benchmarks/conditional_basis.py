@@ -1,0 +1,156 @@
+"""The conditional tier of the Legal Basis, model-free: record what the search finds for questions a lawyer labelled,
+then fit the floor a candidate's support must reach to join the basis as conditional.
+
+    JURIS_DATA_DIR=$KB/consult JURIS_RERANKER=$G python benchmarks/conditional_basis.py record \
+        ../shared/data/zh/eval/stard_train.jsonl --half report --limit 100 --out RUN/stard-report.jsonl
+    python benchmarks/conditional_basis.py fit RUN/everyday.jsonl RUN/stard-tune.jsonl RUN/stard-report.jsonl [--write]
+
+``record`` runs LawSearch as the product does on each question (its own half of the answered consultations hidden:
+STARD train's questions are among them), the keeper and the criminal counterparts, and writes per question its
+labelled articles and every evidence article with its support, whether it passes, and the character pairs it
+shares with the question. Items already in ``--out`` are skipped. ``fit`` prints, per floor, the share of
+questions with a lawyer's article in the basis (either tier), the precision of the concluded tier and of the
+conditional one, on each file and half, and chooses the floor on the tuning halves of all the files together:
+the lowest whose conditional precision is at least ``--precision`` (a candidate that joins should be one a lawyer
+cites about as often as not).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from tools.corpus.halves import half_of
+from tools.corpus.jsonl import recorded_lines
+from tools.fitted import provenance, write_fitted
+from tools.retrieval.conditional import BUNDLED_FLOOR, CONDITIONAL_MAX, conditional_articles, fitted_conditional_floor
+
+GRID = [round(0.02 * i, 2) for i in range(1, 31)]
+
+
+def record(args: argparse.Namespace) -> None:
+    from agents.basis import criminal_counterparts, kept_articles
+    from agents.common.evidence import fetch_evidence
+    from agents.context.experiment import MeasuredConsult
+    from agents.law_search import RERANKED, nearest_consultations, source_rankings, with_support
+    from app.eval.tasks import gold_articles
+    from tools.law.articles import without_references
+    from tools.law.wording import shared_pairs
+    from tools.retrieval.basis_keeper import fitted_keeper
+    from tools.retrieval.hybrid import OPTIONAL_SOURCES, route_collections
+    from tools.retrieval.source_weights import fitted_source_fusion
+    from tools.services import get_services
+
+    services = get_services()
+    counts = {c: services.vectors.count(c) for c in OPTIONAL_SOURCES}
+    done = {json.loads(line)["id"] for line in recorded_lines(args.out) if line}
+    items = [json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if args.half:
+        items = [i for i in items if half_of(str(i["id"])) == args.half]
+    items = items[: args.limit] if args.limit else items
+    with args.out.open("a", encoding="utf-8") as out:
+        for item in items:
+            if str(item["id"]) in done:
+                continue
+            half = half_of(str(item["id"]))
+            ctx = MeasuredConsult(hidden_consultation_half=half if args.hide else "")
+            question = item["question"]
+            words = without_references(question)
+            neighbours = nearest_consultations(question, services, ctx)
+            rankings = source_rankings(
+                words, route_collections(words, counts)[0], services, ctx, question, question, neighbours
+            )
+            fused = fitted_source_fusion(RERANKED in rankings).fuse(rankings, ctx.top_k)
+            evidence = with_support(fetch_evidence(services.statutes, fused)[0], rankings)
+            kept = kept_articles(evidence, min(fitted_keeper().max_kept, ctx.audit_k))
+            counterparts, evidence = criminal_counterparts(kept, evidence, services.statutes)
+            row = {
+                "id": str(item["id"]),
+                "half": half,
+                "question": question,
+                "gold": sorted(gold_articles(item)),
+                "kept": [*kept, *counterparts],
+                "evidence": [
+                    {
+                        "article_id": e["article_id"],
+                        "support": round(e["support"], 4),
+                        "passes": e["passes"],
+                        "shared": shared_pairs(e["text"], question),
+                    }
+                    for e in evidence
+                ],
+            }
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            out.flush()
+            print(f"{row['id']}: kept {row['kept']} gold {row['gold']}")
+
+
+def measure(rows: list[dict[str, Any]], floor: float) -> dict[str, float]:
+    """Share of rows with a lawyer's article in the basis (either tier), and each tier's precision."""
+    covered = kept_n = kept_good = cond_n = cond_good = 0
+    for row in rows:
+        gold = set(row["gold"])
+        conditional = conditional_articles(row["evidence"], row["kept"], row["question"], floor)
+        kept_n += len(row["kept"])
+        kept_good += len(set(row["kept"]) & gold)
+        cond_n += len(conditional)
+        cond_good += len(set(conditional) & gold)
+        covered += bool((set(row["kept"]) | set(conditional)) & gold)
+    n = max(len(rows), 1)
+    return {
+        "covered": covered / n,
+        "kept_precision": kept_good / max(kept_n, 1),
+        "conditional_precision": cond_good / max(cond_n, 1),
+        "conditional_per_question": cond_n / n,
+    }
+
+
+def fit(args: argparse.Namespace) -> None:
+    # A committed file is read from its .gz twin (recorded_lines), as every committed run is.
+    files = {p.name: [json.loads(line) for line in recorded_lines(p) if line] for p in args.rows}
+    # Chosen on the tuning halves of every file together: the report halves are only measured.
+    choose = [r for rows in files.values() for r in rows if r["half"] == "tune"]
+    curve = [(floor, measure(choose, floor)) for floor in GRID]
+    eligible = [floor for floor, m in curve if m["conditional_precision"] >= args.precision]
+    chosen = min(eligible) if eligible else max(GRID)
+    print(f"## chosen on the tune halves ({len(choose)}): floor {chosen} (conditional precision >= {args.precision})")
+    print("file\thalf\tn\tfloor\tcovered\tkept precision\tconditional precision\tconditional per question")
+    for name, rows in files.items():
+        for half in ("tune", "report"):
+            part = [r for r in rows if r["half"] == half]
+            if not part:
+                continue
+            for floor in (1.01, *GRID):  # 1.01: no conditional tier (the concluded tier alone)
+                m = measure(part, floor)
+                mark = " *" if floor == chosen else ""
+                print(
+                    f"{name}\t{half}\t{len(part)}\t{floor}{mark}\t{m['covered']:.3f}\t{m['kept_precision']:.3f}\t"
+                    f"{m['conditional_precision']:.3f}\t{m['conditional_per_question']:.2f}"
+                )
+    print(f"shipped floor {fitted_conditional_floor()}, at most {CONDITIONAL_MAX} articles in the basis")
+    if args.write:
+        command = "python benchmarks/conditional_basis.py fit " + " ".join(map(str, args.rows)) + " --write"
+        write_fitted(BUNDLED_FLOOR, {"floor": chosen}, provenance(args.rows, "tune", command, precision=args.precision))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    rec = sub.add_parser("record")
+    rec.add_argument("questions", type=Path)
+    rec.add_argument("--out", type=Path, required=True)
+    rec.add_argument("--half", choices=["tune", "report"])
+    rec.add_argument("--limit", type=int, default=0)
+    rec.add_argument("--hide", action="store_true", help="hide the question's half of the answered consultations")
+    fitting = sub.add_parser("fit")
+    fitting.add_argument("rows", type=Path, nargs="+")
+    fitting.add_argument("--precision", type=float, default=0.4, help="least conditional precision on tune")
+    fitting.add_argument("--write", action="store_true", help="ship the chosen floor (conditional_floor.json)")
+    args = parser.parse_args()
+    record(args) if args.command == "record" else fit(args)
+
+
+if __name__ == "__main__":
+    main()

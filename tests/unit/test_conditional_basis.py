@@ -1,0 +1,54 @@
+"""The Legal Basis's conditional tier: which candidates join, and how the answer states each."""
+
+from __future__ import annotations
+
+from agents.claim_check import conditional_sentences
+from agents.state.common import LegalBasisItem
+from tools.retrieval.conditional import CONDITIONAL_MAX, conditional_articles
+
+DEPOSIT = "租房到期后房东不退押金怎么办？"
+
+
+def _row(article: str, support: float, shared: int = 3) -> dict[str, object]:
+    return {"article_id": article, "support": support, "shared": shared}
+
+
+def test_the_next_best_supported_join_until_the_basis_holds_three() -> None:
+    evidence = [_row("民法典:577", 0.30), _row("民法典:509", 0.20), _row("民法典:703", 0.15), _row("民法典:721", 0.12)]
+    assert conditional_articles(evidence, [], DEPOSIT, 0.1) == ["民法典:577", "民法典:509", "民法典:703"]
+    assert conditional_articles(evidence, ["民法典:577"], DEPOSIT, 0.1) == ["民法典:509", "民法典:703"]
+    assert len(conditional_articles(evidence, [], DEPOSIT, 0.0)) == CONDITIONAL_MAX
+    assert conditional_articles(evidence, [], DEPOSIT, 0.25) == ["民法典:577"]  # under the floor: out
+
+
+def test_criminal_procedure_never_joins_a_civil_question_and_untouched_words_stay_out() -> None:
+    evidence = [_row("刑事诉讼法:101", 0.5), _row("刑法:270", 0.4), _row("民法典:394", 0.3, shared=0)]
+    assert conditional_articles(evidence, [], DEPOSIT, 0.1) == []
+    # The victim of a fraud speaks of a crime: the Criminal Procedure Law's claim for losses may join.
+    scammed = "我在网上被骗了3万元，能追回来吗？"
+    assert conditional_articles(evidence, [], scammed, 0.1) == ["刑事诉讼法:101", "刑法:270"]
+
+
+def test_each_conditional_article_is_stated_as_if_then_in_its_own_words() -> None:
+    basis: list[LegalBasisItem] = [
+        {
+            "article_id": "民法典:577",
+            "law": "中华人民共和国民法典",
+            "number": "第五百七十七条",
+            "text": "当事人一方不履行合同义务或者履行合同义务不符合约定的，"
+            "应当承担继续履行、采取补救措施或者赔偿损失等违约责任。",
+        },
+        {
+            "article_id": "刑法:133-1",
+            "law": "中华人民共和国刑法",
+            "number": "第一百三十三条之一",
+            "text": "在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金：\n（一）追逐竞驶，情节恶劣的；",
+        },
+    ]
+    said = conditional_sentences(basis, "zh")
+    assert said.startswith(
+        "如果当事人一方不履行合同义务或者履行合同义务不符合约定，则应当承担继续履行、采取补救措施或者赔偿损失等违约责任"
+        "（《中华人民共和国民法典》第五百七十七条）。"
+    )
+    # A rule that introduces a list is quoted, not cut at its lead.
+    assert "《中华人民共和国刑法》第一百三十三条之一规定：在道路上驾驶机动车，有下列情形之一的" in said

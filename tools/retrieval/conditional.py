@@ -1,0 +1,65 @@
+"""The Legal Basis's second tier: the next best-supported evidence articles, joined as a conditional basis when the
+keeper keeps fewer than :data:`CONDITIONAL_MAX`.
+
+The keeper concludes only from what it keeps, and keeps little: most everyday questions kept nothing, and the
+person read "nothing supports an answer" above the very articles a lawyer would cite. A candidate the keeper
+did not pass may still be one a lawyer cites; it joins the basis as conditional, and the answer says when it
+applies (如果……，则……), when three things hold: its support reaches the fitted floor
+(``conditional_floor.json``, chosen on labels a lawyer would accept: ``benchmarks/conditional_basis.py``), the
+question shares some words with it (an article whose words the question does not touch in any way stays out),
+and it is not criminal law for a question about no crime (a civil question's basis is never criminal procedure).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from tools.fitted import read_fitted
+from tools.law.articles import law_of
+
+BUNDLED_FLOOR = Path(__file__).with_name("conditional_floor.json")
+CONDITIONAL_MAX = 3
+"""Articles the basis holds, both tiers together, before no further candidate joins."""
+CRIMINAL_LAWS = ("刑法", "刑事诉讼法")
+"""Laws whose articles join a conditional basis only for a question about a crime."""
+CRIMINAL_WORDS = (
+    "犯罪", "罪", "判刑", "坐牢", "刑事", "拘留", "逮捕", "取保候审", "报案", "报警", "立案", "公安",
+    "被骗", "被盗", "被偷", "被抢", "诈骗", "盗窃", "偷", "抢", "醉驾", "醉酒驾驶", "吸毒", "赌博",
+)  # fmt: skip
+"""Words by which a question speaks of a crime (its own, or one done to the person asking)."""
+
+
+def about_crime(question: str, kept: Sequence[str]) -> bool:
+    """Whether ``question`` speaks of a crime, or the concluded basis already holds a criminal law article."""
+    return any(w in question for w in CRIMINAL_WORDS) or any(law_of(a) in CRIMINAL_LAWS for a in kept)
+
+
+def conditional_articles(
+    evidence: Sequence[Mapping[str, Any]], kept: Sequence[str], question: str, floor: float
+) -> list[str]:
+    """The evidence articles (best first; each with ``article_id``, ``support`` and ``shared``: the character
+    pairs it shares with the question) that join the basis as conditional: not kept, support at least ``floor``,
+    some words shared, no criminal law for a question about no crime; while the basis holds fewer than
+    :data:`CONDITIONAL_MAX`."""
+    room = CONDITIONAL_MAX - len(kept)
+    criminal = about_crime(question, kept)
+    joined: list[str] = []
+    for item in sorted(evidence, key=lambda e: -float(e["support"])):
+        if len(joined) >= room:
+            break
+        article = str(item["article_id"])
+        if article in kept or float(item["support"]) < floor or int(item["shared"]) < 1:
+            continue
+        if law_of(article) in CRIMINAL_LAWS and not criminal:
+            continue
+        joined.append(article)
+    return joined
+
+
+@lru_cache(maxsize=1)
+def fitted_conditional_floor() -> float:
+    """The shipped floor (read once)."""
+    return float(read_fitted(BUNDLED_FLOOR)["floor"])
