@@ -166,7 +166,9 @@ def make_keep_basis(audit: AuditGraph) -> ConsultNode:
         concluded = [v["article_id"] for v in verdicts if v["applicable"]]
         # A kept article the audit or the reviewer excluded stays out of the conditional tier too.
         candidates = [e for e in evidence if e["article_id"] not in kept]
-        conditional = conditional_basis(candidates, concluded, state.question) if ctx.conditional_basis else []
+        # The floor was fitted on Chinese labels (the china pack's laws and consultations): other packs keep one tier.
+        joins = ctx.conditional_basis and ctx.language == "zh"
+        conditional = conditional_basis(candidates, concluded, state.question) if joins else []
         return {
             "evidence": evidence,
             "verdicts": verdicts,

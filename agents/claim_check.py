@@ -345,7 +345,8 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     return {
         "response": response,
         "messages": [reply(response, state.legal_basis, ctx.language)],
-        "audit_notes": [n for n in notes if n],
+        # Labels written to follow a sentence (" The legal basis was…") stand alone here.
+        "audit_notes": [n.strip() for n in notes if n.strip()],
         "claim_checks": records,
         "history": [{"question": state.question, "response": response}],
         "usage": usage,

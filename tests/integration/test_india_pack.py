@@ -99,9 +99,8 @@ def test_english_runs_use_english_prompts_end_to_end(
         " The legal basis was chosen on the retrieval evidence: Indian Penal Code, 1860, Section 379"
         f" (support {support:.2f})."
     )
-    assert out["response"] == (
-        "Theft is punished with up to three years (Indian Penal Code, 1860, Section 379)." + chosen + tail
-    )
+    assert out["response"] == "Theft is punished with up to three years (Indian Penal Code, 1860, Section 379)." + tail
+    assert out["audit_notes"] == [chosen.strip()]  # how the basis was chosen is the audit's, not the answer's
     assert [item["article_id"] for item in out["legal_basis"]] == ["IPC:379"]
     # Kept on the evidence, its reasons in English.
     assert out["verdicts"][0]["reason"].startswith("kept on the retrieval evidence (support 0.")
