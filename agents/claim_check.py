@@ -213,13 +213,15 @@ _CONDITION = re.compile(r"^(?P<condition>[^。；]{4,160}?)的，(?P<consequence
 """An article's first rule as statutes word it: 当事人一方不履行合同义务……的，应当承担……违约责任."""
 
 
-def conditional_sentences(basis: list[LegalBasisItem], lang: str) -> str:
-    """Each conditional basis article as the person reads it: 如果 its condition, 则 its consequence, from its
-    first rule in its own words; an article not worded so is quoted (its first sentence)."""
+def conditional_sentences(basis: list[LegalBasisItem], lang: str, question: str = "") -> str:
+    """Each conditional basis article as the person reads it: 如果 its condition, 则 its consequence, from the rule
+    closest to the question (its first without one) in its own words; a rule not worded so is quoted."""
     parts = []
     for item in basis:
         heading = _heading(item)
-        first = re.split(r"(?<=[。；])", item["text"].strip())[0].rstrip("。；")
+        rules = [s.strip().rstrip("。；") for s in re.split(r"(?<=[。；\n])", item["text"]) if s.strip()]
+        # The first rule wins a tie: a statute usually states its rule first.
+        first = max(rules, key=lambda r: shared_pairs(r, question), default="")
         # An article that introduces a list (有下列情形之一的) is quoted: its condition is the list, not the lead.
         if (found := _CONDITION.match(first)) and "下列" not in first and "：" not in first:
             parts.append(label("conditional_item", lang, **found.groupdict(), article=heading))
@@ -321,7 +323,7 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     if state.legal_basis and response.strip():
         notes.append(how_chosen(state, ctx.language))
         response += _unverified_basis(state, ctx.language)
-    conditional = conditional_sentences(state.conditional_basis, ctx.language)
+    conditional = conditional_sentences(state.conditional_basis, ctx.language, spelled_out(state.question))
     if (not state.legal_basis or not response.strip()) and conditional:
         # Nothing concluded from, but articles that apply under a condition the question leaves open: the answer
         # says what each provides and when, instead of "nothing supports an answer" above them.

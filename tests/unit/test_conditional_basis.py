@@ -52,3 +52,16 @@ def test_each_conditional_article_is_stated_as_if_then_in_its_own_words() -> Non
     )
     # A rule that introduces a list is quoted, not cut at its lead.
     assert "《中华人民共和国刑法》第一百三十三条之一规定：在道路上驾驶机动车，有下列情形之一的" in said
+    # The rule closest to the question is the one stated: asked of unpaid wages, 30's second paragraph.
+    wages: list[LegalBasisItem] = [
+        {
+            "article_id": "劳动合同法:30",
+            "law": "中华人民共和国劳动合同法",
+            "number": "第三十条",
+            "text": "用人单位应当按照劳动合同约定和国家规定，向劳动者及时足额支付劳动报酬。\n"
+            "用人单位拖欠或者未足额支付劳动报酬的，劳动者可以依法向当地人民法院申请支付令，人民法院应当依法发出支付令。",
+        }
+    ]
+    assert conditional_sentences(wages, "zh", "公司拖欠了我三个月工资，我该怎么办？").startswith(
+        "如果用人单位拖欠或者未足额支付劳动报酬，则劳动者可以依法向当地人民法院申请支付令"
+    )
