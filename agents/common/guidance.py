@@ -60,16 +60,32 @@ def missing_fact(
     """One sentence asking for the fact the answer turns on, or "": the first element of the first kept article
     (basis order) that the audit found may hold but the question does not state (``stated`` false), in the
     checklist's own words, if it is a short question (:data:`MISSING_FACT_CHARS`) of the clause the question is
-    about (:func:`_of_another_tier`). The user can answer it in the same thread (``ask --thread``)."""
+    about (:func:`_of_another_tier`) and not a clause of the article copied out (:func:`_copied`). The user can
+    answer it in the same thread (``ask --thread``)."""
     by_article = {v["article_id"]: v for v in verdicts}
     for article_id in basis_ids:
-        tiers = article_tiers((texts or {}).get(article_id, ""))
+        text = (texts or {}).get(article_id, "")
+        tiers = article_tiers(text)
         asked = asked_tiers(tiers, question)
         for check in (by_article.get(article_id) or {}).get("checks", []):
             item = str(check["item"]).strip()
-            if not check.get("stated", True) and _askable(item) and not _of_another_tier(item, tiers, asked):
+            if check.get("stated", True) or not _askable(item) or _copied(item, text):
+                continue
+            if not _of_another_tier(item, tiers, asked):
                 return label("ask_missing", lang, item=item)
     return ""
+
+
+COPIED_CHARS = 20
+"""An item longer than this that repeats its article's words (:data:`COPIED_SHARE`) is a clause copied out."""
+COPIED_SHARE = 0.8
+
+
+def _copied(item: str, text: str) -> bool:
+    """Whether ``item`` is a clause of the article copied out, not a fact a person states: asked of a deposit,
+    民法典:394's 是否为担保债务的履行，债务人或者第三人不转移财产的占有，将该财产抵押给债权人？ A short element
+    (是否在道路上驾驶机动车？) stays a question, though the article words it the same way."""
+    return len(item) > COPIED_CHARS and bool(text) and bigram_share(item, text) >= COPIED_SHARE
 
 
 def _of_another_tier(item: str, tiers: list[Tier], asked: list[Tier]) -> bool:

@@ -914,6 +914,12 @@ def test_the_answer_asks_for_the_fact_it_turns_on(active_kb: Services, install: 
         }
     ]
     assert missing_fact(["刑事诉讼法:120"], copied, "zh") == ""
+    # Nor is an element that repeats the article's own clause (the deposit answer asked of 394's mortgage).
+    mortgage = "为担保债务的履行，债务人或者第三人不转移财产的占有，将该财产抵押给债权人的，债务人不履行到期债务……"
+    element = "是否为担保债务的履行，债务人或者第三人不转移财产的占有，将该财产抵押给债权人？"
+    copied_element = [{"article_id": "民法典:394", "checks": [{"item": element, "stated": False}]}]
+    assert missing_fact(["民法典:394"], copied_element, "zh", {"民法典:394": mortgage}) == ""
+    assert missing_fact(["民法典:394"], copied_element, "zh") != ""  # without the text, nothing to compare
     # Nor is a duty or a right the article states: the law answers it, the user cannot.
     for duty in (
         "用人单位是否应当及时足额支付劳动报酬？",
