@@ -31,16 +31,12 @@ GRID = [round(0.02 * i, 2) for i in range(1, 31)]
 
 
 def record(args: argparse.Namespace) -> None:
-    from agents.basis import criminal_counterparts, kept_articles
-    from agents.common.evidence import fetch_evidence
+    from everyday_basis import searched
+
     from agents.context.experiment import MeasuredConsult
-    from agents.law_search import RERANKED, nearest_consultations, source_rankings, with_support
     from app.eval.tasks import gold_articles
-    from tools.law.articles import without_references
     from tools.law.wording import shared_pairs
-    from tools.retrieval.basis_keeper import fitted_keeper
-    from tools.retrieval.hybrid import OPTIONAL_SOURCES, route_collections
-    from tools.retrieval.source_weights import fitted_source_fusion
+    from tools.retrieval.hybrid import OPTIONAL_SOURCES
     from tools.services import get_services
 
     services = get_services()
@@ -57,21 +53,13 @@ def record(args: argparse.Namespace) -> None:
             half = half_of(str(item["id"]))
             ctx = MeasuredConsult(hidden_consultation_half=half if args.hide else "")
             question = item["question"]
-            words = without_references(question)
-            neighbours = nearest_consultations(question, services, ctx)
-            rankings = source_rankings(
-                words, route_collections(words, counts)[0], services, ctx, question, question, neighbours
-            )
-            fused = fitted_source_fusion(RERANKED in rankings).fuse(rankings, ctx.top_k)
-            evidence = with_support(fetch_evidence(services.statutes, fused)[0], rankings)
-            kept = kept_articles(evidence, min(fitted_keeper().max_kept, ctx.audit_k))
-            counterparts, evidence = criminal_counterparts(kept, evidence, services.statutes)
+            evidence, kept = searched(question, services, ctx, counts)
             row = {
                 "id": str(item["id"]),
                 "half": half,
                 "question": question,
                 "gold": sorted(gold_articles(item)),
-                "kept": [*kept, *counterparts],
+                "kept": kept,
                 "evidence": [
                     {
                         "article_id": e["article_id"],

@@ -19,12 +19,30 @@ from agents.basis import criminal_counterparts, kept_articles
 from agents.common.evidence import fetch_evidence
 from agents.context import ConsultContext
 from agents.law_search import RERANKED, nearest_consultations, source_rankings, with_support
+from agents.state.consult import EvidenceItem
 from app.eval.tasks import gold_articles
 from tools.law.articles import without_references
 from tools.retrieval.basis_keeper import fitted_keeper
 from tools.retrieval.hybrid import OPTIONAL_SOURCES, route_collections
 from tools.retrieval.source_weights import fitted_source_fusion
-from tools.services import get_services
+from tools.services import Services, get_services
+
+
+def searched(
+    question: str, services: Services, ctx: ConsultContext, counts: dict[str, int]
+) -> tuple[list[EvidenceItem], list[str]]:
+    """(evidence, kept): the evidence LawSearch fuses for ``question`` alone, with support, and the articles the
+    keeper keeps with their criminal counterparts (``counts``: each optional source's size)."""
+    words = without_references(question)
+    neighbours = nearest_consultations(question, services, ctx)
+    rankings = source_rankings(
+        words, route_collections(words, counts)[0], services, ctx, question, question, neighbours
+    )
+    fused = fitted_source_fusion(RERANKED in rankings).fuse(rankings, ctx.top_k)
+    evidence = with_support(fetch_evidence(services.statutes, fused)[0], rankings)
+    kept = kept_articles(evidence, min(fitted_keeper().max_kept, ctx.audit_k))
+    counterparts, evidence = criminal_counterparts(kept, evidence, services.statutes)
+    return evidence, [*kept, *counterparts]
 
 
 def main() -> None:
@@ -38,16 +56,7 @@ def main() -> None:
     for line in args.questions.read_text(encoding="utf-8").splitlines():
         item = json.loads(line)
         question, gold = item["question"], set(gold_articles(item))
-        words = without_references(question)
-        neighbours = nearest_consultations(question, services, ctx)
-        rankings = source_rankings(
-            words, route_collections(words, counts)[0], services, ctx, question, question, neighbours
-        )
-        fused = fitted_source_fusion(RERANKED in rankings).fuse(rankings, ctx.top_k)
-        evidence = with_support(fetch_evidence(services.statutes, fused)[0], rankings)
-        kept = kept_articles(evidence, min(fitted_keeper().max_kept, ctx.audit_k))
-        counterparts, evidence = criminal_counterparts(kept, evidence, services.statutes)
-        kept += counterparts
+        evidence, kept = searched(question, services, ctx, counts)
         support = {e["article_id"]: e["support"] for e in evidence}
         rows.append(
             {

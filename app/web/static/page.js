@@ -182,6 +182,17 @@ function auditTable(verdicts) {
   return table;
 }
 
+// A basis article verbatim, the sentence that decides it marked.
+function articleBox(item, className) {
+  const box = el("div", null, className);
+  box.dataset.article = item.article_id;
+  box.appendChild(el("h3", "《" + item.law + "》" + item.number + "  [" + item.article_id + "]"));
+  const text = el("p");
+  for (const s of item.sentences) text.appendChild(s.decisive ? el("mark", s.text) : el("span", s.text));
+  box.appendChild(text);
+  return box;
+}
+
 function showConsult(view) {
   const answer = $("answer");
   answer.appendChild(el("h2", "回答 Response"));
@@ -190,12 +201,7 @@ function showConsult(view) {
   answer.appendChild(el("h2", "法律依据 Legal Basis"));
   if (!view.basis.length) answer.appendChild(el("p", "（回答未引用知识库中的法条 No article of the knowledge base supports an answer）"));
   for (const item of view.basis) {
-    const box = el("div", null, "article");
-    box.dataset.article = item.article_id;
-    box.appendChild(el("h3", "《" + item.law + "》" + item.number + "  [" + item.article_id + "]"));
-    const text = el("p");
-    for (const s of item.sentences) text.appendChild(s.decisive ? el("mark", s.text) : el("span", s.text));
-    box.appendChild(text);
+    const box = articleBox(item, "article");
     const how = [];
     if (item.similar) how.push(item.similar + " 个相似的已答咨询引用了此条 similar answered questions cite it");
     if (item.support !== null && item.support !== undefined) how.push("检索支持度 support " + item.support.toFixed(2));
@@ -204,15 +210,7 @@ function showConsult(view) {
   }
   if ((view.conditional || []).length) {
     answer.appendChild(el("h2", "条件适用 Conditional basis"));
-    for (const item of view.conditional) {
-      const box = el("div", null, "article conditional");
-      box.dataset.article = item.article_id;
-      box.appendChild(el("h3", "《" + item.law + "》" + item.number + "  [" + item.article_id + "]"));
-      const text = el("p");
-      for (const s of item.sentences) text.appendChild(s.decisive ? el("mark", s.text) : el("span", s.text));
-      box.appendChild(text);
-      answer.appendChild(box);
-    }
+    for (const item of view.conditional) answer.appendChild(articleBox(item, "article conditional"));
   }
   if (view.verdicts.length) {
     answer.appendChild(el("h2", "核验 Audit"));
