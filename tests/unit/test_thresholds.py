@@ -177,3 +177,16 @@ def test_each_element_is_found_in_its_example_and_missed_in_the_other(entry: dic
 )
 def test_a_special_fraud_needs_the_deceit_its_article_names(charge: str, told: str, untold: str) -> None:
     assert not untold_act(charge, told) and untold_act(charge, untold)
+
+
+def test_an_entry_with_a_bad_pattern_or_a_missing_key_names_itself(tmp_path: Path) -> None:
+    bad = tmp_path / TABLE.name
+    table = json.loads(TABLE.read_text(encoding="utf-8"))
+    table["thresholds"][0]["unless"] = "(多次"
+    bad.write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(ThresholdTableError, match="盗窃: a pattern does not compile"):
+        load_thresholds(bad)
+    del table["thresholds"][0]["floor"]
+    bad.write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(ThresholdTableError, match="盗窃: missing 'floor'"):
+        load_thresholds(bad)

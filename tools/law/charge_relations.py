@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.law.charge_families import FAMILIES
+from tools.law.tables import entry_errors
 
 TABLE = Path(__file__).with_name("charge_relations.json")
 
@@ -90,7 +91,7 @@ def stand_together(proposed: Sequence[str], fact: str) -> tuple[list[str], list[
 
 def _relation(entry: dict[str, Any]) -> Relation:
     where = f"{TABLE.name}: {entry.get('name')}"
-    try:
+    with entry_errors(where, RelationTableError):
         rule = Relation(
             entry["name"],
             entry["kind"],
@@ -100,16 +101,11 @@ def _relation(entry: dict[str, Any]) -> Relation:
             entry.get("general", ""),
             dict(entry.get("objects", {})),
         )
-        example = entry["example"]
-    except KeyError as exc:
-        raise RelationTableError(f"{where}: missing {exc}") from exc
-    if rule.kind not in ("alternatives", "yields", "objects"):
-        raise RelationTableError(f"{where}: unknown kind {rule.kind!r}")
-    try:
         for pattern in rule.objects.values():
             re.compile(pattern)
-    except re.error as exc:
-        raise RelationTableError(f"{where}: an object pattern does not compile: {exc}") from exc
+        example = entry["example"]
+    if rule.kind not in ("alternatives", "yields", "objects"):
+        raise RelationTableError(f"{where}: unknown kind {rule.kind!r}")
     kept, _ = _apply(rule, list(example["proposed"]), example.get("fact", ""))
     if kept != example["kept"]:
         raise RelationTableError(f"{where}: its example keeps {kept}, not {example['kept']}")

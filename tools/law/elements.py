@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from tools.law.tables import entry_errors
 from tools.law.wording import told
 
 TABLE = Path(__file__).with_name("elements.json")
@@ -46,15 +47,11 @@ class Element:
 
 def _element(entry: dict[str, Any]) -> Element:
     where = f"{TABLE.name}: {'、'.join(entry.get('charges', []))}"
-    try:
+    with entry_errors(where, ElementTableError):
         element = Element(tuple(entry["charges"]), entry["article"], entry["element"], tuple(entry["stated"]))
         for pattern in element.stated:
             re.compile(pattern)
         stated, missing = entry["example_stated"], entry["example_missing"]
-    except KeyError as exc:
-        raise ElementTableError(f"{where}: missing {exc}") from exc
-    except re.error as exc:
-        raise ElementTableError(f"{where}: a pattern does not compile: {exc}") from exc
     if not element.stated_in(stated):
         raise ElementTableError(f"{where}: its example_stated does not state the element: {stated}")
     if element.stated_in(missing):

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.law.articles import cn_to_int
+from tools.law.tables import entry_errors
 
 TABLE = Path(__file__).with_name("thresholds.json")
 
@@ -130,7 +131,7 @@ def stated_amount(fact: str) -> float | None:
 
 def _threshold(entry: dict[str, Any]) -> Threshold:
     where = f"{TABLE.name}: {entry.get('charge')}"
-    try:
+    with entry_errors(where, ThresholdTableError):
         threshold = Threshold(
             entry["charge"],
             entry["article"],
@@ -147,10 +148,6 @@ def _threshold(entry: dict[str, Any]) -> Threshold:
         )
         for pattern in (threshold.unless, threshold.halved_when):
             re.compile(pattern)
-    except KeyError as exc:
-        raise ThresholdTableError(f"{where}: missing {exc}") from exc
-    except re.error as exc:
-        raise ThresholdTableError(f"{where}: a pattern does not compile: {exc}") from exc
     if threshold.measure not in ("amount", "alcohol", "injury"):
         raise ThresholdTableError(f"{where}: unknown measure {threshold.measure!r}")
     if threshold.shortfall(entry["example_below"]) is None:
