@@ -307,10 +307,13 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         response, records = reattribute(response, {b["article_id"]: b["text"] for b in state.legal_basis})
     response = readable_citations(response, state.legal_basis, ctx.language)
     usage = empty_usage()
+    # Retrieval scores and the audit's own notes are for the audit panel: a person reads the law, not its scores.
+    notes: list[str] = []
     if ctx.language == "zh":
         names, defined = _charges(state)
         response, checked, usage, note = _checked(state, ctx, response, names, defined)
         records += checked
+        notes.append(note)
         quoted: set[str] = set()
         if state.legal_basis and asks_about_punishment(state.question):
             added, checks = stated_penalties(state.question, response, state.legal_basis, ctx.language, defined)
@@ -318,8 +321,6 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
             quoted = {c["article"] for c in checks}
         if ctx.quote_provisions:
             response += quoted_provisions(state.question, response, state.legal_basis, quoted, ctx.language)
-    # Retrieval scores and the audit's own notes are for the audit panel: a person reads the law, not its scores.
-    notes = [note] if ctx.language == "zh" and note else []
     if state.legal_basis and response.strip():
         notes.append(how_chosen(state, ctx.language))
         response += _unverified_basis(state, ctx.language)

@@ -115,8 +115,8 @@ def _postgres_checkpointer(uri: str) -> Iterator[BaseCheckpointSaver[Any]]:
         manager.__exit__(None, None, None)
 
 
-def list_threads(saver: BaseCheckpointSaver[Any], graph: Any) -> list[dict[str, Any]]:
-    """Every thread with its number of turns and last question, most recently updated first."""
+def _last_turns(saver: BaseCheckpointSaver[Any]) -> dict[str, str]:
+    """Thread id -> the ISO time of its newest checkpoint."""
     latest: dict[str, str] = {}
     for checkpoint in saver.list(None):
         thread_id = str(checkpoint.config["configurable"]["thread_id"])
@@ -124,8 +124,13 @@ def list_threads(saver: BaseCheckpointSaver[Any], graph: Any) -> list[dict[str, 
         # SQLite lists newest first, PostgreSQL does not promise an order across threads.
         if ts > latest.get(thread_id, ""):
             latest[thread_id] = ts
+    return latest
+
+
+def list_threads(saver: BaseCheckpointSaver[Any], graph: Any) -> list[dict[str, Any]]:
+    """Every thread with its number of turns and last question, most recently updated first."""
     threads = []
-    for thread_id, ts in sorted(latest.items(), key=lambda item: item[1], reverse=True):
+    for thread_id, ts in sorted(_last_turns(saver).items(), key=lambda item: item[1], reverse=True):
         values = graph.get_state({"configurable": {"thread_id": thread_id}}).values
         history = values.get("history", [])
         last = history[-1]["question"] if history else values.get("question", "")
@@ -139,11 +144,7 @@ def prune_threads(saver: BaseCheckpointSaver[Any], days: int, now: datetime | No
     if days <= 0:
         return []
     cutoff = (now or datetime.now(UTC)) - timedelta(days=days)
-    latest: dict[str, datetime] = {}
-    for checkpoint in saver.list(None):
-        thread_id = str(checkpoint.config["configurable"]["thread_id"])
-        ts = datetime.fromisoformat(str(checkpoint.checkpoint["ts"]))
-        latest[thread_id] = max(ts, latest.get(thread_id, ts))
+    latest = {thread_id: datetime.fromisoformat(ts) for thread_id, ts in _last_turns(saver).items()}
     old = sorted((ts, thread_id) for thread_id, ts in latest.items() if ts < cutoff)
     for _, thread_id in old:
         saver.delete_thread(thread_id)

@@ -82,6 +82,11 @@ def _thread(body: dict[str, Any], graph: str) -> str | None:
         return new_thread(graph) if _flag(body, "keep", True) else None
     if not isinstance(thread, str):
         raise InputError("thread must be a text")
+    return _reached(body, thread)
+
+
+def _reached(body: dict[str, Any], thread: str) -> str:
+    """``thread`` when it is a valid id and the request brings its key (:mod:`app.web.keys`)."""
     validate_thread_id(thread)
     check_key(load_settings(), thread, body.get("key"))
     return thread
@@ -177,8 +182,7 @@ async def resume(request: Request) -> Response:
         thread = body.get("thread")
         if not isinstance(thread, str) or not thread:
             raise InputError("thread must name the paused run's thread")
-        validate_thread_id(thread)
-        check_key(load_settings(), thread, body.get("key"))
+        _reached(body, thread)
         context = ConsultContext(human_review=True) if graph == "consult" else JudgeContext(human_review=True)
         raw, finish = _flag(body, "raw"), _flag(body, "finish")
         # A malformed answer or one for nothing pending is refused here, and the run stays paused for a valid one.
