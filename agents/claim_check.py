@@ -335,19 +335,20 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         # No article was kept: whatever the model concluded rests on none (answers told people they could not
         # recover a loan, on 海商法), so the honest answer replaces it.
         response = _no_support(state, ctx.language, ctx.quote_provisions and ctx.language == "zh")
-    elif ctx.next_steps:
-        basis_ids = [b["article_id"] for b in state.legal_basis]
-        # Whether the question states an element is read from Chinese wording only (the audit's stated check).
-        texts = {b["article_id"]: b["text"] for b in state.legal_basis}
-        zh = ctx.language == "zh"
-        asked = missing_fact(basis_ids, state.verdicts, ctx.language, texts, state.question) if zh else ""
-        if conditional:
-            response += label("conditional_also", ctx.language) + conditional
-        response += asked + where_to_ask(basis_ids, ctx.language, state.question, basis=True)
+    else:
+        # The conditional tier stands beside a concluded basis whether or not next steps are asked for.
+        response += label("conditional_also", ctx.language) + conditional if conditional else ""
+        if ctx.next_steps:
+            basis_ids = [b["article_id"] for b in state.legal_basis]
+            # Whether the question states an element is read from Chinese wording only (the audit's stated check).
+            texts = {b["article_id"]: b["text"] for b in state.legal_basis}
+            zh = ctx.language == "zh"
+            asked = missing_fact(basis_ids, state.verdicts, ctx.language, texts, state.question) if zh else ""
+            response += asked + where_to_ask(basis_ids, ctx.language, state.question, basis=True)
     response += label("notice", ctx.language)
     return {
         "response": response,
-        "messages": [reply(response, state.legal_basis, ctx.language)],
+        "messages": [reply(response, state.legal_basis, ctx.language, state.conditional_basis)],
         # Labels written to follow a sentence (" The legal basis was…") stand alone here.
         "audit_notes": [n.strip() for n in notes if n.strip()],
         "claim_checks": records,

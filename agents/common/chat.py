@@ -40,11 +40,18 @@ def set_aside_roles(messages: Sequence[AnyMessage]) -> list[str]:
     return found[::-1]
 
 
-def reply(response: str, basis: list[LegalBasisItem], lang: str) -> AIMessage:
-    """The answer as a chat message: the Response, then each basis article verbatim; the basis also rides in
-    the message's ``additional_kwargs`` for a client that shows it apart."""
-    quoted = "".join(
-        f"\n《{item['law']}》{item['number']}{label('text_separator', lang)}{item['text']}" for item in basis
-    )
-    content = response + (f"\n\n{label('basis_heading', lang)}{quoted}" if basis else "")
-    return AIMessage(content=content, additional_kwargs={"legal_basis": [dict(item) for item in basis]})
+def reply(
+    response: str, basis: list[LegalBasisItem], lang: str, conditional: list[LegalBasisItem] | None = None
+) -> AIMessage:
+    """The answer as a chat message: the Response, then each basis article verbatim, then the conditional tier's
+    under its own heading (articles that apply under the condition the Response states); both tiers also ride
+    in the message's ``additional_kwargs`` for a client that shows them apart."""
+
+    def quoted(items: list[LegalBasisItem]) -> str:
+        return "".join(f"\n《{i['law']}》{i['number']}{label('text_separator', lang)}{i['text']}" for i in items)
+
+    conditional = conditional or []
+    content = response + (f"\n\n{label('basis_heading', lang)}{quoted(basis)}" if basis else "")
+    content += f"\n\n{label('conditional_heading', lang)}{quoted(conditional)}" if conditional else ""
+    extra = {"legal_basis": [dict(item) for item in basis], "conditional_basis": [dict(i) for i in conditional]}
+    return AIMessage(content=content, additional_kwargs=extra)

@@ -889,6 +889,47 @@ def test_a_response_crediting_one_article_with_anothers_provision_is_corrected(a
     } in (out["claim_checks"])
 
 
+def test_the_two_tiers_stand_apart_in_the_response_and_the_reply(active_kb: Services) -> None:
+    from types import SimpleNamespace
+
+    from agents.claim_check import verify_claims
+    from agents.state.consult import ConsultState
+
+    law = "中华人民共和国民法典"
+
+    def item(n: str, cn: str) -> dict[str, str]:
+        return {"article_id": f"民法典:{n}", "law": law, "number": f"第{cn}条", "text": laws_db_text(law, f"第{cn}条")}
+
+    question = "租房到期后房东不退押金怎么办？"
+    conditional = [item("577", "五百七十七")]
+    # Nothing concluded: the conditional tier is the answer, stated as 如果……则……, and no "nothing supports".
+    for next_steps in (True, False):
+        ctx = ConsultContext(model="fake", claim_rewrite=False, next_steps=next_steps)
+        state = ConsultState(question=question, response="回答：押金应当退还。", conditional_basis=conditional)  # type: ignore[arg-type]
+        out = verify_claims(state, SimpleNamespace(context=ctx))  # type: ignore[arg-type]
+        assert out["response"].startswith("现有检索结果不足以直接得出结论")
+        assert "如果当事人一方不履行合同义务或者履行合同义务不符合约定，则应当承担继续履行" in out["response"]
+        assert "没有能够支持" not in out["response"]
+        message = out["messages"][0]
+        assert "条件适用 Conditional basis" in message.content and "法律依据 Legal Basis" not in message.content
+        assert message.additional_kwargs["conditional_basis"][0]["article_id"] == "民法典:577"
+        assert message.additional_kwargs["legal_basis"] == []
+        # Beside a concluded basis, the conditional tier is said whether or not next steps are asked for.
+        concluded = [item("509", "五百零九")]
+        state = ConsultState(
+            question=question,
+            response="回答：当事人应当按照约定全面履行自己的义务[民法典:509]。",
+            legal_basis=concluded,  # type: ignore[arg-type]
+            conditional_basis=conditional,  # type: ignore[arg-type]
+        )
+        out = verify_claims(state, SimpleNamespace(context=ctx))  # type: ignore[arg-type]
+        assert "此外，下列条文在一定条件下也可能适用：如果当事人一方不履行合同义务" in out["response"]
+        content = out["messages"][0].content
+        assert content.index("法律依据 Legal Basis") < content.index("条件适用 Conditional basis")
+        # Scores and the audit's own notes stay out of the Response: they are for the audit panel.
+        assert not re.search(r"检索支持度|已删去|由检索证据选定|\d\.\d\d", out["response"])
+
+
 def test_the_answer_asks_for_the_fact_it_turns_on(active_kb: Services, install: Any) -> None:
     # The first kept article's first element that may hold but the question does not state, in its own words.
     verdicts = [
