@@ -136,9 +136,14 @@ def basis_verdicts(
 
 def conditional_basis(evidence: list[EvidenceItem], concluded: list[str], question: str) -> list[str]:
     """The evidence articles that join the concluded ones as a conditional basis (:mod:`tools.retrieval.conditional`:
-    support over the fitted floor, some words of the question shared, no criminal law for a question about none)."""
+    support over the fitted floor, touched by the question, no criminal law for a question about none)."""
     rows = [
-        {"article_id": e["article_id"], "support": e["support"], "shared": shared_pairs(e["text"], question)}
+        {
+            "article_id": e["article_id"],
+            "support": e["support"],
+            "shared": shared_pairs(e["text"], question),
+            "signals": e.get("signals") or {},
+        }
         for e in evidence
     ]
     return conditional_articles(rows, concluded, question, fitted_conditional_floor())

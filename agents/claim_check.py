@@ -23,7 +23,7 @@ from langgraph.runtime import Runtime
 
 from agents.common.answers import split_draft
 from agents.common.chat import reply
-from agents.common.guidance import missing_fact, where_to_ask
+from agents.common.guidance import decisive_fact, missing_fact, where_to_ask
 from agents.common.models import chat_model
 from agents.context import ConsultContext
 from agents.state.common import LegalBasisItem, trace_event
@@ -295,6 +295,20 @@ def _checked(
     return _without_sentences(response, dropped), records, usage, note
 
 
+def _next_steps(state: ConsultState, ctx: ConsultContext) -> str:
+    """The fact asked back and where to ask, for an answer with a basis in either tier: a fact the law makes
+    decisive, in the person's words (:func:`decisive_fact`), else the first element of a concluded article the
+    audit found unstated (:func:`missing_fact`, read from Chinese wording only); the area is that of the
+    concluded basis, else of the conditional one."""
+    concluded = [b["article_id"] for b in state.legal_basis]
+    conditional = [b["article_id"] for b in state.conditional_basis]
+    asked = decisive_fact([*concluded, *conditional], ctx.language, state.question)
+    if not asked and concluded and ctx.language == "zh":
+        texts = {b["article_id"]: b["text"] for b in state.legal_basis}
+        asked = missing_fact(concluded, state.verdicts, ctx.language, texts, state.question)
+    return asked + where_to_ask(concluded or conditional, ctx.language, state.question, basis=True)
+
+
 def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
     """Check the Response's claims against its Legal Basis and act on what fails (see the module doc)."""
     started = time.perf_counter()
@@ -328,9 +342,8 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     if (not state.legal_basis or not response.strip()) and conditional:
         # Nothing concluded from, but articles that apply under a condition the question leaves open: the answer
         # says what each provides and when, instead of "nothing supports an answer" above them.
-        ids = [b["article_id"] for b in state.conditional_basis]
         response = label("conditional_only", ctx.language) + conditional
-        response += where_to_ask(ids, ctx.language, state.question, basis=True) if ctx.next_steps else ""
+        response += _next_steps(state, ctx) if ctx.next_steps else ""
     elif not state.legal_basis or not response.strip():
         # No article was kept: whatever the model concluded rests on none (answers told people they could not
         # recover a loan, on 海商法), so the honest answer replaces it.
@@ -338,13 +351,7 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     else:
         # The conditional tier stands beside a concluded basis whether or not next steps are asked for.
         response += label("conditional_also", ctx.language) + conditional if conditional else ""
-        if ctx.next_steps:
-            basis_ids = [b["article_id"] for b in state.legal_basis]
-            # Whether the question states an element is read from Chinese wording only (the audit's stated check).
-            texts = {b["article_id"]: b["text"] for b in state.legal_basis}
-            zh = ctx.language == "zh"
-            asked = missing_fact(basis_ids, state.verdicts, ctx.language, texts, state.question) if zh else ""
-            response += asked + where_to_ask(basis_ids, ctx.language, state.question, basis=True)
+        response += _next_steps(state, ctx) if ctx.next_steps else ""
     response += label("notice", ctx.language)
     return {
         "response": response,

@@ -66,6 +66,7 @@ def record(args: argparse.Namespace) -> None:
                         "support": round(e["support"], 4),
                         "passes": e["passes"],
                         "shared": shared_pairs(e["text"], question),
+                        "signals": e["signals"],
                     }
                     for e in evidence
                 ],

@@ -87,14 +87,15 @@ def build_services(settings: Settings, graph: GraphStore | None = None) -> Servi
     embeddings = DocumentCachedEmbeddings(load_embeddings(settings.embeddings), cache, seeds=[BUNDLED_VECTORS])
     vectors = ChromaVectors(settings, embeddings)
     graph = graph or open_graph_store(settings)
+    retriever = HybridRetriever(vectors, settings.cache_dir)
     return Services(
         settings=settings,
         graph=graph,
         vectors=vectors,
         statutes=StatuteRepository(graph),
-        retriever=HybridRetriever(vectors, settings.cache_dir),
+        retriever=retriever,
         case_index=LexicalCollection(vectors, CASES, settings.cache_dir),
-        consultations=ConsultationSearch(vectors, settings.cache_dir),
+        consultations=ConsultationSearch(vectors, settings.cache_dir, retriever.statute_index),
         vector_cache=cache,
         reranker=RerankerLoader(
             settings.reranker_dir, cache, partial(vectors.texts, STATUTES), adapter=adapter_file(settings.query_adapter)

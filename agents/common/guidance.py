@@ -76,6 +76,24 @@ def missing_fact(
     return ""
 
 
+def decisive_fact(article_ids: Sequence[str], lang: str, question: str) -> str:
+    """One sentence asking for the fact the answer turns on, or "": that of the first of ``article_ids`` (the
+    concluded basis, then the conditional) whose entry in the language's table of decisive facts
+    (``prompts/<lang>/decisive_facts.json``) the question does not already state: asked about a deposit with
+    民法典:577 in the basis, what the lease agreed; asked about a loan with 民法典:680, whether interest was agreed,
+    unless the question names the interest. A language without a table asks nothing here."""
+    try:
+        table = load_table("decisive_facts", lang)
+    except FileNotFoundError:
+        return ""
+    facts = {fact["article"]: fact for fact in table["facts"]}
+    for article_id in article_ids:
+        fact = facts.get(article_id)
+        if fact and not any(word in question for word in fact["stated"]):
+            return label("ask_missing", lang, item=fact["ask"])
+    return ""
+
+
 COPIED_CHARS = 20
 """An item longer than this that repeats its article's words (:data:`COPIED_SHARE`) is a clause copied out."""
 COPIED_SHARE = 0.8

@@ -155,13 +155,22 @@ def test_bm25_reads_the_answers_reasoning_as_well_as_the_question(
 def test_citation_counts_follow_the_collection_and_the_hidden_half(
     kb: Services, repo: ConsultationRepository, tmp_path: Path
 ) -> None:
+    from tools.retrieval.consultations import use_weight
+
+    def counted(*cited: tuple[str, str]) -> float:
+        # Each citation counts as much as its answer uses the article (the use itself: the test below).
+        return sum(use_weight(kb.consultations.answer_use(cid, article)) for cid, article in cited)
+
     ingest_consultations(load_consultations(_file(tmp_path, "answered", ROWS[:3]))[0], kb.vectors, repo, 8)
-    assert kb.consultations.citation_counts()["刑法:264"] == 2
+    theft = counted(("t1", "刑法:264"), ("t2", "刑法:264"))
+    assert kb.consultations.citation_counts()["刑法:264"] == pytest.approx(theft) and theft > 1
     # d1 is the only consultation of its half among these: hiding that half leaves t1 and t2 (both 264).
     hidden = kb.consultations.citation_counts(half_of("d1"))
-    assert hidden["刑法:133-1"] == 0 and hidden["刑法:264"] == 2
+    assert hidden["刑法:133-1"] == 0 and hidden["刑法:264"] == pytest.approx(theft)
     ingest_consultations(load_consultations(_file(tmp_path, "more", ROWS[3:]))[0], kb.vectors, repo, 8)
-    assert kb.consultations.citation_counts()["刑法:133-1"] == 2  # counted again once the collection changed
+    # Counted again once the collection changed.
+    drunk = counted(("d1", "刑法:133-1"), ("d2", "刑法:133-1"))
+    assert kb.consultations.citation_counts()["刑法:133-1"] == pytest.approx(drunk) and drunk > 0
 
 
 def test_an_article_is_as_near_as_the_mean_of_the_questions_citing_it(
@@ -216,3 +225,29 @@ def test_an_answered_item_is_measured_with_its_halfs_consultations_hidden_any_ot
         assert measured(MeasuredConsult(model="fake"), {"id": "everyday-deposit"}).hidden_consultation_half == ""
     finally:
         set_services(None)
+
+
+def test_a_citation_counts_by_how_much_its_answer_uses_the_article(
+    kb: Services, repo: ConsultationRepository, tmp_path: Path
+) -> None:
+    from tools.retrieval.consultations import fitted_vote_saturation, use_weight
+
+    # A theft answer that also cites 133 (traffic accidents) and never speaks of driving.
+    stray = {
+        "id": "x1",
+        "question": "偷了邻居的电动车会怎么判？",
+        "answer": "回答:盗窃邻居的电动车，数额较大的，构成盗窃罪，由公安机关立案侦查。"
+        "法律依据:《中华人民共和国刑法》第二百六十四条；《中华人民共和国刑法》第一百三十三条",
+    }
+    ingest_consultations(load_consultations(_file(tmp_path, "answered", [*ROWS, stray]))[0], kb.vectors, repo, 8)
+    search, saturation = kb.consultations, fitted_vote_saturation()
+    assert saturation > 0
+    assert search.answer_use("x1", "刑法:264") >= saturation > search.answer_use("x1", "刑法:133")
+    # Its vote for 133 counts in proportion; the drunk-driving answers' in full.
+    neighbours = {n.id: n for n in search.neighbours("偷了邻居的电动车会怎么判？", 10)}
+    assert neighbours["x1"].uses[1] == search.answer_use("x1", "刑法:133")
+    cited = [("d1", "刑法:133"), ("d2", "刑法:133"), ("x1", "刑法:133")]
+    counted = [use_weight(search.answer_use(cid, article)) for cid, article in cited]
+    assert search.citation_counts()["刑法:133"] == pytest.approx(sum(counted)) and counted[2] < 1
+    # Nor is 133 learned as a theft word's article: the centroid of 133 stays with the drunk drivers.
+    assert search.centroid_ranking("偷了邻居的电动车会怎么判？", 1) == ["刑法:264"]

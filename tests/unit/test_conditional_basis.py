@@ -9,8 +9,8 @@ from tools.retrieval.conditional import CONDITIONAL_MAX, conditional_articles
 DEPOSIT = "租房到期后房东不退押金怎么办？"
 
 
-def _row(article: str, support: float, shared: int = 3) -> dict[str, object]:
-    return {"article_id": article, "support": support, "shared": shared}
+def _row(article: str, support: float, shared: int = 3, reranked: float = 0.0) -> dict[str, object]:
+    return {"article_id": article, "support": support, "shared": shared, "signals": {"reranked": reranked}}
 
 
 def test_the_next_best_supported_join_until_the_basis_holds_three() -> None:
@@ -27,6 +27,15 @@ def test_criminal_procedure_never_joins_a_civil_question_and_untouched_words_sta
     # The victim of a fraud speaks of a crime: the Criminal Procedure Law's claim for losses may join.
     scammed = "我在网上被骗了3万元，能追回来吗？"
     assert conditional_articles(evidence, [], scammed, 0.1) == ["刑事诉讼法:101", "刑法:270"]
+
+
+def test_an_article_the_question_touches_only_by_meaning_joins_when_the_reranker_ranks_it_high() -> None:
+    # 房东不退押金 shares no character pair with 577's 不履行合同义务; the reranker reads them as near (rank 2).
+    near = [_row("民法典:577", 0.3, shared=0, reranked=1 / 2)]
+    assert conditional_articles(near, [], DEPOSIT, 0.1) == ["民法典:577"]
+    # Ranked below the reranker's top ten, with no word shared: the question touches it in no way.
+    far = [_row("民法典:577", 0.3, shared=0, reranked=1 / 11), _row("民法典:394", 0.3, shared=0)]
+    assert conditional_articles(far, [], DEPOSIT, 0.1) == []
 
 
 def test_each_conditional_article_is_stated_as_if_then_in_its_own_words() -> None:

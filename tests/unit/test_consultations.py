@@ -10,7 +10,7 @@ import pytest
 
 from tools.corpus.consultations import cited_articles, load_consultations
 from tools.errors import CorpusError
-from tools.retrieval.consultations import Neighbour, cited_laws, prior_ranking, vote
+from tools.retrieval.consultations import Neighbour, cited_laws, prior_ranking, use_weight, vote
 
 ANSWER = "回答:可以要求返还。法律依据:《中华人民共和国民法典》第五百八十七条；《中华人民共和国民法典》第一百八十八条"
 
@@ -111,3 +111,16 @@ def test_a_line_separator_inside_a_string_does_not_split_the_line(tmp_path: Path
     path.write_text(json.dumps(row, ensure_ascii=False) + "\r\n", encoding="utf-8")
     (found,), _ = load_consultations(path)
     assert found.question == "定金\u2028不退怎么办？"
+
+
+def test_a_neighbour_votes_for_an_article_as_much_as_its_answer_uses_it() -> None:
+    used = [
+        Neighbour("deposit1", 0.9, ("民法典:394", "民法典:577"), (0.02, 0.18)),
+        Neighbour("deposit2", 0.8, ("民法典:394",), (0.04,)),
+        Neighbour("deposit3", 0.5, ("民法典:577",), (0.11,)),
+    ]
+    # Uses weighed with a saturation of 0.08: 394 gets 0.9 × 0.25 + 0.8 × 0.5; 577 gets 0.9 + 0.5 in full.
+    assert vote(used, 5, 0.08) == ["民法典:577", "民法典:394"]
+    # A saturation of 0 counts every citation in full (394: 1.7 against 1.4).
+    assert vote(used, 5, 0.0) == ["民法典:394", "民法典:577"]
+    assert use_weight(0.04, 0.08) == 0.5 and use_weight(0.3, 0.08) == 1.0 and use_weight(0.0, 0.0) == 1.0

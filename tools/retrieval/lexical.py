@@ -170,15 +170,21 @@ class LexicalIndex:
 
     def words(self, doc_id: str) -> list[str]:
         """The distinct indexed words of one document (none for an unknown id)."""
+        return list(self.weights_of(doc_id))
+
+    def weights_of(self, doc_id: str) -> dict[str, float]:
+        """Each indexed word of one document with its BM25 weight there (none for an unknown id): how much the
+        word tells this document apart (a rare word, often in it, weighs most)."""
         row = self._rows().get(doc_id)
         if row is None:
-            return []
+            return {}
         if self._by_document is None:
             # Words first: a thread that sees the matrix must see the words it indexes.
             self._words = sorted(self._vocabulary, key=self._vocabulary.__getitem__)
             self._by_document = self._weights.tocsr()
         start, end = self._by_document.indptr[row], self._by_document.indptr[row + 1]
-        return [self._words[c] for c in self._by_document.indices[start:end]]
+        columns, values = self._by_document.indices[start:end], self._by_document.data[start:end]
+        return {self._words[c]: float(v) for c, v in zip(columns, values, strict=True)}
 
     def _rows(self) -> dict[str, int]:
         if self._row_of is None:
