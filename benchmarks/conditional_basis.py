@@ -8,11 +8,11 @@ then fit the floor a candidate's support must reach to join the basis as conditi
 ``record`` runs LawSearch as the product does on each question (its own half of the answered consultations hidden:
 STARD train's questions are among them), the keeper and the criminal counterparts, and writes per question its
 labelled articles and every evidence article with its support, whether it passes, and the character pairs it
-shares with the question. Items already in ``--out`` are skipped. ``fit`` prints, per floor, the share of
-questions with a lawyer's article in the basis (either tier), the precision of the concluded tier and of the
-conditional one, on each file and half, and chooses the floor on the tuning halves of all the files together:
-the lowest whose conditional precision is at least ``--precision`` (a candidate that joins should be one a lawyer
-cites about as often as not).
+shares with the question, and the sources' reciprocal ranks. Items already in ``--out`` are skipped. ``fit``
+prints, per floor, the share of questions with a lawyer's article in the basis (either tier), the precision of
+the concluded tier and of the conditional one, on each file and half, and chooses the floor on the tuning halves:
+the highest at which every file's tuning half has a lawyer's article in the basis for at least ``--coverage`` of
+its questions (a floor higher still lets in fewer wrong articles, and misses the lawyer's for more people).
 """
 
 from __future__ import annotations
@@ -99,12 +99,12 @@ def measure(rows: list[dict[str, Any]], floor: float) -> dict[str, float]:
 def fit(args: argparse.Namespace) -> None:
     # A committed file is read from its .gz twin (recorded_lines), as every committed run is.
     files = {p.name: [json.loads(line) for line in recorded_lines(p) if line] for p in args.rows}
-    # Chosen on the tuning halves of every file together: the report halves are only measured.
-    choose = [r for rows in files.values() for r in rows if r["half"] == "tune"]
-    curve = [(floor, measure(choose, floor)) for floor in GRID]
-    eligible = [floor for floor, m in curve if m["conditional_precision"] >= args.precision]
-    chosen = min(eligible) if eligible else max(GRID)
-    print(f"## chosen on the tune halves ({len(choose)}): floor {chosen} (conditional precision >= {args.precision})")
+    # Chosen on the tuning halves of every file: the report halves are only measured.
+    tunes = [[r for r in rows if r["half"] == "tune"] for rows in files.values()]
+    tunes = [rows for rows in tunes if rows]
+    eligible = [f for f in GRID if all(measure(rows, f)["covered"] >= args.coverage for rows in tunes)]
+    chosen = max(eligible) if eligible else min(GRID)
+    print(f"## chosen on the tune halves ({sum(map(len, tunes))}): floor {chosen} (covered >= {args.coverage} on each)")
     print("file\thalf\tn\tfloor\tcovered\tkept precision\tconditional precision\tconditional per question")
     for name, rows in files.items():
         for half in ("tune", "report"):
@@ -121,7 +121,7 @@ def fit(args: argparse.Namespace) -> None:
     print(f"shipped floor {fitted_conditional_floor()}, at most {CONDITIONAL_MAX} articles in the basis")
     if args.write:
         command = "python benchmarks/conditional_basis.py fit " + " ".join(map(str, args.rows)) + " --write"
-        write_fitted(BUNDLED_FLOOR, {"floor": chosen}, provenance(args.rows, "tune", command, precision=args.precision))
+        write_fitted(BUNDLED_FLOOR, {"floor": chosen}, provenance(args.rows, "tune", command, coverage=args.coverage))
 
 
 def main() -> None:
@@ -135,7 +135,7 @@ def main() -> None:
     rec.add_argument("--hide", action="store_true", help="hide the question's half of the answered consultations")
     fitting = sub.add_parser("fit")
     fitting.add_argument("rows", type=Path, nargs="+")
-    fitting.add_argument("--precision", type=float, default=0.4, help="least conditional precision on tune")
+    fitting.add_argument("--coverage", type=float, default=0.6, help="least share covered on each tune half")
     fitting.add_argument("--write", action="store_true", help="ship the chosen floor (conditional_floor.json)")
     args = parser.parse_args()
     record(args) if args.command == "record" else fit(args)
