@@ -9,12 +9,14 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
 from agents.state.consult import EvidenceItem
-from tools.corpus.laws_db import default_db_path, list_laws, resolve_laws
+from tools.corpus.laws_db import default_db_path, list_laws, load_articles, resolve_laws
+from tools.corpus.regulations import load_regulations
 from tools.pipelines.ingestion import ingest_laws
 from tools.services import Services, build_services, set_services
 from tools.settings import Settings
@@ -125,6 +127,14 @@ def evidence_item(article_id: str, support: float = 0.0, passes: bool = False) -
         "signals": {},
         "similar": 0,
     }
+
+
+@lru_cache(maxsize=1)
+def article_texts() -> dict[str, str]:
+    """Every article's text by id: the laws of laws.db and the shared administrative regulations."""
+    texts = {a.id: a.text for law in list_laws() for a in load_articles(law)}
+    regulations = load_regulations(SHARED_DATA / "zh" / "regulations")
+    return texts | {a.id: a.text for _, articles in regulations.laws for a in articles}
 
 
 def laws_db_text(law_name: str, article_no: str) -> str:

@@ -34,8 +34,18 @@ DRUNK = "法律依据:《中华人民共和国刑法》第一百三十三条之�
 ROWS = [
     {"id": "t1", "question": "偷了同事的手机会判刑吗？", "answer": "回答:可能构成盗窃罪。" + THEFT},
     {"id": "t2", "question": "在超市偷东西被抓了怎么处理？", "answer": "回答:数额较大的构成盗窃罪。" + THEFT},
-    {"id": "d1", "question": "喝酒后开车被交警查到会坐牢吗？", "answer": "回答:醉驾构成危险驾驶罪。" + DRUNK},
-    {"id": "d2", "question": "醉驾撞伤了人怎么判？", "answer": "回答:可能构成交通肇事罪。" + DRUNK},
+    {
+        "id": "d1",
+        "question": "喝酒后开车被交警查到会坐牢吗？",
+        "answer": "回答:在道路上醉酒驾驶机动车的，构成危险驾驶罪，处拘役，并处罚金；"
+        "发生重大事故致人重伤、死亡的，构成交通肇事罪。" + DRUNK,
+    },
+    {
+        "id": "d2",
+        "question": "醉驾撞伤了人怎么判？",
+        "answer": "回答:醉酒驾驶机动车，违反交通运输管理法规，因而发生重大事故致人重伤的，"
+        "构成交通肇事罪，处三年以下有期徒刑或者拘役。" + DRUNK,
+    },
 ]
 
 
@@ -239,15 +249,14 @@ def test_a_citation_counts_by_how_much_its_answer_uses_the_article(
         "answer": "回答:盗窃邻居的电动车，数额较大的，构成盗窃罪，由公安机关立案侦查。"
         "法律依据:《中华人民共和国刑法》第二百六十四条；《中华人民共和国刑法》第一百三十三条",
     }
-    ingest_consultations(load_consultations(_file(tmp_path, "answered", [*ROWS, stray]))[0], kb.vectors, repo, 8)
+    ingest_consultations(load_consultations(_file(tmp_path, "answered", [*ROWS[:2], stray]))[0], kb.vectors, repo, 8)
     search, saturation = kb.consultations, fitted_vote_saturation()
     assert saturation > 0
     assert search.answer_use("x1", "刑法:264") >= saturation > search.answer_use("x1", "刑法:133")
-    # Its vote for 133 counts in proportion; the drunk-driving answers' in full.
+    # Its vote for 133 counts in proportion, in the vote and in the prior's counts.
     neighbours = {n.id: n for n in search.neighbours("偷了邻居的电动车会怎么判？", 10)}
     assert neighbours["x1"].uses[1] == search.answer_use("x1", "刑法:133")
-    cited = [("d1", "刑法:133"), ("d2", "刑法:133"), ("x1", "刑法:133")]
-    counted = [use_weight(search.answer_use(cid, article)) for cid, article in cited]
-    assert search.citation_counts()["刑法:133"] == pytest.approx(sum(counted)) and counted[2] < 1
-    # Nor is 133 learned as a theft word's article: the centroid of 133 stays with the drunk drivers.
-    assert search.centroid_ranking("偷了邻居的电动车会怎么判？", 1) == ["刑法:264"]
+    weight = use_weight(search.answer_use("x1", "刑法:133"))
+    assert search.citation_counts()["刑法:133"] == pytest.approx(weight) and weight < 1
+    # An article is as near as the questions whose answers use it: 133, cited only unused, has no centroid.
+    assert search.centroid_ranking("偷了邻居的电动车会怎么判？", 5) == ["刑法:264"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from agents.claim_check import conditional_sentences
 from agents.state.common import LegalBasisItem
+from tests.conftest import article_texts
 from tools.retrieval.conditional import CONDITIONAL_MAX, conditional_articles
 
 DEPOSIT = "租房到期后房东不退押金怎么办？"
@@ -74,3 +75,19 @@ def test_each_conditional_article_is_stated_as_if_then_in_its_own_words() -> Non
     assert conditional_sentences(wages, "zh", "公司拖欠了我三个月工资，我该怎么办？").startswith(
         "如果用人单位拖欠或者未足额支付劳动报酬，则劳动者可以依法向当地人民法院申请支付令"
     )
+
+
+def test_an_article_of_an_institution_the_question_is_silent_on_stays_out() -> None:
+    from tools.law.institutions import institutions, unspoken
+
+    evidence = [_row("民法典:394", 0.4, reranked=1.0), _row("民法典:577", 0.3, shared=0, reranked=1 / 2)]
+    assert conditional_articles(evidence, [], DEPOSIT, 0.1) == ["民法典:577"]
+    mortgage = "借钱时把车抵押给了对方，没办抵押登记，有效吗？"
+    assert conditional_articles(evidence, [], mortgage, 0.1) == ["民法典:394", "民法典:577"]
+    for institution in institutions():
+        # Each entry's examples, and its why quoted from its own article, which lies in its range.
+        assert unspoken(f"{institution.law}:{institution.first}", institution.silent) is institution
+        assert unspoken(f"{institution.law}:{institution.last}", institution.speaks) is None
+        assert unspoken(f"{institution.law}:{institution.last + 1}", institution.silent) is None
+        assert institution.holds(institution.why_article)
+        assert institution.why.strip("「」") in article_texts()[institution.why_article]

@@ -9,7 +9,7 @@ import pytest
 
 from agents.common.guidance import COPIED_SHARE, decisive_fact
 from prompts import load_table
-from tests.unit.test_everyday_set import article_texts
+from tests.conftest import article_texts
 from tools.law.wording import bigram_share
 
 FACTS = load_table("decisive_facts", "zh")["facts"]

@@ -5,26 +5,15 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
 
 import pytest
 
 from app.eval.tasks import gold_articles
-from tests.conftest import REPO, SHARED_DATA
-from tools.corpus.laws_db import list_laws, load_articles
-from tools.corpus.regulations import load_regulations
+from tests.conftest import REPO, article_texts
 
 EVERYDAY = REPO / "benchmarks" / "everyday_questions.jsonl"
 ITEMS = [json.loads(line) for line in EVERYDAY.read_text(encoding="utf-8").splitlines() if line.strip()]
 QUOTE = re.compile(r"「([^」]+)」")
-
-
-@lru_cache(maxsize=1)
-def article_texts() -> dict[str, str]:
-    """Every article's text by id: the laws of laws.db and the shared administrative regulations."""
-    texts = {a.id: a.text for law in list_laws() for a in load_articles(law)}
-    regulations = load_regulations(SHARED_DATA / "zh" / "regulations")
-    return texts | {a.id: a.text for _, articles in regulations.laws for a in articles}
 
 
 def test_the_set_is_large_enough_and_its_ids_are_unique() -> None:

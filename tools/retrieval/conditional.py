@@ -6,8 +6,9 @@ person read "nothing supports an answer" above the very articles a lawyer would 
 did not pass may still be one a lawyer cites; it joins the basis as conditional, and the answer says when it
 applies (如果……，则……), when three things hold: its support reaches the fitted floor
 (``conditional_floor.json``, chosen on labels a lawyer would accept: ``benchmarks/conditional_basis.py``), the
-question touches it (:func:`touches`: an article the question touches in no way stays out), and it is not
-criminal law for a question about no crime (a civil question's basis is never criminal procedure).
+question touches it (:func:`touches`: an article the question touches in no way stays out), it is not
+criminal law for a question about no crime (a civil question's basis is never criminal procedure), and it is of
+no institution the question is silent on (:mod:`tools.law.institutions`: a mortgage article for a deposit).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from tools.fitted import read_fitted
 from tools.law.articles import law_of
+from tools.law.institutions import unspoken
 
 BUNDLED_FLOOR = Path(__file__).with_name("conditional_floor.json")
 CONDITIONAL_MAX = 3
@@ -58,7 +60,8 @@ def conditional_articles(
     """The evidence articles (best first; each with ``article_id``, ``support``, ``shared``: the character pairs
     it shares with the question, and ``signals``: the sources' reciprocal ranks) that join the basis as
     conditional: not kept, support at least ``floor``, touched by the question (:func:`touches`), no criminal
-    law for a question about no crime; while the basis holds fewer than :data:`CONDITIONAL_MAX`."""
+    law for a question about no crime, of no institution the question is silent on; while the basis holds fewer
+    than :data:`CONDITIONAL_MAX`."""
     room = CONDITIONAL_MAX - len(kept)
     criminal = about_crime(question, kept)
     joined: list[str] = []
@@ -69,6 +72,8 @@ def conditional_articles(
         if article in kept or float(item["support"]) < floor or not touches(item):
             continue
         if law_of(article) in CRIMINAL_LAWS and not criminal:
+            continue
+        if unspoken(article, question):
             continue
         joined.append(article)
     return joined

@@ -175,25 +175,18 @@ class ConsultationSearch:
         cached = self._centroids.get(hidden_half)
         if cached is None or cached[0] is not index:
             ids, vectors, metadatas = self.vectors.embedded(CONSULTATIONS)
-            members: dict[str, list[tuple[int, float]]] = {}
+            members: dict[str, list[int]] = {}
             for row, (cid, meta) in enumerate(zip(ids, metadatas, strict=True)):
                 if not hidden_half or meta.get("half") != hidden_half:
+                    # An article is as near as the questions whose answers use it: three deposit questions
+                    # citing the mortgage article 民法典:394 never made it the article nearest a deposit.
                     for article, weight in self._used(cid, meta):
-                        members.setdefault(article, []).append((row, weight))
-            # A question counts toward an article's centroid as much as its answer uses the article.
-            articles = sorted(a for a, rows in members.items() if sum(w for _, w in rows) > 0)
+                        if weight >= 1.0:
+                            members.setdefault(article, []).append(row)
+            articles = sorted(members)
             matrix = np.asarray(vectors, dtype=np.float64).reshape(len(vectors), -1)
             matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
-            centroids = (
-                np.vstack(
-                    [
-                        np.average(matrix[[r for r, _ in members[a]]], axis=0, weights=[w for _, w in members[a]])
-                        for a in articles
-                    ]
-                )
-                if articles
-                else matrix[:0]
-            )
+            centroids = np.vstack([matrix[members[a]].mean(axis=0) for a in articles]) if articles else matrix[:0]
             centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-12)
             cached = self._centroids[hidden_half] = (index, articles, centroids)
         return cached[1], cached[2]

@@ -1,0 +1,70 @@
+"""Institutions of law an article belongs to that apply only where the person's question speaks of them.
+
+A security interest (担保物权, 民法典 物权编 第四分编, articles 386-457) exists only where one was
+created (387: 为保障实现其债权，需要担保的……设立担保物权): offered to a tenant whose deposit (押金) is
+kept, 394's "如果……将该财产抵押给债权人" answers another person's question. The reranker reads 押金 near 抵押
+and ranked 394 first for that tenant; the law's structure says it applies to no one who names no security.
+The table (``institutions.json``) is data, each entry with its law's words and two example questions, checked at import.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from tools.law.articles import law_of
+from tools.law.tables import entry_errors
+
+TABLE = Path(__file__).with_name("institutions.json")
+
+
+class InstitutionTableError(ValueError):
+    """The institutions table is malformed: the message names the entry."""
+
+
+@dataclass(frozen=True)
+class Institution:
+    """Articles ``first``-``last`` of ``law``, which a question speaks of in one of ``words``."""
+
+    name: str
+    law: str
+    first: int
+    last: int
+    words: tuple[str, ...]
+    why_article: str
+    why: str
+    speaks: str
+    """A question that speaks of the institution."""
+    silent: str
+    """A question that does not, though a search ranks the institution's articles for it."""
+
+    def holds(self, article_id: str) -> bool:
+        number = article_id.partition(":")[2].split("-")[0]
+        return law_of(article_id) == self.law and number.isdigit() and self.first <= int(number) <= self.last
+
+    def spoken_of(self, question: str) -> bool:
+        return any(word in question for word in self.words)
+
+
+@cache
+def institutions() -> tuple[Institution, ...]:
+    """The table's entries, each checked against its own examples."""
+    found = []
+    for number, entry in enumerate(json.loads(TABLE.read_text(encoding="utf-8"))["institutions"], 1):
+        with entry_errors(f"{TABLE.name} entry {number}", InstitutionTableError):
+            institution = Institution(
+                str(entry["name"]), str(entry["law"]), int(entry["first"]), int(entry["last"]),
+                tuple(entry["words"]), str(entry["why_article"]), str(entry["why"]),
+                str(entry["speaks"]), str(entry["silent"]),
+            )  # fmt: skip
+        if not institution.spoken_of(institution.speaks) or institution.spoken_of(institution.silent):
+            raise InstitutionTableError(f"{TABLE.name} entry {number} ({institution.name}): its examples disagree")
+        found.append(institution)
+    return tuple(found)
+
+
+def unspoken(article_id: str, question: str) -> Institution | None:
+    """The institution ``article_id`` belongs to that ``question`` does not speak of, if any."""
+    return next((i for i in institutions() if i.holds(article_id) and not i.spoken_of(question)), None)
