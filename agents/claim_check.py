@@ -213,6 +213,28 @@ _CONDITION = re.compile(r"^(?P<condition>[^。；]{4,160}?)的，(?P<consequence
 """An article's first rule as statutes word it: 当事人一方不履行合同义务……的，应当承担……违约责任."""
 
 
+def _closest_item(rules: list[str], lead: str, question: str) -> str:
+    """After a list's lead (…有下列情形之一的，应当认定为工伤：), its item closest to the question by character pairs,
+    then by characters (at least two, and closer than any other), after the ellipsis of the items left out:
+    asked 上班路上被车撞了算工伤吗？, 工伤保险条例:14's (六)在上下班途中，受到非本人主要责任的交通事故…; the
+    ellipsis alone when no item stands out, "" when the rule is no list's lead."""
+    if not lead.endswith("："):
+        return ""
+    items = [r for r in rules if r.startswith(("（", "("))]
+    # Words the lead already holds (工伤 in 应当认定为工伤) tell no item apart.
+    asked = "".join(c if c not in lead else " " for c in question)
+    chars = set(asked) - {" "}
+
+    def closeness(item: str) -> tuple[int, int]:
+        return shared_pairs(item, asked), len(chars & set(item))
+
+    ranked = sorted(items, key=closeness, reverse=True)
+    # An item quoted must stand out: two items as close are no answer to which one the person's case is.
+    if not ranked or closeness(ranked[0])[1] < 2 or (len(ranked) > 1 and closeness(ranked[1]) == closeness(ranked[0])):
+        return "……"
+    return f"……{ranked[0]}"
+
+
 def conditional_sentences(basis: list[LegalBasisItem], lang: str, question: str = "") -> str:
     """Each conditional basis article as the person reads it: 如果 its condition, 则 its consequence, from the rule
     closest to the question (its first without one) in its own words; a rule not worded so is quoted."""
@@ -226,7 +248,8 @@ def conditional_sentences(basis: list[LegalBasisItem], lang: str, question: str 
         if (found := _CONDITION.match(first)) and "下列" not in first and "：" not in first:
             parts.append(label("conditional_item", lang, **found.groupdict(), article=heading))
         else:
-            parts.append(label("provision", lang, article=heading, text=first + label("sentence_end", lang)))
+            text = first + _closest_item(rules, first, question)
+            parts.append(label("provision", lang, article=heading, text=text + label("sentence_end", lang)))
     return "".join(parts)
 
 

@@ -91,3 +91,20 @@ def test_an_article_of_an_institution_the_question_is_silent_on_stays_out() -> N
         assert unspoken(f"{institution.law}:{institution.last + 1}", institution.silent) is None
         assert institution.holds(institution.why_article)
         assert institution.why.strip("「」") in article_texts()[institution.why_article]
+
+
+def test_a_listing_article_is_quoted_with_the_item_the_question_points_to_or_none() -> None:
+    from tools.law.abbreviations import spelled_out
+
+    def stated(article: str, question: str) -> str:
+        item: LegalBasisItem = {"article_id": article, "law": "", "number": "", "text": article_texts()[article]}
+        return conditional_sentences([item], "zh", spelled_out(question))
+
+    commute = stated("工伤保险条例:14", "上班路上被车撞了算工伤吗？")
+    assert "应当认定为工伤：……(六)在上下班途中，受到非本人主要责任的交通事故" in commute
+    assert "(一)" not in commute and "(七)" not in commute
+    assert "……（三）未依法为劳动者缴纳社会保险费的" in stated(
+        "劳动合同法:38", "公司一直不给我交社保，我辞职能要经济补偿吗？"
+    )
+    # No item stands out from the others: the lead alone, never an item that may not be the person's.
+    assert stated("劳动合同法:42", "我怀孕了，公司能辞退我吗？").endswith("解除劳动合同：……。")
