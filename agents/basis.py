@@ -146,7 +146,7 @@ def conditional_basis(evidence: list[EvidenceItem], concluded: list[str], questi
         }
         for e in evidence
     ]
-    return conditional_articles(rows, concluded, question, fitted_conditional_floor())
+    return conditional_articles(rows, concluded, question, fitted_conditional_floor(beside=bool(concluded)))
 
 
 def make_keep_basis(audit: AuditGraph) -> ConsultNode:

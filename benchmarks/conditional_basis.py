@@ -12,7 +12,9 @@ shares with the question, and the sources' reciprocal ranks. Items already in ``
 prints, per floor, the share of questions with a lawyer's article in the basis (either tier), the precision of
 the concluded tier and of the conditional one, on each file and half, and chooses the floor on the tuning halves:
 the highest at which every file's tuning half has a lawyer's article in the basis for at least ``--coverage`` of
-its questions (a floor higher still lets in fewer wrong articles, and misses the lawyer's for more people).
+its questions (a floor higher still lets in fewer wrong articles, and misses the lawyer's for more people); and
+beside a concluded basis (the question answered already), the lowest floor from there whose joining articles
+reach ``--beside-precision``. The curves are printed with the beside floor applied (never under the floor).
 """
 
 from __future__ import annotations
@@ -76,12 +78,14 @@ def record(args: argparse.Namespace) -> None:
             print(f"{row['id']}: kept {row['kept']} gold {row['gold']}")
 
 
-def measure(rows: list[dict[str, Any]], floor: float) -> dict[str, float]:
-    """Share of rows with a lawyer's article in the basis (either tier), and each tier's precision."""
+def measure(rows: list[dict[str, Any]], floor: float, beside: float | None = None) -> dict[str, float]:
+    """Share of rows with a lawyer's article in the basis (either tier), and each tier's precision; ``beside``: the
+    floor beside a concluded basis (``floor`` when not given)."""
     covered = kept_n = kept_good = cond_n = cond_good = 0
     for row in rows:
         gold = set(row["gold"])
-        conditional = conditional_articles(row["evidence"], row["kept"], row["question"], floor)
+        joining = floor if beside is None or not row["kept"] else beside
+        conditional = conditional_articles(row["evidence"], row["kept"], row["question"], joining)
         kept_n += len(row["kept"])
         kept_good += len(set(row["kept"]) & gold)
         cond_n += len(conditional)
@@ -105,6 +109,14 @@ def fit(args: argparse.Namespace) -> None:
     eligible = [f for f in GRID if all(measure(rows, f)["covered"] >= args.coverage for rows in tunes)]
     chosen = max(eligible) if eligible else min(GRID)
     print(f"## chosen on the tune halves ({sum(map(len, tunes))}): floor {chosen} (covered >= {args.coverage} on each)")
+    # Beside a concluded basis: the lowest floor from there whose joining articles a lawyer cites as often as asked.
+    concluded = [r for rows in tunes for r in rows if r["kept"]]
+    beside_curve = [(f, measure(concluded, f)) for f in GRID if f >= chosen]
+    print("beside a concluded basis, tune halves: floor\tcovered\tconditional precision\tper question")
+    for f, m in beside_curve:
+        print(f"  {f}\t{m['covered']:.3f}\t{m['conditional_precision']:.3f}\t{m['conditional_per_question']:.2f}")
+    beside = next((f for f, m in beside_curve if m["conditional_precision"] >= args.beside_precision), max(GRID))
+    print(f"## beside a concluded basis: floor {beside} (conditional precision >= {args.beside_precision})")
     print("file\thalf\tn\tfloor\tcovered\tkept precision\tconditional precision\tconditional per question")
     for name, rows in files.items():
         for half in ("tune", "report"):
@@ -112,16 +124,20 @@ def fit(args: argparse.Namespace) -> None:
             if not part:
                 continue
             for floor in (1.01, *GRID):  # 1.01: no conditional tier (the concluded tier alone)
-                m = measure(part, floor)
+                m = measure(part, floor, max(floor, beside))
                 mark = " *" if floor == chosen else ""
                 print(
                     f"{name}\t{half}\t{len(part)}\t{floor}{mark}\t{m['covered']:.3f}\t{m['kept_precision']:.3f}\t"
                     f"{m['conditional_precision']:.3f}\t{m['conditional_per_question']:.2f}"
                 )
-    print(f"shipped floor {fitted_conditional_floor()}, at most {CONDITIONAL_MAX} articles in the basis")
+    shipped = fitted_conditional_floor(), fitted_conditional_floor(beside=True)
+    print(f"shipped floors {shipped[0]} / {shipped[1]} beside, at most {CONDITIONAL_MAX} articles in the basis")
     if args.write:
         command = "python benchmarks/conditional_basis.py fit " + " ".join(map(str, args.rows)) + " --write"
-        write_fitted(BUNDLED_FLOOR, {"floor": chosen}, provenance(args.rows, "tune", command, coverage=args.coverage))
+        details = {"coverage": args.coverage, "beside_precision": args.beside_precision}
+        # A committed file is hashed as committed: its .gz twin.
+        hashed = [p if p.is_file() else p.with_name(p.name + ".gz") for p in args.rows]
+        write_fitted(BUNDLED_FLOOR, {"floor": chosen, "beside": beside}, provenance(hashed, "tune", command, **details))
 
 
 def main() -> None:
@@ -136,6 +152,7 @@ def main() -> None:
     fitting = sub.add_parser("fit")
     fitting.add_argument("rows", type=Path, nargs="+")
     fitting.add_argument("--coverage", type=float, default=0.6, help="least share covered on each tune half")
+    fitting.add_argument("--beside-precision", type=float, default=0.2, help="least precision beside a concluded basis")
     fitting.add_argument("--write", action="store_true", help="ship the chosen floor (conditional_floor.json)")
     args = parser.parse_args()
     record(args) if args.command == "record" else fit(args)
