@@ -96,31 +96,45 @@ class ConsultationSearch:
                 articles = earlier.articles if earlier else _articles(meta.get(cid, {}))
                 found[cid] = Neighbour(cid, share + (earlier.score if earlier else 0.0), articles)
         ranked = sorted(found.values(), key=lambda n: -n.score)
-        return [replace(n, uses=tuple(self.answer_use(n.id, a) for a in n.articles)) for n in ranked]
+        use = self._answer_uses()
+        return [replace(n, uses=tuple(use(n.id, a) for a in n.articles)) for n in ranked]
 
     def answer_use(self, consultation: str, article: str) -> float:
         """How much an answered consultation uses an article it cites: the share of the article's BM25 weight
         (in the statute index) carried by words its question or answer also holds. Three answers about a
         deposit cited 民法典:394, a mortgage article, and never said 抵押 (0.02 to 0.06); those citing 577 spoke
         of 违约 (0.11 to 0.18). Without a statute index, or for an article it lacks, a citation counts as used."""
+        return self._answer_uses()(consultation, article)
+
+    def _answer_uses(self) -> Callable[[str, str], float]:
+        """:meth:`answer_use` with both indexes read once: a loop over every consultation asks thousands, and
+        reading an index checks its collection in the store each time."""
         statutes = self._statutes() if self._statutes else None
         if statutes is None:
-            return 1.0
+            return lambda _consultation, _article: 1.0
         index = self._lexical.index()
         if self._uses[0] is not index or self._uses[1] is not statutes:
             self._uses = (index, statutes, {})
-        cached = self._uses[2].get((consultation, article))
-        if cached is None:
-            weights = statutes.weights_of(article)
-            total = sum(weights.values())
-            said = set(index.words(consultation))
-            cached = sum(w for word, w in weights.items() if word in said) / total if total else 1.0
-            self._uses[2][(consultation, article)] = cached
-        return cached
+        cache, words = self._uses[2], index.words
 
-    def _used(self, consultation: str, metadata: dict[str, object]) -> list[tuple[str, float]]:
+        def use(consultation: str, article: str) -> float:
+            cached = cache.get((consultation, article))
+            if cached is None:
+                weights = statutes.weights_of(article)
+                total = sum(weights.values())
+                said = set(words(consultation))
+                cached = cache[(consultation, article)] = (
+                    sum(w for word, w in weights.items() if word in said) / total if total else 1.0
+                )
+            return cached
+
+        return use
+
+    def _used(
+        self, consultation: str, metadata: dict[str, object], use: Callable[[str, str], float]
+    ) -> list[tuple[str, float]]:
         """The articles a consultation cites, each with the weight its citation carries (:func:`use_weight`)."""
-        return [(a, use_weight(self.answer_use(consultation, a))) for a in _articles(metadata)]
+        return [(a, use_weight(use(consultation, a))) for a in _articles(metadata)]
 
     def citation_counts(self, hidden_half: str = "") -> Counter[str]:
         """How many consultations cite each article (those of ``hidden_half`` left out); counted once per
@@ -129,9 +143,10 @@ class ConsultationSearch:
         cached = self._counts.get(hidden_half)
         if cached is None or cached[0] is not index:
             counts: Counter[str] = Counter()
+            use = self._answer_uses()
             for cid, meta in self._lexical.metadata.items():
                 if not hidden_half or meta.get("half") != hidden_half:
-                    for article, weight in self._used(cid, meta):
+                    for article, weight in self._used(cid, meta, use):
                         counts[article] += weight  # type: ignore[assignment]
             cached = self._counts[hidden_half] = (index, counts)
         return cached[1]
@@ -162,8 +177,9 @@ class ConsultationSearch:
             meta = self._lexical.metadata
             ids, questions = self.vectors.documents(CONSULTATIONS)
             # An article is learned from the questions whose answers use it, not from a citation never used.
+            use = self._answer_uses()
             answered = [
-                (question, tuple(a for a, weight in self._used(cid, meta.get(cid, {})) if weight >= 1.0))
+                (question, tuple(a for a, weight in self._used(cid, meta.get(cid, {}), use) if weight >= 1.0))
                 for cid, question in zip(ids, questions, strict=True)
                 if not hidden_half or meta.get(cid, {}).get("half") != hidden_half
             ]
@@ -176,11 +192,12 @@ class ConsultationSearch:
         if cached is None or cached[0] is not index:
             ids, vectors, metadatas = self.vectors.embedded(CONSULTATIONS)
             members: dict[str, list[int]] = {}
+            use = self._answer_uses()
             for row, (cid, meta) in enumerate(zip(ids, metadatas, strict=True)):
                 if not hidden_half or meta.get("half") != hidden_half:
                     # An article is as near as the questions whose answers use it: three deposit questions
                     # citing the mortgage article 民法典:394 never made it the article nearest a deposit.
-                    for article, weight in self._used(cid, meta):
+                    for article, weight in self._used(cid, meta, use):
                         if weight >= 1.0:
                             members.setdefault(article, []).append(row)
             articles = sorted(members)
