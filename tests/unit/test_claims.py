@@ -285,3 +285,20 @@ def test_every_abbreviation_selects_the_tier_of_the_provision_it_spells_out() ->
         assert asked_tiers(tiers, question.replace(short, "")) == []  # without it the question names no tier
         assert [t.condition for t in asked_tiers(tiers, question)] == [condition]
         assert spelled_out(question).count(short) == 1  # the user's own words stay
+
+
+def test_a_permission_to_withhold_a_duty_the_law_bars_refusing_is_unsupported() -> None:
+    from tools.law.claims import check_claims
+
+    law = "中华人民共和国民法典"
+    basis = {"民法典:944": laws_db_text(law, "第九百四十四条")}
+    question = "物业服务很差，业主可以不交物业费吗？"
+
+    # The graded answer's harmful conclusion shares its words with 944's bar on refusing, and says the opposite.
+    def denials(text: str) -> list[tuple[str, str]]:
+        checked = check_claims(text, basis, question)
+        return [(verdict, article) for claim, verdict, article in checked if claim.kind == "denial"]
+
+    assert denials("如果物业服务很差，业主可以不交物业费。") == [("unsupported", "")]
+    # A denial restating the bar is the article's own.
+    assert denials("业主不得以未接受物业服务为由拒绝支付物业费。") == [("supported", "民法典:944")]

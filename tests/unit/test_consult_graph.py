@@ -867,6 +867,19 @@ def test_the_topic_model_is_asked_only_when_no_legal_word_settles_it(active_kb: 
         assert out["declined"] is False and "search_law" in _nodes(out) and not model.by_schema["OnTopic"]
 
 
+def test_a_declined_question_is_measured_as_an_answer_without_evidence(active_kb: Services, install: Any) -> None:
+    # The eval read a declined run's evidence, which a run ending at the topic check never writes (KeyError).
+    from app.eval.systems import _full_consult
+
+    install(by_schema={"OnTopic": ['{"legal": false}']})
+    predicted = _full_consult("今天天气怎么样？", ConsultContext(model="fake"))
+    assert predicted["evidence"] == [] and predicted["cited"] == [] and predicted["answer"]
+    # A shop's notice that no sale is ever refunded is a consumer's legal question by its words: no model call.
+    model = install(by_schema={"OnTopic": ['{"legal": false}']})
+    out = _run(context=ConsultContext(model="fake"), question="商店贴着“售出商品概不退换”，这有效吗？")
+    assert out["declined"] is False and model.by_schema["OnTopic"] == ['{"legal": false}']
+
+
 def test_a_response_crediting_one_article_with_anothers_provision_is_corrected(active_kb: Services) -> None:
     from types import SimpleNamespace
 

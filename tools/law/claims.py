@@ -80,11 +80,19 @@ def _charges_in(text: str, charge_names: Collection[str]) -> list[str]:
     return sorted(found, key=lambda name: text.find(f"{name}罪"))
 
 
+WITHHOLDING = re.compile(r"可以不[交缴付还支履遵退]|有权不|可以拒绝|有权拒绝")
+"""Words with which a sentence lets the person withhold a duty (业主可以不交物业费): as harmful as a denial where the
+law bars the refusal, so checked as one."""
 DENIAL = re.compile(
-    r"不可以|不能|无权|不享有|不得|不予|不应当?|不需要?|不用|不会|没有权利|不属于|不构成|不适用|不支持|不必|无需|无须"
+    r"不可以|不能|无权|不享有|不得|不予|不应当?|不需要?|不用|不会|没有权利|不属于|不构成|不适用|不支持|不必|无需|无须|"
+    + WITHHOLDING.pattern
 )
 """Words with which a sentence denies the person something (不可以要求…, 不享有…, 不会影响…): the conclusions that
 tell a user to give up a claim. Each was the harmful conclusion of a graded answer or says the same."""
+PERMITS_WITHHOLDING = re.compile(WITHHOLDING.pattern + r"|不承担|免予|可以不予|有权要求解除")
+"""A statute sentence that itself lets a party withhold (可以拒绝履行, 不承担责任): the only kind that states a
+permission to withhold. 民法典:944 shares its words with 业主可以不交物业费 in a sentence barring that refusal
+(不得……拒绝支付物业费) and in another about collecting the fee (不得……催交物业费); neither permits it."""
 NEGATION = re.compile(r"不|无|非|没有|除外|禁止")
 """Words with which a statute sentence denies or excepts (不得收回, 无权, 但是…除外)."""
 DENIAL_SHARE = 0.25
@@ -113,11 +121,13 @@ def find_claims(text: str, charge_names: Collection[str] = ()) -> list[Claim]:
 
 def states_denial(denial: str, article: str, question: str) -> bool:
     """Whether a sentence of ``article`` that denies or excepts holds :data:`DENIAL_SHARE` of ``denial``'s
-    character pairs (its citation of the article aside; a short reply read with the question it answers)."""
+    character pairs (its citation of the article aside; a short reply read with the question it answers); a
+    permission to withhold only by a sentence that itself permits one (:data:`PERMITS_WITHHOLDING`)."""
     content = _CITING.sub("", denial)
     if len(re.sub(r"\W", "", content)) < SHORT_REPLY:
         content = question + content
-    return any(bigram_share(content, s) >= DENIAL_SHARE for s in sentences(article) if NEGATION.search(s))
+    stating = PERMITS_WITHHOLDING if WITHHOLDING.search(content) else NEGATION
+    return any(bigram_share(content, s) >= DENIAL_SHARE for s in sentences(article) if stating.search(s))
 
 
 def _key(quantity: Quantity) -> tuple[float, str]:
