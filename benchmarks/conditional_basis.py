@@ -32,6 +32,15 @@ from tools.retrieval.conditional import BUNDLED_FLOOR, CONDITIONAL_MAX, conditio
 GRID = [round(0.02 * i, 2) for i in range(1, 31)]
 
 
+def to_record(questions: Path, out: Path, half: str | None, limit: int) -> list[dict[str, Any]]:
+    """The items of ``questions`` (of ``half`` when given; the first ``limit`` when given) that ``out`` does not
+    hold yet: a record resumes where it stopped."""
+    done = {json.loads(line)["id"] for line in recorded_lines(out) if line}
+    items = [json.loads(line) for line in questions.read_text(encoding="utf-8").splitlines() if line.strip()]
+    items = [i for i in items if not half or half_of(str(i["id"])) == half]
+    return [i for i in (items[:limit] if limit else items) if str(i["id"]) not in done]
+
+
 def record(args: argparse.Namespace) -> None:
     from everyday_basis import searched
 
@@ -43,15 +52,8 @@ def record(args: argparse.Namespace) -> None:
 
     services = get_services()
     counts = {c: services.vectors.count(c) for c in OPTIONAL_SOURCES}
-    done = {json.loads(line)["id"] for line in recorded_lines(args.out) if line}
-    items = [json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines() if line.strip()]
-    if args.half:
-        items = [i for i in items if half_of(str(i["id"])) == args.half]
-    items = items[: args.limit] if args.limit else items
     with args.out.open("a", encoding="utf-8") as out:
-        for item in items:
-            if str(item["id"]) in done:
-                continue
+        for item in to_record(args.questions, args.out, args.half, args.limit):
             half = half_of(str(item["id"]))
             ctx = MeasuredConsult(hidden_consultation_half=half if args.hide else "")
             question = item["question"]
@@ -135,20 +137,32 @@ def fit(args: argparse.Namespace) -> None:
     if args.write:
         command = "python benchmarks/conditional_basis.py fit " + " ".join(map(str, args.rows)) + " --write"
         details = {"coverage": args.coverage, "beside_precision": args.beside_precision}
-        # A committed file is hashed as committed: its .gz twin.
-        hashed = [p if p.is_file() else p.with_name(p.name + ".gz") for p in args.rows]
-        write_fitted(BUNDLED_FLOOR, {"floor": chosen, "beside": beside}, provenance(hashed, "tune", command, **details))
+        write_fitted(
+            BUNDLED_FLOOR,
+            {"floor": chosen, "beside": beside},
+            provenance(committed(args.rows), "tune", command, **details),
+        )
+
+
+def record_parser(sub: Any) -> argparse.ArgumentParser:
+    """The ``record`` command's arguments, shared with the other benchmarks that record questions."""
+    rec: argparse.ArgumentParser = sub.add_parser("record")
+    rec.add_argument("questions", type=Path)
+    rec.add_argument("--out", type=Path, required=True)
+    rec.add_argument("--limit", type=int, default=0)
+    rec.add_argument("--hide", action="store_true", help="hide the question's half of the answered consultations")
+    return rec
+
+
+def committed(paths: list[Path]) -> list[Path]:
+    """Each recorded file as committed, to hash for a provenance: itself, or its .gz twin once compressed."""
+    return [p if p.is_file() else p.with_name(p.name + ".gz") for p in paths]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    rec = sub.add_parser("record")
-    rec.add_argument("questions", type=Path)
-    rec.add_argument("--out", type=Path, required=True)
-    rec.add_argument("--half", choices=["tune", "report"])
-    rec.add_argument("--limit", type=int, default=0)
-    rec.add_argument("--hide", action="store_true", help="hide the question's half of the answered consultations")
+    record_parser(sub).add_argument("--half", choices=["tune", "report"])
     fitting = sub.add_parser("fit")
     fitting.add_argument("rows", type=Path, nargs="+")
     fitting.add_argument("--coverage", type=float, default=0.6, help="least share covered on each tune half")

@@ -31,18 +31,15 @@ DEPTH = 10
 
 
 def record(args: argparse.Namespace) -> None:
+    from conditional_basis import to_record
+
     from agents.context import ConsultContext
     from app.eval.tasks import gold_articles
     from tools.services import get_services
 
     services, k = get_services(), ConsultContext().consultation_k
-    done = {json.loads(line)["id"] for line in recorded_lines(args.out) if line}
-    items = [json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines() if line.strip()]
-    items = items[: args.limit] if args.limit else items
     with args.out.open("a", encoding="utf-8") as out:
-        for item in items:
-            if str(item["id"]) in done:
-                continue
+        for item in to_record(args.questions, args.out, None, args.limit):
             half = half_of(str(item["id"]))
             found = services.consultations.neighbours(item["question"], k, half if args.hide else "")
             row = {
@@ -73,6 +70,8 @@ def measure(rows: list[dict[str, Any]], saturation: float) -> dict[str, float]:
 
 
 def fit(args: argparse.Namespace) -> None:
+    from conditional_basis import committed
+
     files = {p.name: [json.loads(line) for line in recorded_lines(p) if line] for p in args.rows}
     # Chosen on the tuning halves of every file together: the report halves are only measured.
     choose = [r for rows in files.values() for r in rows if r["half"] == "tune"]
@@ -92,17 +91,15 @@ def fit(args: argparse.Namespace) -> None:
     print(f"shipped saturation {fitted_vote_saturation()}")
     if args.write:
         command = "python benchmarks/vote_usage.py fit " + " ".join(map(str, args.rows)) + " --write"
-        write_fitted(BUNDLED_VOTE_USAGE, {"saturation": chosen}, provenance(args.rows, "tune", command))
+        write_fitted(BUNDLED_VOTE_USAGE, {"saturation": chosen}, provenance(committed(args.rows), "tune", command))
 
 
 def main() -> None:
+    from conditional_basis import record_parser
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    rec = sub.add_parser("record")
-    rec.add_argument("questions", type=Path)
-    rec.add_argument("--out", type=Path, required=True)
-    rec.add_argument("--limit", type=int, default=0)
-    rec.add_argument("--hide", action="store_true", help="hide the question's half of the answered consultations")
+    record_parser(sub)
     fitting = sub.add_parser("fit")
     fitting.add_argument("rows", type=Path, nargs="+")
     fitting.add_argument("--write", action="store_true", help="ship the chosen saturation (vote_usage.json)")
