@@ -218,6 +218,9 @@ def test_a_question_shows_progress_then_the_answer_its_basis_and_the_picture(
     assert node.get_attribute("data-state") == "kept"
     node.click()
     assert "醉酒驾驶机动车的" in _by_id(browser, "detail").text
+    # A candidate the evidence did not keep reads as not kept, not as judged inapplicable (the CLI's words).
+    audit = _audit(browser)
+    assert "未采用 not kept (evidence)" in audit.values() and "排除 pruned (evidence)" not in audit.values()
 
 
 def test_a_follow_up_continues_the_thread(browser: Any, served: tuple[str, Path]) -> None:

@@ -172,7 +172,8 @@ function auditTable(verdicts) {
   for (const v of verdicts) {
     const row = body.insertRow();
     row.appendChild(el("td", v.article_id));
-    const kept = v.applicable ? "采用 kept" : "排除 pruned";
+    // An article the evidence did not keep was never judged inapplicable: it may still stand in the conditional tier.
+    const kept = v.applicable ? "采用 kept" : v.decided_by === "evidence" ? "未采用 not kept" : "排除 pruned";
     row.appendChild(el("td", kept + " (" + v.decided_by + ")", v.applicable ? "kept" : "pruned"));
     const checks = el("td");
     for (const c of v.checks) checks.appendChild(el("div", (c.holds ? "✓ " : c.stated ? "✗ " : "– ") + c.item));
