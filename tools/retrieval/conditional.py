@@ -4,8 +4,9 @@ keeper keeps fewer than :data:`CONDITIONAL_MAX`.
 The keeper concludes only from what it keeps, and keeps little: most everyday questions kept nothing, and the
 person read "nothing supports an answer" above the very articles a lawyer would cite. A candidate the keeper
 did not pass may still be one a lawyer cites; it joins the basis as conditional, and the answer says when it
-applies (如果……，则……), when three things hold: its support reaches the fitted floor
-(``conditional_floor.json``, chosen on labels a lawyer would accept: ``benchmarks/conditional_basis.py``), the
+applies (如果……，则……), when four things hold: its support reaches the fitted floor
+(``conditional_floor.json``, chosen on labels a lawyer would accept: ``benchmarks/conditional_basis.py``; a
+higher one beside a concluded basis, where a question is answered already), the
 question touches it (:func:`touches`: an article the question touches in no way stays out), it is not
 criminal law for a question about no crime (a civil question's basis is never criminal procedure), and it is of
 no institution the question is silent on (:mod:`tools.law.institutions`: a mortgage article for a deposit).
@@ -43,8 +44,8 @@ RERANKED_TOP = 10
 """An article the reranker ranks this high for the question is touched by its meaning. People ask in their own
 words: 楼上掉下的花盆 shares no character pair with 民法典:1254's 从建筑物上坠落的物品, nor 房东不退押金 with 577's
 不履行合同义务. On the 75 everyday questions (s53-basis), shared words alone let a lawyer's article into the
-basis for 0.61 / 0.46 of the tune / report halves at the floor 0.06; with the reranker's top ten as well, 0.75 /
-0.59, at the same conditional precision (0.20 / 0.19 → 0.22 / 0.23)."""
+basis for 0.61 / 0.46 of the tune / report halves at the floor 0.06 (one floor for both cases then); with the
+reranker's top ten as well, 0.75 / 0.59, at the same conditional precision (0.20 / 0.19 → 0.22 / 0.23)."""
 
 
 def touches(item: Mapping[str, Any]) -> bool:
