@@ -136,7 +136,8 @@ def basis_verdicts(
 
 def conditional_basis(evidence: list[EvidenceItem], concluded: list[str], question: str) -> list[str]:
     """The evidence articles that join the concluded ones as a conditional basis (:mod:`tools.retrieval.conditional`:
-    support over the fitted floor, touched by the question, no criminal law for a question about none)."""
+    support over the fitted floor, touched by the question, no criminal law for a question about none, of no
+    institution the question is silent on)."""
     rows = [
         {
             "article_id": e["article_id"],

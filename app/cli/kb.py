@@ -24,7 +24,7 @@ def checklists(
         int | None,
         typer.Option(
             help="Instead of --laws, the N articles the KB's answered consultations cite most (what a consult "
-            "audits most often), most cited first.",
+            "audits most often; a citation counts as much as its answer uses the article), most cited first.",
             min=1,
         ),
     ] = None,

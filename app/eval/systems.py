@@ -124,13 +124,13 @@ def _full_consult(question: str, context: ConsultContext) -> Prediction:
 
     out = graph.invoke(ConsultInput(question=question), context=context)
     # A question the topic check declines ends before the search: it has no evidence and no claims checked.
-    out = {"evidence": [], "claim_checks": [], **out}
+    out = {"evidence": [], "claim_checks": [], "conditional_basis": [], **out}
     cited = [b["article_id"] for b in out["legal_basis"]]
     return {
         "answer": out["response"],
         "cited": cited,
         "basis": {b["article_id"]: b["text"] for b in out["legal_basis"]},
-        "conditional": [b["article_id"] for b in out.get("conditional_basis") or []],
+        "conditional": [b["article_id"] for b in out["conditional_basis"]],
         "raw_cited": cited + out["dropped_citations"],
         "evidence": [e["article_id"] for e in out["evidence"]],
         "rounds": len(out["decisions"]),

@@ -137,7 +137,8 @@ class ConsultationSearch:
         return [(a, use_weight(use(consultation, a))) for a in _articles(metadata)]
 
     def citation_counts(self, hidden_half: str = "") -> Counter[str]:
-        """How many consultations cite each article (those of ``hidden_half`` left out); counted once per
+        """How many consultations cite each article (those of ``hidden_half`` left out), each citation counted as
+        much as its answer uses the article (:func:`use_weight`, so a count may be fractional); counted once per
         state of the collection, not per search."""
         index = self._lexical.index()
         cached = self._counts.get(hidden_half)
