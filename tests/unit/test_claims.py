@@ -302,3 +302,22 @@ def test_a_permission_to_withhold_a_duty_the_law_bars_refusing_is_unsupported() 
     assert denials("如果物业服务很差，业主可以不交物业费。") == [("unsupported", "")]
     # A denial restating the bar is the article's own.
     assert denials("业主不得以未接受物业服务为由拒绝支付物业费。") == [("supported", "民法典:944")]
+
+
+def test_a_duty_held_standing_after_the_other_side_failed_its_own_is_unsupported() -> None:
+    from tools.law.claims import check_claims
+
+    noncompete = laws_db_text("中华人民共和国劳动合同法", "第二十三条")
+    question = "签了竞业限制协议，离职后公司一直不给补偿，我还要遵守吗？"
+
+    def denials(text: str, basis: dict[str, str]) -> list[tuple[str, str]]:
+        checked = check_claims(text, basis, question)
+        return [(verdict, article) for claim, verdict, article in checked if claim.kind == "denial"]
+
+    # The graded answer's harmful conclusion: 23 conditions the non-compete on compensation, and keeps no duty standing.
+    harmful = "如果公司与你签订竞业限制协议，离职后不给补偿，你仍然需要遵守。"
+    assert denials(harmful, {"劳动合同法:23": noncompete}) == [("unsupported", "")]
+    # A duty the law itself keeps standing is stated: 民法典:944 bars refusing the fee for a service not received.
+    fee = "物业服务不好，业主仍然需要支付物业费，不得以未接受物业服务为由拒绝支付物业费。"
+    property_fee = laws_db_text("中华人民共和国民法典", "第九百四十四条")
+    assert denials(fee, {"民法典:944": property_fee}) == [("supported", "民法典:944")]
