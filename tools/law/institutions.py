@@ -4,6 +4,8 @@ A security interest (担保物权, 民法典 物权编 第四分编, articles 38
 created (387: 为保障实现其债权，需要担保的……设立担保物权): offered to a tenant whose deposit (押金) is
 kept, 394's "如果……将该财产抵押给债权人" answers another person's question. The reranker reads 押金 near 抵押
 and ranked 394 first for that tenant; the law's structure says it applies to no one who names no security.
+Likewise a licence (行政许可法 2: 根据……申请……准予其从事特定活动) is granted on an application: its hearing
+articles (46-48) answered a person facing a fine, whose hearing the 行政处罚法 grants.
 The table (``institutions.json``) is data, each entry with its law's words and two example questions, checked at import.
 """
 
