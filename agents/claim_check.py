@@ -45,7 +45,7 @@ from tools.law.claims import (
     sentences,
 )
 from tools.law.penalties import article_tiers, closest_tier, condition_match, penalty_kinds, stated_condition
-from tools.law.wording import bigram_share, relevant_passage, shared_pairs
+from tools.law.wording import bigram_share, relevant_passage, shared_pairs, unstated_repeat, without_unmet
 from tools.llm.chat import Usage, empty_usage, invoke_text
 from tools.services import get_services
 
@@ -242,8 +242,11 @@ def conditional_sentences(basis: list[LegalBasisItem], lang: str, question: str 
     for item in basis:
         heading = _heading(item)
         rules = [s.strip().rstrip("。；") for s in re.split(r"(?<=[。；\n])", item["text"]) if s.strip()]
+        # A repeat offence's rule is not a first offence's; a condition the person says is unmet matches nothing.
+        candidates = [r for r in rules if not unstated_repeat(r, question)] or rules
+        stated = without_unmet(question)
         # The first rule wins a tie: a statute usually states its rule first.
-        first = max(rules, key=lambda r: shared_pairs(r, question), default="")
+        first = max(candidates, key=lambda r: shared_pairs(r, stated), default="")
         # An article that introduces a list (有下列情形之一的) is quoted: its condition is the list, not the lead.
         if (found := _CONDITION.match(first)) and "下列" not in first and "：" not in first:
             parts.append(label("conditional_item", lang, **found.groupdict(), article=heading))

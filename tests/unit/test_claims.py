@@ -321,3 +321,22 @@ def test_a_duty_held_standing_after_the_other_side_failed_its_own_is_unsupported
     fee = "物业服务不好，业主仍然需要支付物业费，不得以未接受物业服务为由拒绝支付物业费。"
     property_fee = laws_db_text("中华人民共和国民法典", "第九百四十四条")
     assert denials(fee, {"民法典:944": property_fee}) == [("supported", "民法典:944")]
+
+
+def test_a_tier_the_question_says_is_unmet_or_a_repeat_it_does_not_state_is_not_asked() -> None:
+    from agents.claim_check import conditional_sentences
+    from tools.law.penalties import asked_tiers
+
+    text = laws_db_text("中华人民共和国道路交通安全法", "第九十一条")
+    tiers = article_tiers(text)
+    # 没到醉驾 names drunk driving only to deny it; 91's drunk-driving tiers were asked, and their penalties checked.
+    assert asked_tiers(tiers, "喝了一瓶啤酒开车被查，没到醉驾，会怎么处罚？") == []
+    assert asked_tiers(tiers, "醉驾会怎么处罚？")[0].condition == "醉酒驾驶机动车的，"
+
+    # The repeat offence's rule is quoted only to a question that states a prior penalty (both share its 处罚).
+    def quoted(question: str) -> str:
+        item = {"article_id": "道路交通安全法:91", "law": "中华人民共和国道路交通安全法", "number": "第九十一条"}
+        return conditional_sentences([{**item, "text": text}], "zh", question)  # type: ignore[typeddict-item]
+
+    assert quoted("喝了一瓶啤酒开车被查，没到醉驾，会怎么处罚？").startswith("如果饮酒后驾驶机动车，则处暂扣六个月")
+    assert quoted("以前喝酒开车被处罚过，这次又被查了，会怎么处罚？").startswith("如果因饮酒后驾驶机动车被处罚，再次")

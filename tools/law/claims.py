@@ -83,7 +83,9 @@ def _charges_in(text: str, charge_names: Collection[str]) -> list[str]:
 WITHHOLDING = re.compile(r"可以不[交缴付还支履遵退]|有权不|可以拒绝|有权拒绝")
 """Words with which a sentence lets the person withhold a duty (业主可以不交物业费): as harmful as a denial where the
 law bars the refusal, so checked as one."""
-PERSISTING = re.compile(r"(?:仍然|仍|依然|照样|还是)(?:需要|需|须|应当|应该|应|要|得|必须)(?:继续)?(?:遵守|履行|支付|交|缴|偿还)")
+PERSISTING = re.compile(
+    r"(?:仍然|仍|依然|照样|还是)(?:需要|需|须|应当|应该|应|要|得|必须)(?:继续)?(?:遵守|履行|支付|交|缴|偿还)"
+)
 """Words with which a sentence holds the person to a duty although the other side failed its own (离职后公司不给补偿，
 你仍然需要遵守): the graded answer that told a worker to keep an unpaid non-compete gave up the worker's claim as a
 denial does."""

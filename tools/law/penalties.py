@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from tools.law.abbreviations import spelled_out
 from tools.law.articles import ARTICLE_REF, CN_NUMERAL, cn_to_int, law_of, make_article_id
-from tools.law.wording import bigram_share
+from tools.law.wording import bigram_share, unstated_repeat, without_unmet
 
 PRINCIPAL_KINDS = ("管制", "拘役", "有期徒刑", "无期徒刑", "死刑")
 """The principal criminal penalties (Criminal Law art. 33)."""
@@ -223,14 +223,16 @@ def condition_match(tier: Tier, question: str) -> float:
     listed item, an alternative) whose character pairs the question contains. A listing article's condition
     is long, and 醉酒驾驶机动车的 alone is the part a drunk-driving question states (醉驾 read as the law words it:
     :func:`~tools.law.abbreviations.spelled_out`)."""
-    question = spelled_out(question)
+    if unstated_repeat(tier.condition, question):
+        return 0.0
+    question = spelled_out(without_unmet(question))
     return max((bigram_share(p, question) for p in _parts(tier)), default=0.0)
 
 
 def stated_condition(tier: Tier, question: str) -> str:
     """The part of the tier's condition ``question`` states best, as the article words it and ready to precede
     the penalty (醉酒驾驶机动车的，), or nothing when the question states none of it."""
-    question = spelled_out(question)
+    question = spelled_out(without_unmet(question))
     scored = [(bigram_share(p, question), p) for p in _parts(tier) if not p.startswith("有下列情形")]
     share, part = max(scored, default=(0.0, ""))
     return f"{part}，" if share > 0 else ""
@@ -262,8 +264,11 @@ def asked_tiers(tiers: list[Tier], question: str) -> list[Tier]:
     best = max(condition_match(t, question) for t in tiers)
     if best >= ASKED_TIER_SHARE:
         return [t for t in tiers if condition_match(t, question) >= best]
-    written = spelled_out(question)
-    runs = [max((_longest_run(p, written) for p in _parts(t)), default=0) for t in tiers]
+    written = spelled_out(without_unmet(question))
+    runs = [
+        0 if unstated_repeat(t.condition, question) else max((_longest_run(p, written) for p in _parts(t)), default=0)
+        for t in tiers
+    ]
     longest = max(runs)
     if longest < ASKED_RUN or min(runs) == longest:
         return []

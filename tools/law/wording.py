@@ -50,3 +50,26 @@ def relevant_passage(parts: list[str], query: str, count: int, max_chars: int) -
 def told(pattern: str, fact: str) -> bool:
     """Whether ``pattern`` occurs in ``fact`` other than denied (所幸未造成人员死亡, 未达重伤, 双方都没有受伤)."""
     return any(not _DENIED.search(fact[max(0, m.start() - 8) : m.start()]) for m in re.finditer(pattern, fact))
+
+
+_UNMET = re.compile(
+    r"(?:没有?达?到|未达到?|够不上|不够|不算|不是|并非)[^，。；？！,;?!\d零一二三四五六七八九十百千万两]{1,10}"
+)
+"""A condition the person says is not met, up to the clause's end (没到醉驾, 不是故意的); a number after the
+negation is the fact itself (没到18岁: under eighteen), so it stays."""
+_REPEAT = re.compile(r"再次|又因|曾因|再犯")
+"""A rule for a repeat offence (因饮酒后驾驶机动车被处罚，再次饮酒后驾驶机动车的)."""
+_PRIOR = re.compile(r"再次|第[二三四五]次|两次|多次|屡次|又被|又一次|上次|以前|之前|曾经|曾被|曾因|再犯")
+"""Words by which a question states a prior offence or penalty."""
+
+
+def without_unmet(text: str) -> str:
+    """``text`` without the conditions it says are not met: 喝了一瓶啤酒开车被查，没到醉驾 states no drunk driving,
+    and was answered with 91's drunk-driving tier."""
+    return _UNMET.sub("", text)
+
+
+def unstated_repeat(rule: str, question: str) -> bool:
+    """Whether ``rule`` is for a repeat offence and ``question`` states no prior one: a first offence's answer
+    quoted 91's 再次饮酒后驾驶 (it shares 处罚 with 会怎么处罚)."""
+    return bool(_REPEAT.search(rule)) and not _PRIOR.search(question)
