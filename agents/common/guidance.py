@@ -126,6 +126,11 @@ NORMATIVE = ("应当", "不得", "有权", "必须")
 which the law answers, not a fact the user can supply."""
 
 
+CATCH_ALL = ("其他情形", "其他情况")
+"""Words of a list's last, catch-all item (法律、行政法规规定的其他情形): it names no fact a person can state, and a
+worker asked about an unpaid non-compete was asked 是否法律、行政法规规定的其他情形？"""
+
+
 def _askable(item: str) -> bool:
     short = len(item) <= MISSING_FACT_CHARS and item.endswith(("？", "?"))
-    return short and not any(word in item for word in NORMATIVE)
+    return short and not any(word in item for word in (*NORMATIVE, *CATCH_ALL))

@@ -962,6 +962,11 @@ def test_the_answer_asks_for_the_fact_it_turns_on(active_kb: Services, install: 
     asked = missing_fact(["刑法:133-1", "刑法:264"], verdicts, "zh")
     assert asked == label("ask_missing", "zh", item="血液酒精含量是否达到80毫克/100毫升？")
     assert missing_fact(["刑法:264"], verdicts, "zh") == ""  # every element stated: nothing to ask
+    # A list's catch-all item names no fact a person can state.
+    catch_all = [
+        {"article_id": "劳动合同法:46", "checks": [{"item": "是否法律、行政法规规定的其他情形？", "stated": False}]}
+    ]
+    assert missing_fact(["劳动合同法:46"], catch_all, "zh") == ""
     # A clause of the article copied out as an item is no question a person can answer.
     copied = [
         {
