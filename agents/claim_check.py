@@ -325,14 +325,17 @@ def _next_steps(state: ConsultState, ctx: ConsultContext) -> str:
     """The fact asked back and where to ask, for an answer with a basis in either tier: a fact the law makes
     decisive, in the person's words (:func:`decisive_fact`), else the first element of a concluded article the
     audit found unstated (:func:`missing_fact`, read from Chinese wording only); the area is that of the
-    concluded basis, else of the conditional one."""
+    concluded basis, else the one the question's words name before that of the conditional one: a conditional
+    article is not concluded, and a person fined by the police (罚款) was sent to civil mediation by 民法典:286."""
     concluded = [b["article_id"] for b in state.legal_basis]
     conditional = [b["article_id"] for b in state.conditional_basis]
     asked = decisive_fact([*concluded, *conditional], ctx.language, state.question)
     if not asked and concluded and ctx.language == "zh":
         texts = {b["article_id"]: b["text"] for b in state.legal_basis}
         asked = missing_fact(concluded, state.verdicts, ctx.language, texts, state.question)
-    return asked + where_to_ask(concluded or conditional, ctx.language, state.question, basis=True)
+    if concluded:
+        return asked + where_to_ask(concluded, ctx.language, state.question, basis=True)
+    return asked + where_to_ask(conditional, ctx.language, state.question)
 
 
 def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:

@@ -1083,3 +1083,30 @@ def test_the_victim_of_a_crime_is_told_to_report_recover_and_claim_not_a_suspect
     assert "报案" in told and "追缴" in told and "附带民事诉讼" in told and "辩护" not in told
     # The one prosecuted still hears of counsel and legal aid.
     assert "辩护" in where_to_ask(["刑法:133-1"], "zh", "醉酒驾驶机动车会受到什么处罚？", basis=True)
+
+
+def test_with_a_conditional_basis_alone_the_question_s_words_name_the_area(active_kb: Services) -> None:
+    from types import SimpleNamespace
+
+    from agents.claim_check import verify_claims
+    from agents.state.consult import ConsultState
+
+    law = "中华人民共和国民法典"
+    # A civil article joined as conditional for a police fine: it is not concluded, so 罚款 names the area.
+    conditional = [
+        {
+            "article_id": "民法典:286",
+            "law": law,
+            "number": "第二百八十六条",
+            "text": laws_db_text(law, "第二百八十六条"),
+        }
+    ]
+    ctx = ConsultContext(model="fake", claim_rewrite=False)
+    state = ConsultState(
+        question="被派出所罚款了，我不服，可以怎么办？", response="回答：可以申请复议。", conditional_basis=conditional
+    )  # type: ignore[arg-type]
+    response = verify_claims(state, SimpleNamespace(context=ctx))["response"]  # type: ignore[arg-type]
+    assert "行政方面的法律" in response and "人民调解" not in response
+    # Concluded, the same article's area stands (the question's words choose only among the basis's areas).
+    state = ConsultState(question=state.question, response="回答：可以投诉。", legal_basis=conditional)  # type: ignore[arg-type]
+    assert "民事方面的法律" in verify_claims(state, SimpleNamespace(context=ctx))["response"]  # type: ignore[arg-type]
