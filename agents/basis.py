@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
 from langgraph.runtime import Runtime
@@ -29,7 +29,7 @@ from tools.law.articles import NAMED_REF_RE, without_references
 from tools.law.wording import shared_pairs
 from tools.llm.chat import empty_usage
 from tools.retrieval.basis_keeper import fitted_keeper
-from tools.retrieval.conditional import conditional_articles, fitted_conditional_floor
+from tools.retrieval.conditional import conditional_articles, fitted_conditional_floor, fitted_conditional_top
 from tools.retrieval.hybrid import Candidate
 from tools.services import get_services
 
@@ -134,20 +134,26 @@ def basis_verdicts(
     return verdicts
 
 
-def conditional_basis(evidence: list[EvidenceItem], concluded: list[str], question: str) -> list[str]:
+def conditional_basis(
+    evidence: list[EvidenceItem], concluded: list[str], question: str, excluded: Collection[str] = ()
+) -> list[str]:
     """The evidence articles that join the concluded ones as a conditional basis (:mod:`tools.retrieval.conditional`:
-    support over the fitted floor, touched by the question, no criminal law for a question about none, of no
-    institution the question is silent on)."""
+    support over the fitted floor or, with nothing concluded, among the evidence's fitted first few; touched by the
+    question, no criminal law for a question about none, of no institution the question is silent on); never one
+    of ``excluded``."""
     rows = [
         {
             "article_id": e["article_id"],
             "support": e["support"],
             "shared": shared_pairs(e["text"], question),
             "signals": e.get("signals") or {},
+            "rank": rank,
         }
-        for e in evidence
+        for rank, e in enumerate(evidence)
+        if e["article_id"] not in excluded
     ]
-    return conditional_articles(rows, concluded, question, fitted_conditional_floor(beside=bool(concluded)))
+    floor = fitted_conditional_floor(beside=bool(concluded))
+    return conditional_articles(rows, concluded, question, floor, fitted_conditional_top())
 
 
 def make_keep_basis(audit: AuditGraph) -> ConsultNode:
@@ -170,11 +176,10 @@ def make_keep_basis(audit: AuditGraph) -> ConsultNode:
         verdicts = basis_verdicts(evidence, kept, audited if ctx.audit else {}, ctx.language, asked, counterparts)
         vetoed = [v["article_id"] for v in verdicts if v["decided_by"] == "contradiction"]
         concluded = [v["article_id"] for v in verdicts if v["applicable"]]
-        # A kept article the audit or the reviewer excluded stays out of the conditional tier too.
-        candidates = [e for e in evidence if e["article_id"] not in kept]
         # The floor was fitted on Chinese labels (the china pack's laws and consultations): other packs keep one tier.
         joins = ctx.conditional_basis and ctx.language == "zh"
-        conditional = conditional_basis(candidates, concluded, state.question) if joins else []
+        # A kept article the audit or the reviewer excluded stays out of the conditional tier too.
+        conditional = conditional_basis(evidence, concluded, state.question, kept) if joins else []
         return {
             "evidence": evidence,
             "verdicts": verdicts,

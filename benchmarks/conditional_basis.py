@@ -1,20 +1,25 @@
 """The conditional tier of the Legal Basis, model-free: record what the search finds for questions a lawyer labelled,
-then fit the floor a candidate's support must reach to join the basis as conditional.
+then fit which candidates join the basis as conditional.
 
+    JURIS_DATA_DIR=$KB/consult python benchmarks/conditional_basis.py replay RUN:DATA.jsonl --out ROWS.jsonl
     JURIS_DATA_DIR=$KB/consult JURIS_RERANKER=$G python benchmarks/conditional_basis.py record \
-        ../shared/data/zh/eval/stard_train.jsonl --half report --limit 100 --out RUN/stard-report.jsonl
-    python benchmarks/conditional_basis.py fit RUN/everyday.jsonl RUN/stard-tune.jsonl RUN/stard-report.jsonl [--write]
+        ../shared/data/zh/eval/stard_train.jsonl --half report --limit 100 --out ROWS.jsonl
+    python benchmarks/conditional_basis.py fit ROWS.jsonl [ROWS.jsonl ...] [--write]
 
-``record`` runs LawSearch as the product does on each question (its own half of the answered consultations hidden:
-STARD train's questions are among them), the keeper and the criminal counterparts, and writes per question its
-labelled articles and every evidence article with its support, whether it passes, and the character pairs it
-shares with the question, and the sources' reciprocal ranks. Items already in ``--out`` are skipped. ``fit``
-prints, per floor, the share of questions with a lawyer's article in the basis (either tier), the precision of
-the concluded tier and of the conditional one, on each file and half, and chooses the floor on the tuning halves:
-the highest at which every file's tuning half has a lawyer's article in the basis for at least ``--coverage`` of
-its questions (a floor higher still lets in fewer wrong articles, and misses the lawyer's for more people); and
-beside a concluded basis (the question answered already), the lowest floor from there whose joining articles
-reach ``--beside-precision``. The curves are printed with the beside floor applied (never under the floor).
+``replay`` reads a ``jurisgraph eval --task retrieval`` run's recorded rankings (each question's half of the
+answered consultations hidden where it is one of them) and fuses, supports and keeps them with the shipped fusion
+and keeper: minutes for a thousand questions, and rerun after a refit of either. ``record`` searches each question
+as the product does instead. Both write per question its labelled articles (and those of them the KB holds),
+what the keeper kept with the criminal counterparts, and every evidence article in the evidence's order with its
+support, whether it passes, the character pairs it shares with the question and the sources' reciprocal ranks.
+
+``fit`` prints, per number of the evidence's first articles let in whatever their support (``top``, with nothing
+concluded) and per support floor, the share of questions with a lawyer's article in the basis (either tier), of all and
+of those whose lawyer's articles the KB holds, and the precision of each tier, on each file and half. It chooses ``top``
+and the floor on the tuning halves: among those covering, of the questions the KB can answer (mean over the files), at
+most ``--tolerance`` fewer than the most, the most precise conditional tier; and beside a concluded basis (the question
+answered already), the lowest floor from there whose joining articles reach ``--beside-precision``. The curves are
+printed with the beside floor applied (never under the floor).
 """
 
 from __future__ import annotations
@@ -27,7 +32,13 @@ from typing import Any
 from tools.corpus.halves import half_of
 from tools.corpus.jsonl import recorded_lines
 from tools.fitted import provenance, write_fitted
-from tools.retrieval.conditional import BUNDLED_FLOOR, CONDITIONAL_MAX, conditional_articles, fitted_conditional_floor
+from tools.retrieval.conditional import (
+    BUNDLED_FLOOR,
+    CONDITIONAL_MAX,
+    conditional_articles,
+    fitted_conditional_floor,
+    fitted_conditional_top,
+)
 
 GRID = [round(0.02 * i, 2) for i in range(1, 31)]
 
@@ -46,7 +57,6 @@ def record(args: argparse.Namespace) -> None:
 
     from agents.context.experiment import MeasuredConsult
     from app.eval.tasks import gold_articles
-    from tools.law.wording import shared_pairs
     from tools.retrieval.hybrid import OPTIONAL_SOURCES
     from tools.services import get_services
 
@@ -58,59 +68,117 @@ def record(args: argparse.Namespace) -> None:
             ctx = MeasuredConsult(hidden_consultation_half=half if args.hide else "")
             question = item["question"]
             evidence, kept = searched(question, services, ctx, counts)
-            row = {
-                "id": str(item["id"]),
-                "half": half,
-                "question": question,
-                "gold": sorted(gold_articles(item)),
-                "kept": kept,
-                "evidence": [
-                    {
-                        "article_id": e["article_id"],
-                        "support": round(e["support"], 4),
-                        "passes": e["passes"],
-                        "shared": shared_pairs(e["text"], question),
-                        "signals": e["signals"],
-                    }
-                    for e in evidence
-                ],
-            }
+            row = evidence_row(item, sorted(gold_articles(item)), list(evidence), kept)
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
             out.flush()
             print(f"{row['id']}: kept {row['kept']} gold {row['gold']}")
 
 
-def measure(rows: list[dict[str, Any]], floor: float, beside: float | None = None) -> dict[str, float]:
-    """Share of rows with a lawyer's article in the basis (either tier), and each tier's precision; ``beside``: the
-    floor beside a concluded basis (``floor`` when not given)."""
-    covered = kept_n = kept_good = cond_n = cond_good = 0
+def evidence_row(item: dict[str, Any], gold: list[str], evidence: list[Any], kept: list[str]) -> dict[str, Any]:
+    """One recorded question: its labelled articles (and those of them the KB holds), what the keeper kept and every
+    evidence article with what the conditional tier reads of it."""
+    from tools.law.wording import shared_pairs
+    from tools.services import get_services
+
+    question = item["question"]
+    return {
+        "id": str(item["id"]),
+        "half": half_of(str(item["id"])),
+        "question": question,
+        "gold": sorted(gold),
+        "held": sorted(a.id for a in get_services().statutes.get_articles(sorted(gold))),
+        "kept": kept,
+        "evidence": [
+            {
+                "article_id": e["article_id"],
+                "support": round(e["support"], 4),
+                "passes": e["passes"],
+                "shared": shared_pairs(e["text"], question),
+                "signals": e["signals"],
+            }
+            for e in evidence
+        ],
+    }
+
+
+def replay(args: argparse.Namespace) -> None:
+    from agents.basis import criminal_counterparts, kept_articles
+    from agents.common.evidence import fetch_evidence
+    from agents.context import ConsultContext
+    from agents.law_search import RERANKED, with_support
+    from app.fit.sources import recorded_rows
+    from tools.retrieval.basis_keeper import fitted_keeper
+    from tools.retrieval.source_weights import fitted_source_fusion
+    from tools.services import get_services
+
+    statutes, ctx = get_services().statutes, ConsultContext()
+    with args.out.open("w", encoding="utf-8") as out:
+        for item, rankings, gold in recorded_rows(args.run):
+            fused = fitted_source_fusion(bool(rankings.get(RERANKED))).fuse(rankings, ctx.top_k)
+            evidence = with_support(fetch_evidence(statutes, fused)[0], rankings)
+            kept = kept_articles(evidence, min(fitted_keeper().max_kept, ctx.audit_k))
+            counterparts, evidence = criminal_counterparts(kept, evidence, statutes)
+            row = evidence_row(item, sorted(gold), evidence, [*kept, *counterparts])
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def measure(rows: list[dict[str, Any]], floor: float, beside: float | None = None, top: int = 0) -> dict[str, float]:
+    """Share of rows with a lawyer's article in the basis (either tier), of all and of those whose lawyer's
+    articles the KB holds (``held``; a law the statute corpus marks repealed cannot be cited), and each tier's
+    precision; ``beside``: the floor beside a concluded basis (``floor`` when not given); ``top``: the evidence's
+    first articles that join a basis with nothing concluded whatever their support."""
+    covered = held_n = held_covered = kept_n = kept_good = cond_n = cond_good = 0
     for row in rows:
         gold = set(row["gold"])
         joining = floor if beside is None or not row["kept"] else beside
-        conditional = conditional_articles(row["evidence"], row["kept"], row["question"], joining)
+        conditional = conditional_articles(row["evidence"], row["kept"], row["question"], joining, top)
         kept_n += len(row["kept"])
         kept_good += len(set(row["kept"]) & gold)
         cond_n += len(conditional)
         cond_good += len(set(conditional) & gold)
-        covered += bool((set(row["kept"]) | set(conditional)) & gold)
+        hit = bool((set(row["kept"]) | set(conditional)) & gold)
+        covered += hit
+        if row.get("held", row["gold"]):
+            held_n += 1
+            held_covered += hit
     n = max(len(rows), 1)
     return {
         "covered": covered / n,
+        "covered_held": held_covered / max(held_n, 1),
         "kept_precision": kept_good / max(kept_n, 1),
         "conditional_precision": cond_good / max(cond_n, 1),
         "conditional_per_question": cond_n / n,
     }
 
 
+TOPS = (0, 1, 2, 3)
+"""How many of the evidence's first articles may join a basis with nothing concluded whatever their support."""
+SHOWN = [f for f in GRID if f <= 0.3]
+"""Floors printed in the curves (no conditional article has support over 0.3 on the tune halves)."""
+
+
 def fit(args: argparse.Namespace) -> None:
     # A committed file is read from its .gz twin (recorded_lines), as every committed run is.
     files = {p.name: [json.loads(line) for line in recorded_lines(p) if line] for p in args.rows}
-    # Chosen on the tuning halves of every file: the report halves are only measured.
+    # Chosen on the tuning halves of every file (the report halves are only measured): the most questions whose
+    # articles the KB holds with a lawyer's among them (mean over the files), then the most precise conditional tier.
     tunes = [[r for r in rows if r["half"] == "tune"] for rows in files.values()]
     tunes = [rows for rows in tunes if rows]
-    eligible = [f for f in GRID if all(measure(rows, f)["covered"] >= args.coverage for rows in tunes)]
-    chosen = max(eligible) if eligible else min(GRID)
-    print(f"## chosen on the tune halves ({sum(map(len, tunes))}): floor {chosen} (covered >= {args.coverage} on each)")
+
+    def tuned(t: int, f: float) -> tuple[float, float]:
+        measured = [measure(rows, f, top=t) for rows in tunes]
+        pooled = measure([r for rows in tunes for r in rows], f, top=t)
+        return round(sum(m["covered_held"] for m in measured) / len(measured), 3), pooled["conditional_precision"]
+
+    scored = {(t, f): tuned(t, f) for t in TOPS for f in GRID}
+    most = max(covered for covered, _ in scored.values())
+    near = [tf for tf, (covered, _) in scored.items() if covered >= most - args.tolerance]
+    top, chosen = max(near, key=lambda tf: (scored[tf][1], -tf[0]))
+    print(
+        f"## chosen on the tune halves ({sum(map(len, tunes))}): the evidence's first {top}, and floor {chosen} "
+        f"(covered {scored[top, chosen][0]:.3f} of the answerable, the most {most:.3f} less --tolerance at most; "
+        f"then the most precise conditional tier, {scored[top, chosen][1]:.3f})"
+    )
     # Beside a concluded basis: the lowest floor from there whose joining articles a lawyer cites as often as asked.
     concluded = [r for rows in tunes for r in rows if r["kept"]]
     beside_curve = [(f, measure(concluded, f)) for f in GRID if f >= chosen]
@@ -119,27 +187,34 @@ def fit(args: argparse.Namespace) -> None:
         print(f"  {f}\t{m['covered']:.3f}\t{m['conditional_precision']:.3f}\t{m['conditional_per_question']:.2f}")
     beside = next((f for f, m in beside_curve if m["conditional_precision"] >= args.beside_precision), max(GRID))
     print(f"## beside a concluded basis: floor {beside} (conditional precision >= {args.beside_precision})")
-    print("file\thalf\tn\tfloor\tcovered\tkept precision\tconditional precision\tconditional per question")
+    print("file\thalf\tn\ttop\tfloor\tcovered\tof answerable\tkept precision\tconditional precision\tper question")
     for name, rows in files.items():
         for half in ("tune", "report"):
             part = [r for r in rows if r["half"] == half]
             if not part:
                 continue
-            for floor in (1.01, *GRID):  # 1.01: no conditional tier (the concluded tier alone)
-                m = measure(part, floor, max(floor, beside))
-                mark = " *" if floor == chosen else ""
-                print(
-                    f"{name}\t{half}\t{len(part)}\t{floor}{mark}\t{m['covered']:.3f}\t{m['kept_precision']:.3f}\t"
-                    f"{m['conditional_precision']:.3f}\t{m['conditional_per_question']:.2f}"
-                )
-    shipped = fitted_conditional_floor(), fitted_conditional_floor(beside=True)
-    print(f"shipped floors {shipped[0]} / {shipped[1]} beside, at most {CONDITIONAL_MAX} articles in the basis")
+            for t in TOPS:
+                # 1.01 with top 0: no conditional tier (the concluded tier alone).
+                for floor in ((1.01,) if t == 0 else ()) + tuple(SHOWN):
+                    m = measure(part, floor, max(floor, beside), t)
+                    mark = " *" if (t, floor) == (top, chosen) else ""
+                    print(
+                        f"{name}\t{half}\t{len(part)}\t{t}\t{floor}{mark}\t{m['covered']:.3f}\t{m['covered_held']:.3f}\t"
+                        f"{m['kept_precision']:.3f}\t{m['conditional_precision']:.3f}\t{m['conditional_per_question']:.2f}"
+                    )
+    shipped = fitted_conditional_floor(), fitted_conditional_floor(beside=True), fitted_conditional_top()
+    print(
+        f"shipped floors {shipped[0]} / {shipped[1]} beside, first {shipped[2]}; at most {CONDITIONAL_MAX} in the basis"
+    )
     if args.write:
         command = "python benchmarks/conditional_basis.py fit " + " ".join(map(str, args.rows)) + " --write"
-        details = {"coverage": args.coverage, "beside_precision": args.beside_precision}
+        details = {
+            "criterion": "most covered of the answerable, then most precise",
+            "beside_precision": args.beside_precision,
+        }
         write_fitted(
             BUNDLED_FLOOR,
-            {"floor": chosen, "beside": beside},
+            {"floor": chosen, "beside": beside, "top": top},
             provenance(committed(args.rows), "tune", command, **details),
         )
 
@@ -163,13 +238,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     record_parser(sub).add_argument("--half", choices=["tune", "report"])
+    replaying = sub.add_parser("replay")
+    replaying.add_argument("run", help="RUN_DIR:DATA.jsonl of a `jurisgraph eval --task retrieval` run")
+    replaying.add_argument("--out", type=Path, required=True)
     fitting = sub.add_parser("fit")
     fitting.add_argument("rows", type=Path, nargs="+")
-    fitting.add_argument("--coverage", type=float, default=0.6, help="least share covered on each tune half")
+    fitting.add_argument(
+        "--tolerance", type=float, default=0.01, help="coverage short of the most that a more precise tier may give up"
+    )
     fitting.add_argument("--beside-precision", type=float, default=0.2, help="least precision beside a concluded basis")
     fitting.add_argument("--write", action="store_true", help="ship the chosen floor (conditional_floor.json)")
     args = parser.parse_args()
-    record(args) if args.command == "record" else fit(args)
+    {"record": record, "replay": replay, "fit": fit}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,25 @@ def test_the_next_best_supported_join_until_the_basis_holds_three() -> None:
     assert conditional_articles(evidence, [], DEPOSIT, 0.25) == ["民法典:577"]  # under the floor: out
 
 
+def test_the_evidence_s_first_articles_join_under_the_floor_with_nothing_concluded() -> None:
+    # The search ranked 667 second; the keeper's support puts it under the floor.
+    loan = "借钱给朋友一直不还，只有微信转账记录能起诉吗？"
+    evidence = [
+        _row("民事诉讼法:123", 0.11),
+        _row("民法典:667", 0.04),
+        _row("民法典:675", 0.03),
+        _row("民法典:680", 0.02),
+    ]
+    assert conditional_articles(evidence, [], loan, 0.1) == ["民事诉讼法:123"]
+    assert conditional_articles(evidence, [], loan, 0.1, top=2) == ["民事诉讼法:123", "民法典:667"]
+    # Beside a concluded basis only the floor lets an article in; a ``rank`` given is its place in the evidence.
+    assert conditional_articles(evidence[1:], ["民事诉讼法:123"], loan, 0.1, top=2) == []
+    ranked = [{**row, "rank": rank} for rank, row in enumerate(evidence) if rank != 1]
+    assert conditional_articles(ranked, [], loan, 0.1, top=3) == ["民事诉讼法:123", "民法典:675"]
+    # Untouched, it stays out whatever its place.
+    assert conditional_articles([_row("民法典:394", 0.04, shared=0)], [], loan, 0.1, top=3) == []
+
+
 def test_criminal_procedure_never_joins_a_civil_question_and_untouched_words_stay_out() -> None:
     evidence = [_row("刑事诉讼法:101", 0.5), _row("刑法:270", 0.4), _row("民法典:394", 0.3, shared=0)]
     assert conditional_articles(evidence, [], DEPOSIT, 0.1) == []

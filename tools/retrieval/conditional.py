@@ -56,21 +56,25 @@ def touches(item: Mapping[str, Any]) -> bool:
 
 
 def conditional_articles(
-    evidence: Sequence[Mapping[str, Any]], kept: Sequence[str], question: str, floor: float
+    evidence: Sequence[Mapping[str, Any]], kept: Sequence[str], question: str, floor: float, top: int = 0
 ) -> list[str]:
-    """The evidence articles (best first; each with ``article_id``, ``support``, ``shared``: the character pairs
-    it shares with the question, and ``signals``: the sources' reciprocal ranks) that join the basis as
-    conditional: not kept, support at least ``floor``, touched by the question (:func:`touches`), no criminal
-    law for a question about no crime, of no institution the question is silent on; while the basis holds fewer
-    than :data:`CONDITIONAL_MAX`."""
+    """The evidence articles (in the evidence's order; each with ``article_id``, ``support``, ``shared``: the
+    character pairs it shares with the question, ``signals``: the sources' reciprocal ranks, and ``rank``: its
+    place in the evidence, else its place here) that join the basis as conditional, best supported first: not
+    kept, support at least ``floor`` or, with nothing kept, among the evidence's first ``top`` (the search's own
+    ranking, which finds a lawyer's article that the keeper's support puts under the floor), touched by the
+    question (:func:`touches`), no criminal law for a question about no crime, of no institution the question is
+    silent on; while the basis holds fewer than :data:`CONDITIONAL_MAX`."""
     room = CONDITIONAL_MAX - len(kept)
     criminal = about_crime(question, kept)
+    ranked = [(int(item.get("rank", i)), item) for i, item in enumerate(evidence)]
     joined: list[str] = []
-    for item in sorted(evidence, key=lambda e: -float(e["support"])):
+    for rank, item in sorted(ranked, key=lambda r: -float(r[1]["support"])):
         if len(joined) >= room:
             break
         article = str(item["article_id"])
-        if article in kept or float(item["support"]) < floor or not touches(item):
+        eligible = float(item["support"]) >= floor or (not kept and rank < top)
+        if article in kept or not eligible or not touches(item):
             continue
         if law_of(article) in CRIMINAL_LAWS and not criminal:
             continue
@@ -78,6 +82,13 @@ def conditional_articles(
             continue
         joined.append(article)
     return joined
+
+
+@lru_cache(maxsize=1)
+def fitted_conditional_top() -> int:
+    """The shipped ``top``: how many of the evidence's first articles may join a basis with nothing concluded,
+    whatever their support (read once)."""
+    return int(read_fitted(BUNDLED_FLOOR).get("top", 0))
 
 
 @lru_cache(maxsize=2)
