@@ -32,6 +32,7 @@ from typing import Any
 from tools.corpus.halves import half_of
 from tools.corpus.jsonl import recorded_lines
 from tools.fitted import provenance, write_fitted
+from tools.retrieval.basis_keeper import BUNDLED_KEEPER, fitted_keeper
 from tools.retrieval.conditional import (
     BUNDLED_FLOOR,
     CONDITIONAL_MAX,
@@ -107,7 +108,6 @@ def replay(args: argparse.Namespace) -> None:
     from agents.context import ConsultContext
     from agents.law_search import RERANKED, with_support
     from app.fit.sources import recorded_rows
-    from tools.retrieval.basis_keeper import fitted_keeper
     from tools.retrieval.source_weights import fitted_source_fusion
     from tools.services import get_services
 
@@ -157,9 +157,49 @@ SHOWN = [f for f in GRID if f <= 0.3]
 """Floors printed in the curves (no conditional article has support over 0.3 on the tune halves)."""
 
 
+KEEPER_THRESHOLDS = [round(0.325 + 0.025 * i, 3) for i in range(15)]
+"""Keeper thresholds tried: from the one `jurisgraph fit keeper` chose with its weights (0.325), up."""
+
+
+def concluded_at(row: dict[str, Any], threshold: float) -> dict[str, Any]:
+    """``row`` with its concluded tier as a keeper threshold of ``threshold`` keeps it: the best-supported evidence
+    articles reaching it (three at most, as the product keeps them), and the recorded criminal counterparts (kept
+    without passing: the law's structure added them) while one of those remains."""
+    best = sorted(row["evidence"], key=lambda e: -float(e["support"]))
+    kept = [e["article_id"] for e in best if float(e["support"]) >= threshold][: fitted_keeper().max_kept]
+    passed = {e["article_id"] for e in row["evidence"] if e["passes"]}
+    counterparts = [a for a in row["kept"] if a not in passed and a not in kept] if kept else []
+    return {**row, "kept": [*kept, *counterparts]}
+
+
+def keeper_threshold(files: dict[str, list[dict[str, Any]]], target: float) -> float:
+    """The lowest keeper threshold at which the concluded tier's precision over the tune halves pooled reaches
+    ``target``, with its curve printed for every file and half."""
+    print("keeper threshold\t" + "\t".join(f"{n} {h} precision / covered" for n in files for h in ("tune", "report")))
+    chosen = None
+    for threshold in KEEPER_THRESHOLDS:
+        cells, pooled_good, pooled_n = [], 0, 0
+        for rows in files.values():
+            for half in ("tune", "report"):
+                part = [concluded_at(r, threshold) for r in rows if r["half"] == half]
+                m = measure(part, 1.01)
+                cells.append(f"{m['kept_precision']:.3f} / {m['covered']:.3f}")
+                if half == "tune":
+                    pooled_n += sum(len(r["kept"]) for r in part)
+                    pooled_good += sum(len(set(r["kept"]) & set(r["gold"])) for r in part)
+        print(f"{threshold}\t" + "\t".join(cells))
+        if chosen is None and pooled_good >= target * max(pooled_n, 1):
+            chosen = threshold
+    return chosen if chosen is not None else KEEPER_THRESHOLDS[-1]
+
+
 def fit(args: argparse.Namespace) -> None:
     # A committed file is read from its .gz twin (recorded_lines), as every committed run is.
     files = {p.name: [json.loads(line) for line in recorded_lines(p) if line] for p in args.rows}
+    # The concluded tier first: the keeper's threshold, at the precision asked of it on the tune halves.
+    threshold = keeper_threshold(files, args.concluded_precision)
+    print(f"## keeper threshold {threshold} (concluded precision >= {args.concluded_precision} on the tune halves)")
+    files = {name: [concluded_at(r, threshold) for r in rows] for name, rows in files.items()}
     # Chosen on the tuning halves of every file (the report halves are only measured): the most questions whose
     # articles the KB holds with a lawyer's among them (mean over the files), then the most precise conditional tier.
     tunes = [[r for r in rows if r["half"] == "tune"] for rows in files.values()]
@@ -208,15 +248,15 @@ def fit(args: argparse.Namespace) -> None:
     )
     if args.write:
         command = "python benchmarks/conditional_basis.py fit " + " ".join(map(str, args.rows)) + " --write"
-        details = {
-            "criterion": "most covered of the answerable, then most precise",
-            "beside_precision": args.beside_precision,
-        }
-        write_fitted(
-            BUNDLED_FLOOR,
-            {"floor": chosen, "beside": beside, "top": top},
-            provenance(committed(args.rows), "tune", command, **details),
-        )
+        details = {"tolerance": args.tolerance, "beside_precision": args.beside_precision}
+        source = provenance(committed(args.rows), "tune", command, **details)
+        write_fitted(BUNDLED_FLOOR, {"floor": chosen, "beside": beside, "top": top}, source)
+        # The keeper's weights stay as `jurisgraph fit keeper` fitted them; its threshold is chosen here, on labels a
+        # lawyer would accept, and says so beside it.
+        keeper = json.loads(BUNDLED_KEEPER.read_text(encoding="utf-8"))
+        keeper["variants"]["all"]["threshold"] = threshold
+        keeper["variants"]["all"]["threshold_provenance"] = {**source, "concluded_precision": args.concluded_precision}
+        write_fitted(BUNDLED_KEEPER, {k: v for k, v in keeper.items() if k != "provenance"}, keeper["provenance"])
 
 
 def record_parser(sub: Any) -> argparse.ArgumentParser:
@@ -243,6 +283,12 @@ def main() -> None:
     replaying.add_argument("--out", type=Path, required=True)
     fitting = sub.add_parser("fit")
     fitting.add_argument("rows", type=Path, nargs="+")
+    fitting.add_argument(
+        "--concluded-precision",
+        type=float,
+        default=0.7,
+        help="least precision of the concluded tier on the tune halves (the keeper's threshold)",
+    )
     fitting.add_argument(
         "--tolerance", type=float, default=0.01, help="coverage short of the most that a more precise tier may give up"
     )

@@ -677,7 +677,8 @@ def test_an_answer_nothing_supports_says_so_and_where_to_ask_instead_of_concludi
 ) -> None:
     draft = "回答：不构成犯罪，您无需担心。\n引用：无"
     install(by_schema={"text": [draft] * 3})
-    out = _run(ConsultContext(model="fake", profile="thorough"), question=THEFT)
+    # Without the conditional tier (the evidence's first articles would join it): nothing supports an answer.
+    out = _run(ConsultContext(model="fake", profile="thorough", conditional_basis=False), question=THEFT)
     assert out["verdicts"] and not any(v["applicable"] for v in out["verdicts"])
     assert not any(v["checks"] for v in out["verdicts"])  # nothing kept, nothing audited
     assert out["legal_basis"] == []
@@ -698,7 +699,8 @@ def test_without_quoted_provisions_an_answer_nothing_supports_only_names_the_nea
     active_kb: Services, install: Any
 ) -> None:
     install(by_schema={"text": ["回答：不构成犯罪。\n引用：无"] * 3})
-    out = _run(ConsultContext(model="fake", profile="thorough", quote_provisions=False), question=THEFT)
+    ctx = ConsultContext(model="fake", profile="thorough", quote_provisions=False, conditional_basis=False)
+    out = _run(ctx, question=THEFT)
     assert out["legal_basis"] == [] and out["evidence"][0]["heading"] in out["response"]
     assert "规定：" not in out["response"]
 

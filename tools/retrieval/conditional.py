@@ -43,7 +43,7 @@ def about_crime(question: str, kept: Sequence[str]) -> bool:
 RERANKED_TOP = 10
 """An article the reranker ranks this high for the question is touched by its meaning. People ask in their own
 words: 楼上掉下的花盆 shares no character pair with 民法典:1254's 从建筑物上坠落的物品, nor 房东不退押金 with 577's
-不履行合同义务. On the 75 everyday questions (s53-basis), shared words alone let a lawyer's article into the
+不履行合同义务. On the 75 everyday questions (session 53), shared words alone let a lawyer's article into the
 basis for 0.61 / 0.46 of the tune / report halves at the floor 0.06 (one floor for both cases then); with the
 reranker's top ten as well, 0.75 / 0.59, at the same conditional precision (0.20 / 0.19 → 0.22 / 0.23)."""
 
