@@ -23,7 +23,7 @@ from langgraph.runtime import Runtime
 
 from agents.common.answers import split_draft
 from agents.common.chat import reply
-from agents.common.guidance import decisive_fact, missing_fact, where_to_ask
+from agents.common.guidance import decisive_fact, decisive_facts, missing_fact, where_to_ask
 from agents.common.models import chat_model
 from agents.context import ConsultContext
 from agents.state.common import LegalBasisItem, trace_event
@@ -330,9 +330,11 @@ def _next_steps(state: ConsultState, ctx: ConsultContext) -> str:
     concluded = [b["article_id"] for b in state.legal_basis]
     conditional = [b["article_id"] for b in state.conditional_basis]
     asked = decisive_fact([*concluded, *conditional], ctx.language, state.question)
-    if not asked and concluded and ctx.language == "zh":
+    # An article whose decisive fact the question states has nothing left to ask (借钱时没说利息: not 是否为高利放贷).
+    unlisted = [a for a in concluded if a not in decisive_facts(ctx.language)]
+    if not asked and unlisted and ctx.language == "zh":
         texts = {b["article_id"]: b["text"] for b in state.legal_basis}
-        asked = missing_fact(concluded, state.verdicts, ctx.language, texts, state.question)
+        asked = missing_fact(unlisted, state.verdicts, ctx.language, texts, state.question)
     if concluded:
         return asked + where_to_ask(concluded, ctx.language, state.question, basis=True)
     return asked + where_to_ask(conditional, ctx.language, state.question)

@@ -76,17 +76,23 @@ def missing_fact(
     return ""
 
 
+def decisive_facts(lang: str) -> dict[str, dict[str, Any]]:
+    """The language's table of decisive facts by article (``prompts/<lang>/decisive_facts.json``; none without one):
+    an article with an entry turns on that fact, so once the question states it nothing else of it is asked."""
+    try:
+        table = load_table("decisive_facts", lang)
+    except FileNotFoundError:
+        return {}
+    return {fact["article"]: fact for fact in table["facts"]}
+
+
 def decisive_fact(article_ids: Sequence[str], lang: str, question: str) -> str:
     """One sentence asking for the fact the answer turns on, or "": that of the first of ``article_ids`` (the
     concluded basis, then the conditional) whose entry in the language's table of decisive facts
     (``prompts/<lang>/decisive_facts.json``) the question does not already state: asked about a deposit with
     民法典:577 in the basis, what the lease agreed; asked about a loan with 民法典:680, whether interest was agreed,
     unless the question names the interest. A language without a table asks nothing here."""
-    try:
-        table = load_table("decisive_facts", lang)
-    except FileNotFoundError:
-        return ""
-    facts = {fact["article"]: fact for fact in table["facts"]}
+    facts = decisive_facts(lang)
     for article_id in article_ids:
         fact = facts.get(article_id)
         if fact and not any(word in question for word in fact["stated"]):

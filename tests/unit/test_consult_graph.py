@@ -1112,3 +1112,39 @@ def test_with_a_conditional_basis_alone_the_question_s_words_name_the_area(activ
     # Concluded, the same article's area stands (the question's words choose only among the basis's areas).
     state = ConsultState(question=state.question, response="回答：可以投诉。", legal_basis=conditional)  # type: ignore[arg-type]
     assert "民事方面的法律" in verify_claims(state, SimpleNamespace(context=ctx))["response"]  # type: ignore[arg-type]
+
+
+def test_an_article_whose_decisive_fact_the_question_states_asks_nothing_more(active_kb: Services) -> None:
+    from types import SimpleNamespace
+
+    from agents.claim_check import verify_claims
+    from agents.state.consult import ConsultState
+
+    law = "中华人民共和国民法典"
+    basis = [
+        {"article_id": "民法典:680", "law": law, "number": "第六百八十条", "text": laws_db_text(law, "第六百八十条")}
+    ]
+    # 680 turns on whether interest was agreed, which 没说利息 states; its checklist's 高利放贷 is not asked instead.
+    verdicts = [
+        {
+            "article_id": "民法典:680",
+            "applicable": True,
+            "reason": "",
+            "decided_by": "evidence",
+            "checks": [{"item": "是否为高利放贷行为？", "holds": False, "reason": "", "stated": False}],
+        }
+    ]
+    ctx = ConsultContext(model="fake", claim_rewrite=False)
+    for question, asked in (
+        ("借钱给朋友时没说利息，现在能要利息吗？", False),
+        ("借钱给朋友，他一直不还怎么办？", True),
+    ):
+        state = ConsultState(
+            question=question,
+            response="回答：自然人之间借款没有约定利息的，视为没有利息。",
+            legal_basis=basis,
+            verdicts=verdicts,
+        )  # type: ignore[arg-type]
+        response = verify_claims(state, SimpleNamespace(context=ctx))["response"]  # type: ignore[arg-type]
+        assert ("答复还取决于" in response) is asked
+        assert "高利放贷" not in response.split("答复还取决于")[-1]
