@@ -10,7 +10,7 @@ from typing import Any
 from prompts import label, load_table
 from tools.law.articles import law_of
 from tools.law.penalties import Tier, article_tiers, asked_tiers
-from tools.law.wording import bigram_share
+from tools.law.wording import bigram_share, without_unmet
 
 
 def _number(article_id: str) -> int:
@@ -36,6 +36,8 @@ def where_to_ask(article_ids: Sequence[str], lang: str, question: str = "", basi
     prosecuted (刑事), not a party to an accident (道路交通)."""
     table = load_table("where_to_ask", lang)
     areas = table["areas"]
+    # A word the person says is unmet names no area: 没到醉驾 is no drunk driver's (criminal) question.
+    question = without_unmet(question)
     if basis:
         areas = [a for a in areas if any(_covers(a, article_id) for article_id in article_ids)]
     for area in areas if question else ():
