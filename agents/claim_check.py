@@ -209,8 +209,9 @@ def _unverified_basis(state: ConsultState, lang: str) -> str:
     return label("unverified_basis", lang, articles=label("list_separator", lang).join(headings)) if headings else ""
 
 
-_CONDITION = re.compile(r"^(?P<condition>[^。；]{4,160}?)的，(?P<consequence>[^。；]+)")
-"""An article's first rule as statutes word it: 当事人一方不履行合同义务……的，应当承担……违约责任."""
+_CONDITION = re.compile(r"^(?P<condition>[^。；]{4,160}?)的，(?!或者)(?P<consequence>[^。；]+)")
+"""An article's first rule as statutes word it: 当事人一方不履行合同义务……的，应当承担……违约责任; a condition with
+alternatives runs on through them (殴打他人的，或者故意伤害他人身体的，处……)."""
 
 
 def _closest_item(rules: list[str], lead: str, question: str) -> str:

@@ -127,3 +127,12 @@ def test_a_listing_article_is_quoted_with_the_item_the_question_points_to_or_non
     )
     # No item stands out from the others: the lead alone, never an item that may not be the person's.
     assert stated("劳动合同法:42", "我怀孕了，公司能辞退我吗？").endswith("解除劳动合同：……。")
+
+
+def test_a_condition_with_alternatives_is_stated_whole() -> None:
+    def stated(article: str, question: str) -> str:
+        item: LegalBasisItem = {"article_id": article, "law": "", "number": "", "text": article_texts()[article]}
+        return conditional_sentences([item], "zh", question)
+
+    fight = stated("治安管理处罚法:51", "跟人打架把对方打出了鼻血，会被拘留吗？")
+    assert fight.startswith("如果殴打他人的，或者故意伤害他人身体，则处五日以上十日以下拘留")
