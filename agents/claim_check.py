@@ -240,12 +240,13 @@ def conditional_sentences(basis: list[LegalBasisItem], lang: str, question: str 
     """Each conditional basis article as the person reads it: 如果 its condition, 则 its consequence, from the rule
     closest to the question (its first without one) in its own words; a rule not worded so is quoted."""
     parts = []
+    # A condition the person says is unmet matches nothing.
+    stated = without_unmet(question)
     for item in basis:
         heading = _heading(item)
         rules = [s.strip().rstrip("。；") for s in re.split(r"(?<=[。；\n])", item["text"]) if s.strip()]
-        # A repeat offence's rule is not a first offence's; a condition the person says is unmet matches nothing.
+        # A repeat offence's rule is not a first offence's.
         candidates = [r for r in rules if not unstated_repeat(r, question)] or rules
-        stated = without_unmet(question)
         # The first rule wins a tie: a statute usually states its rule first.
         first = max(candidates, key=lambda r: shared_pairs(r, stated), default="")
         # An article that introduces a list (有下列情形之一的) is quoted: its condition is the list, not the lead.
@@ -332,7 +333,8 @@ def _next_steps(state: ConsultState, ctx: ConsultContext) -> str:
     conditional = [b["article_id"] for b in state.conditional_basis]
     asked = decisive_fact([*concluded, *conditional], ctx.language, state.question)
     # An article whose decisive fact the question states has nothing left to ask (借钱时没说利息: not 是否为高利放贷).
-    unlisted = [a for a in concluded if a not in decisive_facts(ctx.language)]
+    listed = decisive_facts(ctx.language)
+    unlisted = [a for a in concluded if a not in listed]
     if not asked and unlisted and ctx.language == "zh":
         texts = {b["article_id"]: b["text"] for b in state.legal_basis}
         asked = missing_fact(unlisted, state.verdicts, ctx.language, texts, state.question)

@@ -103,23 +103,17 @@ def evidence_row(item: dict[str, Any], gold: list[str], evidence: list[Any], kep
 
 
 def replay(args: argparse.Namespace) -> None:
-    from agents.basis import criminal_counterparts, kept_articles
-    from agents.common.evidence import fetch_evidence
+    from everyday_basis import basis_of
+
     from agents.context import ConsultContext
-    from agents.law_search import RERANKED, with_support
     from app.fit.sources import recorded_rows
-    from tools.retrieval.source_weights import fitted_source_fusion
     from tools.services import get_services
 
     statutes, ctx = get_services().statutes, ConsultContext()
     with args.out.open("w", encoding="utf-8") as out:
         for item, rankings, gold in recorded_rows(args.run):
-            fused = fitted_source_fusion(bool(rankings.get(RERANKED))).fuse(rankings, ctx.top_k)
-            evidence = with_support(fetch_evidence(statutes, fused)[0], rankings)
-            kept = kept_articles(evidence, min(fitted_keeper().max_kept, ctx.audit_k))
-            counterparts, evidence = criminal_counterparts(kept, evidence, statutes)
-            row = evidence_row(item, sorted(gold), evidence, [*kept, *counterparts])
-            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            evidence, kept = basis_of(rankings, statutes, ctx)
+            out.write(json.dumps(evidence_row(item, sorted(gold), evidence, kept), ensure_ascii=False) + "\n")
 
 
 def measure(rows: list[dict[str, Any]], floor: float, beside: float | None = None, top: int = 0) -> dict[str, float]:
@@ -178,17 +172,15 @@ def keeper_threshold(files: dict[str, list[dict[str, Any]]], target: float) -> f
     print("keeper threshold\t" + "\t".join(f"{n} {h} precision / covered" for n in files for h in ("tune", "report")))
     chosen = None
     for threshold in KEEPER_THRESHOLDS:
-        cells, pooled_good, pooled_n = [], 0, 0
+        cells, tunes = [], []
         for rows in files.values():
             for half in ("tune", "report"):
                 part = [concluded_at(r, threshold) for r in rows if r["half"] == half]
                 m = measure(part, 1.01)
                 cells.append(f"{m['kept_precision']:.3f} / {m['covered']:.3f}")
-                if half == "tune":
-                    pooled_n += sum(len(r["kept"]) for r in part)
-                    pooled_good += sum(len(set(r["kept"]) & set(r["gold"])) for r in part)
+                tunes += part if half == "tune" else []
         print(f"{threshold}\t" + "\t".join(cells))
-        if chosen is None and pooled_good >= target * max(pooled_n, 1):
+        if chosen is None and measure(tunes, 1.01)["kept_precision"] >= target:
             chosen = threshold
     return chosen if chosen is not None else KEEPER_THRESHOLDS[-1]
 

@@ -21,6 +21,7 @@ from agents.context import ConsultContext
 from agents.law_search import RERANKED, nearest_consultations, source_rankings, with_support
 from agents.state.consult import EvidenceItem
 from app.eval.tasks import gold_articles
+from tools.kb.statutes import StatuteRepository
 from tools.law.articles import without_references
 from tools.retrieval.basis_keeper import fitted_keeper
 from tools.retrieval.hybrid import OPTIONAL_SOURCES, route_collections
@@ -38,10 +39,18 @@ def searched(
     rankings = source_rankings(
         words, route_collections(words, counts)[0], services, ctx, question, question, neighbours
     )
-    fused = fitted_source_fusion(RERANKED in rankings).fuse(rankings, ctx.top_k)
-    evidence = with_support(fetch_evidence(services.statutes, fused)[0], rankings)
+    return basis_of(rankings, services.statutes, ctx)
+
+
+def basis_of(
+    rankings: dict[str, list[str]], statutes: StatuteRepository, ctx: ConsultContext
+) -> tuple[list[EvidenceItem], list[str]]:
+    """(evidence, kept) from the sources' rankings, as LawSearch and the keeper make them: fused (with the fusion
+    fitted beside the reranker when it ranked anything), supported, kept, with the criminal counterparts."""
+    fused = fitted_source_fusion(bool(rankings.get(RERANKED))).fuse(rankings, ctx.top_k)
+    evidence = with_support(fetch_evidence(statutes, fused)[0], rankings)
     kept = kept_articles(evidence, min(fitted_keeper().max_kept, ctx.audit_k))
-    counterparts, evidence = criminal_counterparts(kept, evidence, services.statutes)
+    counterparts, evidence = criminal_counterparts(kept, evidence, statutes)
     return evidence, [*kept, *counterparts]
 
 
