@@ -34,6 +34,7 @@ from tools.retrieval.hybrid import (
     route_collections,
     select_collections,
 )
+from tools.retrieval.reranker import RERANKED
 from tools.retrieval.source_weights import fitted_source_fusion
 from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, CONSULTATIONS, IN_FORCE, INTERPRETATIONS, STATUTES
 from tools.services import Services, get_services
@@ -162,12 +163,8 @@ def source_rankings(
     rankings |= consultation_rankings(question or query, query, rankings, services, ctx, neighbours)
     if (reranker := services.reranker.get()) is not None:
         candidates = [a for ranked in rankings.values() for a in ranked]
-        rankings[RERANKED] = reranker.rank(question or query, candidates, ctx.candidates_per_retriever)
+        rankings |= reranker.rankings(question or query, candidates, ctx.candidates_per_retriever)
     return rankings
-
-
-RERANKED = "reranked"
-"""The source that orders every other source's candidates by the reranker's similarity to the question."""
 
 
 CONSULTATION_SOURCES = ("consultations", "centroids", "routed", "expanded", "prior")

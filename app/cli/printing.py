@@ -67,9 +67,12 @@ def print_charge_scores(out: dict[str, Any]) -> None:
     for check in out.get("family_checks") or []:
         decided = check["decided"]
         outcome = "holds" if decided == check["charge"] else f"-> {escape(decided)}" if decided else "left out"
+        # A charge left out as untold may belong to no family and name no element: nothing empty is printed.
+        family = f"{escape(check['family'])}, " if check["family"] else ""
+        element = f": {escape(check['element'])}" if check["element"] else ""
         console.print(
-            f"  [dim]相近罪名 Family check ({escape(check['family'])}, by {check['by']}):[/dim] "
-            f"{escape(check['charge'])} {outcome}: {escape(check['element'])}"
+            f"  [dim]相近罪名 Family check ({family}by {check['by']}):[/dim] "
+            f"{escape(check['charge'])} {outcome}{element}"
             + (f"; the fact says 「{escape(check['quote'])}」" if check.get("quote") else "")
             + ("; the fact never tells this act" if check["by"] == "untold" else "")
             + ("; the law lets only one stand for one course of conduct" if check["by"] == "law" else "")

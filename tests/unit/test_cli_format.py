@@ -116,6 +116,7 @@ def test_a_judgment_shows_each_charges_signals_acts_and_checks(capsys: pytest.Ca
                 "element": "虚构事实或者隐瞒真相骗取他人财物",
                 "quote": "",
             },
+            {"family": "", "charge": "寻衅滋事", "decided": "", "by": "untold", "element": "", "quote": ""},
         ],
         "set_aside": [{"name": "抢劫", "probability": 0.35, "reason": "定罪法条均未通过构成要件核查"}],
         "usage": {"llm_calls": 5, "prompt_tokens": 100, "completion_tokens": 10},
@@ -126,6 +127,9 @@ def test_a_judgment_shows_each_charges_signals_acts_and_checks(capsys: pytest.Ca
     assert "Charge scores" in printed.out and "0.91" in printed.out and "0.42" in printed.out
     assert "Act 2:" in printed.out and "故意伤害 holds" in printed.out and "the fact says 「轻伤」" in printed.out
     assert "诈骗 left out" in printed.out and "the fact never tells this act" in printed.out
+    # A charge of no family, with no element to name, prints neither as an empty field.
+    assert "(by untold):[" not in printed.out and "(by untold): 寻衅滋事 left out; the fact" in printed.out
+    assert "(, by" not in printed.out and "left out: ;" not in printed.out
     assert "coverage" in printed.out  # every signal has its column
     assert "Set aside:" in printed.err and "抢劫 (0.35)" in printed.err
 
