@@ -142,8 +142,9 @@ def source_rankings(
     """Each source's ranked article ids: statute BM25 and dense, and exact (the articles ``named_in`` names,
     default the query); the articles cited by the hits of
     each routed collection; the KG traversal from the charges and statute entities the query names; what
-    answered consultations similar to ``question`` (default: the query) add; and all of them reranked by the
-    reranker's similarity to ``question``, unless it is off (``JURIS_RERANKER``) or not installed. ``neighbours``:
+    answered consultations similar to ``question`` (default: the query) add; all of them reranked by the
+    reranker's similarity to ``question``, and the statutes nearest it by the same similarity (``nearest``), unless
+    the reranker is off (``JURIS_RERANKER``) or not installed. ``neighbours``:
     the consultations nearest ``question``, when the caller has read them (:func:`nearest_consultations`)."""
     rankings = services.retriever.rankings(query, ctx.candidates_per_retriever, named_in)
     hits_per_collection = {INTERPRETATIONS: ctx.interpretation_k, CASES: ctx.case_k, COMMUNITY_REPORTS: ctx.top_k}

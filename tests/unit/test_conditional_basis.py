@@ -10,8 +10,11 @@ from tools.retrieval.conditional import CONDITIONAL_MAX, conditional_articles
 DEPOSIT = "租房到期后房东不退押金怎么办？"
 
 
-def _row(article: str, support: float, shared: int = 3, reranked: float = 0.0) -> dict[str, object]:
-    return {"article_id": article, "support": support, "shared": shared, "signals": {"reranked": reranked}}
+def _row(
+    article: str, support: float, shared: int = 3, reranked: float = 0.0, nearest: float = 0.0
+) -> dict[str, object]:
+    signals = {"reranked": reranked, "nearest": nearest}
+    return {"article_id": article, "support": support, "shared": shared, "signals": signals}
 
 
 def test_the_next_best_supported_join_until_the_basis_holds_three() -> None:
@@ -56,6 +59,10 @@ def test_an_article_the_question_touches_only_by_meaning_joins_when_the_reranker
     # Ranked below the reranker's top ten, with no word shared: the question touches it in no way.
     far = [_row("民法典:577", 0.3, shared=0, reranked=1 / 11), _row("民法典:394", 0.3, shared=0)]
     assert conditional_articles(far, [], DEPOSIT, 0.1) == []
+    # Found by no other source, the reranker's search of every statute ranks it third: touched by meaning.
+    alone = [_row("民法典:577", 0.3, shared=0, nearest=1 / 3)]
+    assert conditional_articles(alone, [], DEPOSIT, 0.1) == ["民法典:577"]
+    assert conditional_articles([_row("民法典:577", 0.3, shared=0, nearest=1 / 11)], [], DEPOSIT, 0.1) == []
 
 
 def test_each_conditional_article_is_stated_as_if_then_in_its_own_words() -> None:

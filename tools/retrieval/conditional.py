@@ -50,9 +50,11 @@ reranker's top ten as well, 0.75 / 0.59, at the same conditional precision (0.20
 
 def touches(item: Mapping[str, Any]) -> bool:
     """Whether the question touches an evidence article: they share a character pair (``shared``), or the
-    reranker ranks the article in its :data:`RERANKED_TOP` for it (``signals``' reciprocal rank)."""
-    reranked = float((item.get("signals") or {}).get("reranked", 0.0))
-    return int(item["shared"]) >= 1 or reranked >= 1 / RERANKED_TOP
+    reranker ranks the article in its :data:`RERANKED_TOP` for it, among the candidates or among every statute
+    (``signals``' reciprocal ranks ``reranked`` and ``nearest``)."""
+    signals = item.get("signals") or {}
+    meaning = max(float(signals.get("reranked", 0.0)), float(signals.get("nearest", 0.0)))
+    return int(item["shared"]) >= 1 or meaning >= 1 / RERANKED_TOP
 
 
 def conditional_articles(

