@@ -34,7 +34,6 @@ from tools.retrieval.hybrid import (
     route_collections,
     select_collections,
 )
-from tools.retrieval.reranker import RERANKED
 from tools.retrieval.source_weights import fitted_source_fusion
 from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, CONSULTATIONS, IN_FORCE, INTERPRETATIONS, STATUTES
 from tools.services import Services, get_services
@@ -142,9 +141,8 @@ def source_rankings(
     """Each source's ranked article ids: statute BM25 and dense, and exact (the articles ``named_in`` names,
     default the query); the articles cited by the hits of
     each routed collection; the KG traversal from the charges and statute entities the query names; what
-    answered consultations similar to ``question`` (default: the query) add; all of them reranked by the
-    reranker's similarity to ``question``, and the statutes nearest it by the same similarity (``nearest``), unless
-    the reranker is off (``JURIS_RERANKER``) or not installed. ``neighbours``:
+    answered consultations similar to ``question`` (default: the query) add; and all of them reranked by the
+    reranker's similarity to ``question``, unless it is off (``JURIS_RERANKER``) or not installed. ``neighbours``:
     the consultations nearest ``question``, when the caller has read them (:func:`nearest_consultations`)."""
     rankings = services.retriever.rankings(query, ctx.candidates_per_retriever, named_in)
     hits_per_collection = {INTERPRETATIONS: ctx.interpretation_k, CASES: ctx.case_k, COMMUNITY_REPORTS: ctx.top_k}
@@ -164,8 +162,12 @@ def source_rankings(
     rankings |= consultation_rankings(question or query, query, rankings, services, ctx, neighbours)
     if (reranker := services.reranker.get()) is not None:
         candidates = [a for ranked in rankings.values() for a in ranked]
-        rankings |= reranker.rankings(question or query, candidates, ctx.candidates_per_retriever)
+        rankings[RERANKED] = reranker.rank(question or query, candidates, ctx.candidates_per_retriever)
     return rankings
+
+
+RERANKED = "reranked"
+"""The source that orders every other source's candidates by the reranker's similarity to the question."""
 
 
 CONSULTATION_SOURCES = ("consultations", "centroids", "routed", "expanded", "prior")

@@ -18,14 +18,13 @@ from pathlib import Path
 from agents.basis import criminal_counterparts, kept_articles
 from agents.common.evidence import fetch_evidence
 from agents.context import ConsultContext
-from agents.law_search import nearest_consultations, source_rankings, with_support
+from agents.law_search import RERANKED, nearest_consultations, source_rankings, with_support
 from agents.state.consult import EvidenceItem
 from app.eval.tasks import gold_articles
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import without_references
 from tools.retrieval.basis_keeper import fitted_keeper
 from tools.retrieval.hybrid import OPTIONAL_SOURCES, route_collections
-from tools.retrieval.reranker import RERANKED
 from tools.retrieval.source_weights import fitted_source_fusion
 from tools.services import Services, get_services
 

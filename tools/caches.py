@@ -7,8 +7,6 @@ import logging
 import time
 from pathlib import Path
 
-from tools.atomic import being_written
-
 LOG = logging.getLogger("jurisgraph")
 
 
@@ -24,12 +22,3 @@ def discard_damaged(path: Path, what: str, exc: BaseException, keep: bool = Fals
         else:
             path.unlink(missing_ok=True)
     LOG.warning("warning: the %s cache %s was damaged (%s); rebuilt%s", what, path, type(exc).__name__, moved)
-
-
-def remove_stale(cache_dir: Path, pattern: str) -> None:
-    """Remove the cache files matching ``pattern`` (those of one cache built for other contents) and
-    temporary files their killed writers left, but not another process's cache being written now (an
-    ingestion beside askers builds a new cache while they build theirs)."""
-    for path in cache_dir.glob(pattern):
-        if not being_written(path):
-            path.unlink(missing_ok=True)

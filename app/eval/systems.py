@@ -19,7 +19,7 @@ from agents.common.answers import format_evidence
 from agents.common.evidence import fetch_evidence
 from agents.context import ConsultContext, Context, JudgeContext
 from agents.context.experiment import MeasuredConsult, MeasuredJudge
-from agents.law_search import CONSULTATION_SOURCES, source_rankings
+from agents.law_search import CONSULTATION_SOURCES, RERANKED, source_rankings
 from agents.state.audit import Verdict
 from agents.state.common import TraceEvent
 from agents.state.consult import ConsultInput, EvidenceItem
@@ -41,7 +41,6 @@ from tools.retrieval.hybrid import (
     articles_cited_by,
     route_collections,
 )
-from tools.retrieval.reranker import NEAREST, RERANKED
 from tools.retrieval.source_weights import fitted_source_fusion
 from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES
 from tools.services import get_services
@@ -362,15 +361,7 @@ def retrieval_system(depth: int, contexts: EvalContexts, prejudge_model: str | N
         fused = services.retriever.fuse(statutes, depth)
         # Every source of the fusion is recorded, so that its weights can be refitted offline from the rows;
         # ``cases`` is recorded for every question below, the routed ``cases`` source only for criminal ones.
-        recorded = (
-            *STATUTE_RETRIEVERS,
-            "kg",
-            INTERPRETATIONS,
-            COMMUNITY_REPORTS,
-            *CONSULTATION_SOURCES,
-            RERANKED,
-            NEAREST,
-        )
+        recorded = (*STATUTE_RETRIEVERS, "kg", INTERPRETATIONS, COMMUNITY_REPORTS, *CONSULTATION_SOURCES, RERANKED)
         out = {k: sources[k][:depth] for k in recorded if k in sources}
         if CASES in sources:
             out["routed_cases"] = sources[CASES][:depth]

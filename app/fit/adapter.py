@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.law_search import RERANKED
 from app.eval.tasks import HALVES, half_of
 from app.fit.sources import DEPTH, Item, fit, fit_without_reranker, recall, recorded_rows, write_fusion
 from tools.corpus.laws_db import BUNDLED_RERANK_VECTORS
@@ -40,7 +41,6 @@ from tools.errors import InputError
 from tools.fitted import provenance, write_fitted
 from tools.llm.embeddings import embeddings_name
 from tools.retrieval.query_adapter import BUNDLED_ADAPTER, QueryAdapter
-from tools.retrieval.reranker import NEAREST, RERANKED
 from tools.retrieval.source_weights import SourceFusion, fitted_source_fusion
 from tools.retrieval.vector_cache import read_vector_file, text_digest
 from tools.retrieval.vectors import STATUTES
@@ -133,8 +133,7 @@ def load_questions(specs: Sequence[str], articles: Articles) -> list[Question]:
     for spec in specs:
         file = Path(spec.partition(":")[2]).stem
         for item, rankings, gold in recorded_rows(spec):
-            # The reranker's own rankings are what the adapter changes: the pool is what the others found.
-            pool = [a for source, ranked in rankings.items() if source not in (RERANKED, NEAREST) for a in ranked]
+            pool = [a for source, ranked in rankings.items() if source != RERANKED for a in ranked]
             rows = [articles.rows[a] for a in dict.fromkeys(pool) if a in articles.rows]
             item_id = str(item["id"])
             questions.append(Question(item_id, file, half_of(item_id), rankings, gold, rows, str(item["question"])))

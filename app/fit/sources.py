@@ -25,18 +25,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.law_search import CONSULTATION_SOURCES
+from agents.law_search import CONSULTATION_SOURCES, RERANKED
 from app.eval.metrics import recall_at_k
 from app.eval.runner import read_results
 from app.eval.tasks import HALVES, gold_articles, half_of, load_items
 from tools.fitted import provenance, write_fitted
 from tools.retrieval.hybrid import RRF_K
-from tools.retrieval.reranker import NEAREST, RERANKED
 from tools.retrieval.source_weights import BUNDLED_WEIGHTS, WITHOUT_RERANKER, SourceFusion
 
 SOURCES = ("bm25", "dense", "exact", "kg", "interpretations", "community_reports", "cases")
-LATER_SOURCES = (*CONSULTATION_SOURCES, RERANKED, NEAREST)
-"""What answered consultations add, the reranker's ordering of every candidate and its nearest statutes."""
+LATER_SOURCES = (*CONSULTATION_SOURCES, RERANKED)
+"""What answered consultations add, and the reranker's ordering of every candidate."""
 GRID = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 OFFSETS = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0, RRF_K)
 """Reciprocal-rank offsets tried: 60 is the usual constant, which lets agreement between sources decide; a small

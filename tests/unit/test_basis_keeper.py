@@ -24,7 +24,6 @@ from tools.retrieval.basis_keeper import (
     AGREEMENT,
     FEATURES,
     LAW_SHARE,
-    UNWEIGHED_SOURCES,
     VARIANTS,
     BasisKeeper,
     KeeperModel,
@@ -82,20 +81,13 @@ def _rankings() -> dict[str, list[str]]:
 
 def test_features_are_the_sources_ranks_their_agreement_and_the_law_share() -> None:
     features = candidate_features("民法典:587", _rankings())
-    assert set(features) == {*FEATURES, *UNWEIGHED_SOURCES}
+    assert set(features) == set(FEATURES)
     assert (features["bm25"], features["dense"], features["reranked"], features["kg"]) == (1.0, 1.0, 0.5, 0.0)
     assert features[AGREEMENT] == pytest.approx(4 / 5)  # bm25, dense, consultations, reranked in their top 3
     assert features[LAW_SHARE] == pytest.approx(2 / 3)
     # The user's words naming an article is no evidence that it applies: exact is not a feature.
     named = candidate_features("刑法:120", {"exact": ["刑法:120"]})
     assert all(v == 0.0 for v in named.values())
-    # The reranker's nearest statutes are shown, never counted as agreement nor weighed.
-    nearest = candidate_features("民法典:587", {**_rankings(), "nearest": ["民法典:587"]})
-    assert nearest["nearest"] == 1.0 and nearest[AGREEMENT] == features[AGREEMENT]
-    keeper = fitted_keeper()
-    assert keeper.support(["民法典:587"], {**_rankings(), "nearest": ["民法典:587"]})[0].probability == pytest.approx(
-        keeper.support(["民法典:587"], _rankings())[0].probability
-    )
 
 
 def test_the_variant_follows_the_sources_the_knowledge_base_has() -> None:

@@ -10,11 +10,8 @@ from tools.retrieval.conditional import CONDITIONAL_MAX, conditional_articles
 DEPOSIT = "租房到期后房东不退押金怎么办？"
 
 
-def _row(
-    article: str, support: float, shared: int = 3, reranked: float = 0.0, nearest: float = 0.0
-) -> dict[str, object]:
-    signals = {"reranked": reranked, "nearest": nearest}
-    return {"article_id": article, "support": support, "shared": shared, "signals": signals}
+def _row(article: str, support: float, shared: int = 3, reranked: float = 0.0) -> dict[str, object]:
+    return {"article_id": article, "support": support, "shared": shared, "signals": {"reranked": reranked}}
 
 
 def test_the_next_best_supported_join_until_the_basis_holds_three() -> None:
@@ -38,8 +35,12 @@ def test_the_evidence_s_first_articles_join_under_the_floor_with_nothing_conclud
     assert conditional_articles(evidence, [], loan, 0.1, top=2) == ["民事诉讼法:123", "民法典:667"]
     # Beside a concluded basis only the floor lets an article in; a ``rank`` given is its place in the evidence.
     assert conditional_articles(evidence[1:], ["民事诉讼法:123"], loan, 0.1, top=2) == []
-    ranked = [{**row, "rank": rank} for rank, row in enumerate(evidence) if rank != 1]
-    assert conditional_articles(ranked, [], loan, 0.1, top=3) == ["民事诉讼法:123", "民法典:675"]
+    ranked = [{**row, "rank": rank} for rank, row in enumerate(evidence) if rank != 3]
+    assert conditional_articles(list(reversed(ranked)), [], loan, 0.1, top=2) == ["民事诉讼法:123", "民法典:667"]
+    # One that may not join takes no place among the first: criminal procedure ranked first for a civil question
+    # leaves its place to the next.
+    procedure = [_row("刑事诉讼法:50", 0.05), *evidence[1:]]
+    assert conditional_articles(procedure, [], loan, 0.1, top=2) == ["民法典:667", "民法典:675"]
     # Untouched, it stays out whatever its place.
     assert conditional_articles([_row("民法典:394", 0.04, shared=0)], [], loan, 0.1, top=3) == []
 
@@ -59,10 +60,6 @@ def test_an_article_the_question_touches_only_by_meaning_joins_when_the_reranker
     # Ranked below the reranker's top ten, with no word shared: the question touches it in no way.
     far = [_row("民法典:577", 0.3, shared=0, reranked=1 / 11), _row("民法典:394", 0.3, shared=0)]
     assert conditional_articles(far, [], DEPOSIT, 0.1) == []
-    # Found by no other source, the reranker's search of every statute ranks it third: touched by meaning.
-    alone = [_row("民法典:577", 0.3, shared=0, nearest=1 / 3)]
-    assert conditional_articles(alone, [], DEPOSIT, 0.1) == ["民法典:577"]
-    assert conditional_articles([_row("民法典:577", 0.3, shared=0, nearest=1 / 11)], [], DEPOSIT, 0.1) == []
 
 
 def test_each_conditional_article_is_stated_as_if_then_in_its_own_words() -> None:

@@ -26,7 +26,7 @@ from tools.retrieval.query_adapter import (
     adapter_for,
     read_query_adapter,
 )
-from tools.retrieval.reranker import RERANKED, ArticleReranker, RerankerLoader
+from tools.retrieval.reranker import ArticleReranker, RerankerLoader
 from tools.retrieval.vector_cache import VectorCache, text_digest, vector_file_model
 from tools.settings import Settings
 
@@ -59,9 +59,9 @@ def test_an_adapter_is_stored_and_read_back_and_applied_as_its_formula(tmp_path:
 
 def test_the_reranker_ranks_with_the_adapted_question() -> None:
     raw = ArticleReranker(HashEmbeddings(), _lookup)
-    assert raw.rankings(QUESTION, list(TEXTS), 3)[RERANKED][0] == "刑法:133-1"
+    assert raw.rank(QUESTION, list(TEXTS), 3)[0] == "刑法:133-1"
     moved = ArticleReranker(HashEmbeddings(), _lookup, _towards("hash", QUESTION, TEXTS["刑法:234"]))
-    assert moved.rankings(QUESTION, list(TEXTS), 3)[RERANKED][0] == "刑法:234"
+    assert moved.rank(QUESTION, list(TEXTS), 3)[0] == "刑法:234"
 
 
 def test_the_loader_applies_only_an_adapter_learned_for_its_model(
@@ -75,7 +75,7 @@ def test_the_loader_applies_only_an_adapter_learned_for_its_model(
         loader = RerankerLoader(reranker_dir, VectorCache(tmp_path / "v.sqlite"), _lookup, seeds=(), adapter=path)
         with caplog.at_level(logging.WARNING):
             reranker = loader.get()
-        assert reranker is not None and reranker.rankings(QUESTION, list(TEXTS), 3)[RERANKED][0] == first
+        assert reranker is not None and reranker.rank(QUESTION, list(TEXTS), 3)[0] == first
     assert [r.message for r in caplog.records] == [
         f"query adapter {tmp_path / 'embeddinggemma-300m-768.json'} was learned for embeddinggemma-300m-768, "
         f"not {name}: not applied"

@@ -14,19 +14,12 @@ from langchain_core.embeddings import Embeddings
 from langgraph.runtime import Runtime
 
 from agents.context import ConsultContext
-from agents.law_search import search_law, source_rankings
+from agents.law_search import RERANKED, search_law, source_rankings
 from agents.state.consult import ConsultState
 from tools.errors import ModelUnavailableError
 from tools.llm.embeddings import HashEmbeddings
-from tools.retrieval.nearest_statutes import NearestStatutes
-from tools.retrieval.reranker import NEAREST, RERANKED, ArticleReranker, RerankerLoader
-from tools.retrieval.vector_cache import (
-    DocumentCachedEmbeddings,
-    VectorCache,
-    VectorFile,
-    text_digest,
-    write_vector_file,
-)
+from tools.retrieval.reranker import ArticleReranker, RerankerLoader
+from tools.retrieval.vector_cache import VectorCache, VectorFile, text_digest, write_vector_file
 from tools.retrieval.vectors import STATUTES
 from tools.services import Services, set_services
 from tools.settings import Settings
@@ -55,11 +48,11 @@ class Counting(HashEmbeddings):
 def test_candidates_are_ordered_by_similarity_and_unknown_ids_left_out() -> None:
     reranker = ArticleReranker(HashEmbeddings(), _lookup)
     candidates = ["刑法:264", "刑法:999", "刑法:234", "刑法:133-1", "刑法:264"]
-    ranked = reranker.rankings("醉酒驾驶机动车会怎么处罚", candidates, 10)[RERANKED]
+    ranked = reranker.rank("醉酒驾驶机动车会怎么处罚", candidates, 10)
     assert ranked[0] == "刑法:133-1"
     assert sorted(ranked) == sorted(TEXTS)  # once each, the id the KB lacks left out
-    assert reranker.rankings("入户盗窃财物", candidates, 1)[RERANKED] == ["刑法:264"]
-    assert reranker.rankings("问题", ["刑法:999"], 5)[RERANKED] == []
+    assert reranker.rank("入户盗窃财物", candidates, 1) == ["刑法:264"]
+    assert reranker.rank("问题", ["刑法:999"], 5) == []
 
 
 def test_a_missing_model_gives_no_reranker_and_one_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -100,9 +93,9 @@ def test_shipped_vectors_are_read_before_any_is_computed(
     reranker = loader.get()
     assert reranker is not None and loader.get() is reranker
     assert loaded == [f"embeddinggemma:{reranker_dir}"]
-    assert reranker.rankings("醉酒驾驶机动车", list(TEXTS), 3)[RERANKED][0] == "刑法:264"
+    assert reranker.rank("醉酒驾驶机动车", list(TEXTS), 3)[0] == "刑法:264"
     assert inner.embedded == 2  # the two texts the file lacks, then cached
-    reranker.rankings("另一个问题", list(TEXTS), 3)[RERANKED]
+    reranker.rank("另一个问题", list(TEXTS), 3)
     assert inner.embedded == 2 and cache.count(inner.name) == 3
 
 
@@ -127,13 +120,6 @@ def test_law_search_adds_the_reranked_source_when_installed_and_says_why_not(
         traced = search_law(state, Runtime(context=context, store=None, stream_writer=lambda _: None, previous=None))
         assert "reranker" not in traced["trace"][0]["detail"]
         assert traced["trace"][0]["detail"]["sources"][RERANKED] == len(rankings[RERANKED])
-        assert NEAREST not in rankings
-        # As the services build it: every statute with a known vector is searched as well.
-        cached = DocumentCachedEmbeddings(HashEmbeddings(), memory_kb.vector_cache)
-        nearest = NearestStatutes(cached, memory_kb.retriever.statute_state, reranker.texts, None)
-        monkeypatch.setattr(reranker, "nearest", nearest)
-        rankings = source_rankings(query, [STATUTES], memory_kb, context)
-        assert rankings[NEAREST][0] == "刑法:133-1" and len(rankings[NEAREST]) <= context.candidates_per_retriever
     finally:
         set_services(None)
 

@@ -42,9 +42,6 @@ RANKED_SOURCES = (
     "reranked",
 )
 """The sources whose ranks are features (``exact`` is not: see the module's docstring)."""
-UNWEIGHED_SOURCES = ("nearest",)
-"""Sources whose reciprocal ranks a candidate's signals show but no keeper weighs (none was fitted with them): the
-reranker's nearest statutes, which the conditional tier reads as the question's meaning touching an article."""
 AGREEMENT = "agreement"
 """Sources ranking the candidate in their top :data:`TOP`, divided by :data:`AGREEMENT_SCALE`."""
 LAW_SHARE = "law_share"
@@ -88,9 +85,6 @@ def candidate_features(article_id: str, rankings: Mapping[str, Sequence[str]]) -
         rank = ranked.index(article_id) if article_id in ranked else -1
         features[source] = 1.0 / (1 + rank) if rank >= 0 else 0.0
         agreeing += 0 <= rank < TOP
-    for source in UNWEIGHED_SOURCES:
-        ranked = list(rankings.get(source, ()))[:DEPTH]
-        features[source] = 1.0 / (1 + ranked.index(article_id)) if article_id in ranked else 0.0
     features[AGREEMENT] = agreeing / AGREEMENT_SCALE
     votes = list(rankings.get("consultations", ()))[:VOTES]
     law = law_of(article_id)

@@ -50,11 +50,9 @@ reranker's top ten as well, 0.75 / 0.59, at the same conditional precision (0.20
 
 def touches(item: Mapping[str, Any]) -> bool:
     """Whether the question touches an evidence article: they share a character pair (``shared``), or the
-    reranker ranks the article in its :data:`RERANKED_TOP` for it, among the candidates or among every statute
-    (``signals``' reciprocal ranks ``reranked`` and ``nearest``)."""
-    signals = item.get("signals") or {}
-    meaning = max(float(signals.get("reranked", 0.0)), float(signals.get("nearest", 0.0)))
-    return int(item["shared"]) >= 1 or meaning >= 1 / RERANKED_TOP
+    reranker ranks the article in its :data:`RERANKED_TOP` for it (``signals``' reciprocal rank)."""
+    reranked = float((item.get("signals") or {}).get("reranked", 0.0))
+    return int(item["shared"]) >= 1 or reranked >= 1 / RERANKED_TOP
 
 
 def conditional_articles(
@@ -62,28 +60,28 @@ def conditional_articles(
 ) -> list[str]:
     """The evidence articles (in the evidence's order; each with ``article_id``, ``support``, ``shared``: the
     character pairs it shares with the question, ``signals``: the sources' reciprocal ranks, and ``rank``: its
-    place in the evidence, else its place here) that join the basis as conditional, best supported first: not
-    kept, support at least ``floor`` or, with nothing kept, among the evidence's first ``top`` (the search's own
-    ranking, which finds a lawyer's article that the keeper's support puts under the floor), touched by the
-    question (:func:`touches`), no criminal law for a question about no crime, of no institution the question is
-    silent on; while the basis holds fewer than :data:`CONDITIONAL_MAX`."""
-    room = CONDITIONAL_MAX - len(kept)
+    place in the evidence, else its place here) that may join the basis as conditional (not kept, touched by the
+    question: :func:`touches`, no criminal law for a question about no crime, of no institution the question is
+    silent on) and do, best supported first: support at least ``floor`` or, with nothing kept, among the first
+    ``top`` of those that may (the search's own ranking, which finds a lawyer's article that the keeper's support
+    puts under the floor; one that may not join takes no place: a civil question's first-ranked criminal
+    procedure article leaves its place to the next); while the basis holds fewer than :data:`CONDITIONAL_MAX`."""
     criminal = about_crime(question, kept)
-    ranked = [(int(item.get("rank", i)), item) for i, item in enumerate(evidence)]
-    joined: list[str] = []
-    for rank, item in sorted(ranked, key=lambda r: -float(r[1]["support"])):
-        if len(joined) >= room:
-            break
-        article = str(item["article_id"])
-        eligible = float(item["support"]) >= floor or (not kept and rank < top)
-        if article in kept or not eligible or not touches(item):
-            continue
-        if law_of(article) in CRIMINAL_LAWS and not criminal:
-            continue
-        if unspoken(article, question):
-            continue
-        joined.append(article)
-    return joined
+
+    def may_join(article: str, item: Mapping[str, Any]) -> bool:
+        if article in kept or not touches(item):
+            return False
+        return not (law_of(article) in CRIMINAL_LAWS and not criminal) and not unspoken(article, question)
+
+    ranked = sorted(
+        (int(item.get("rank", i)), str(item["article_id"]), item)
+        for i, item in enumerate(evidence)
+        if may_join(str(item["article_id"]), item)
+    )
+    first = {article for _, article, _ in ranked[:top]} if not kept else set()
+    best = sorted(ranked, key=lambda r: -float(r[2]["support"]))
+    joined = [article for _, article, item in best if float(item["support"]) >= floor or article in first]
+    return joined[: CONDITIONAL_MAX - len(kept)]
 
 
 @lru_cache(maxsize=1)

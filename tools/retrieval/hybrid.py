@@ -114,12 +114,6 @@ class LexicalCollection:
             self.metadata = meta
         return self._index
 
-    def current(self) -> tuple[str, list[str]]:
-        """The collection's content fingerprint and its ids (sorted), as of the index current now."""
-        with self._lock:
-            index = self._current()
-            return self._state, index.ids
-
     def _texts(self, ids: list[str], meta: dict[str, dict[str, Any]]) -> Callable[[], list[str]]:
         def fetch() -> list[str]:
             found = dict(zip(*self.vectors.documents(self.collection), strict=True))
@@ -150,10 +144,6 @@ class HybridRetriever:
     def statute_index(self) -> LexicalIndex:
         """The statutes' BM25 index, current with the collection."""
         return self._statutes.index()
-
-    def statute_state(self) -> tuple[str, list[str]]:
-        """The statutes' content fingerprint and ids, current with the collection."""
-        return self._statutes.current()
 
     def within_laws(self, query: str, laws: Sequence[str], n: int) -> list[str]:
         """Statute search restricted to ``laws`` (a router's choice): BM25 and dense rankings over their

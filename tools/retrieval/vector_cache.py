@@ -135,11 +135,6 @@ class DocumentCachedEmbeddings(Embeddings):
                     break
         return found
 
-    def known(self, digests: Sequence[str]) -> dict[str, np.ndarray]:
-        """The vectors of ``digests`` already computed (cached or seeded), computing and caching none."""
-        found = self.cache.get_many(self.name, digests)
-        return found | self._seeded(d for d in digests if d not in found)
-
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         digests = [text_digest(t) for t in texts]
         found = self.cache.get_many(self.name, digests)
