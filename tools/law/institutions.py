@@ -5,7 +5,9 @@ created (387: 为保障实现其债权，需要担保的……设立担保物权
 kept, 394's "如果……将该财产抵押给债权人" answers another person's question. The reranker reads 押金 near 抵押
 and ranked 394 first for that tenant; the law's structure says it applies to no one who names no security.
 Likewise a licence (行政许可法 2: 根据……申请……准予其从事特定活动) is granted on an application: its hearing
-articles (46-48) answered a person facing a fine, whose hearing the 行政处罚法 grants.
+articles (46-48) answered a person facing a fine, whose hearing the 行政处罚法 grants. The liability for a motor
+vehicle's traffic accident (民法典 1208-1217, 1208: 机动车发生交通事故造成损害的) needs an accident: 1215's stolen
+vehicle 发生交通事故 answered the owner of a stolen e-bike asking whether the property manager pays.
 The table (``institutions.json``) is data, each entry with its law's words and two example questions, checked at import.
 """
 
