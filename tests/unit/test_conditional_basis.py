@@ -51,6 +51,11 @@ def test_criminal_procedure_never_joins_a_civil_question_and_untouched_words_sta
     # The victim of a fraud speaks of a crime: the Criminal Procedure Law's claim for losses may join.
     scammed = "我在网上被骗了3万元，能追回来吗？"
     assert conditional_articles(evidence, [], scammed, 0.1) == ["刑事诉讼法:101", "刑法:270"]
+    # However the victim says it: 被人骗了 holds no 被骗.
+    assert conditional_articles(evidence, [], "在网上被人骗了五千块钱，应该怎么办？", 0.1) == [
+        "刑事诉讼法:101",
+        "刑法:270",
+    ]
 
 
 def test_an_article_the_question_touches_only_by_meaning_joins_when_the_reranker_ranks_it_high() -> None:
