@@ -7,7 +7,9 @@ and ranked 394 first for that tenant; the law's structure says it applies to no 
 Likewise a licence (行政许可法 2: 根据……申请……准予其从事特定活动) is granted on an application: its hearing
 articles (46-48) answered a person facing a fine, whose hearing the 行政处罚法 grants. The liability for a motor
 vehicle's traffic accident (民法典 1208-1217, 1208: 机动车发生交通事故造成损害的) needs an accident: 1215's stolen
-vehicle 发生交通事故 answered the owner of a stolen e-bike asking whether the property manager pays.
+vehicle 发生交通事故 answered the owner of a stolen e-bike asking whether the property manager pays. An owner's
+rights in a building (民法典 271-287, 271: 业主对建筑物内的住宅……专有部分享有所有权) need a building: 286's complaint
+to the authorities answered a person fined by the police.
 The table (``institutions.json``) is data, each entry with its law's words and two example questions, checked at import.
 """
 
