@@ -9,7 +9,8 @@ articles (46-48) answered a person facing a fine, whose hearing the 行政处罚
 vehicle's traffic accident (民法典 1208-1217, 1208: 机动车发生交通事故造成损害的) needs an accident: 1215's stolen
 vehicle 发生交通事故 answered the owner of a stolen e-bike asking whether the property manager pays. An owner's
 rights in a building (民法典 271-287, 271: 业主对建筑物内的住宅……专有部分享有所有权) need a building: 286's complaint
-to the authorities answered a person fined by the police.
+to the authorities answered a person fined by the police. Divorce (民法典 1076-1092, 1076: 夫妻双方自愿离婚的) needs
+one: 1085's child support after a divorce answered parents asked to pay for what their child damaged.
 The table (``institutions.json``) is data, each entry with its law's words and two example questions, checked at import.
 """
 
