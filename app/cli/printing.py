@@ -157,11 +157,19 @@ def print_judgment(out: dict[str, Any]) -> None:
     print_usage(out)
 
 
-def print_basis(items: list[dict[str, Any]], title: str = "法律依据 Legal Basis") -> None:
-    """The Legal Basis (or its conditional tier, by ``title``): each article's id, law, number and verbatim text."""
+NOTHING_CONCLUDED = "（没有可据以直接得出结论的条文；下列条文在一定条件下适用）"
+"""What stands under the Legal Basis when nothing concludes but a conditional tier follows: "nothing supports an
+answer" above the articles that do, under a condition, read as if there were none."""
+
+
+def print_basis(
+    items: list[dict[str, Any]], title: str = "法律依据 Legal Basis", empty: str = "（回答未引用知识库中的法条）"
+) -> None:
+    """The Legal Basis (or its conditional tier, by ``title``): each article's id, law, number and verbatim text;
+    ``empty`` when it holds none."""
     console.print(f"[bold]{title}[/bold]")
     if not items:
-        console.print("  （回答未引用知识库中的法条）")
+        console.print(f"  {empty}")
     for item in items:
         console.print(
             f"  [cyan]\\[{escape(item['article_id'])}][/cyan] 《{escape(item['law'])}》{escape(item['number'])}"
@@ -185,8 +193,10 @@ def print_answer(out: dict[str, Any]) -> None:
     """A consult answer: Response, Legal Basis, audit trail, dropped citations and the Manager's rounds."""
     print_ignored(out)
     print_panel(out["response"] or "（无回答）", "回答 Response")
-    print_basis(out["legal_basis"])
-    if out.get("conditional_basis"):
+    if not out.get("conditional_basis"):
+        print_basis(out["legal_basis"])
+    else:
+        print_basis(out["legal_basis"], empty=NOTHING_CONCLUDED)
         print_basis(
             out["conditional_basis"], "条件适用 Conditional basis (applies under the condition the Response states)"
         )

@@ -558,6 +558,8 @@ def test_ask_review_pauses_for_the_person_at_the_terminal(
     # The overridden article concludes nothing: what remains is a conditional tier, or nothing found.
     assert "复核 reviewed" in printed
     assert "现有检索结果不足以直接得出结论" in printed and "条件适用 Conditional basis" in printed
+    # Above the conditional tier, nothing concluded is not said to be nothing found.
+    assert "没有可据以直接得出结论的条文；下列条文在一定条件下适用" in printed and "回答未引用知识库中的法条" not in printed
 
 
 class AnswerFake(RuleFake):

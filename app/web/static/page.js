@@ -200,7 +200,11 @@ function showConsult(view) {
   showIgnored(view, answer);
   answer.appendChild(el("div", view.response || "（无回答）", "response"));
   answer.appendChild(el("h2", "法律依据 Legal Basis"));
-  if (!view.basis.length) answer.appendChild(el("p", "（回答未引用知识库中的法条 No article of the knowledge base supports an answer）"));
+  // Nothing concluded above a conditional tier is not "nothing supports an answer": the articles below do, under
+  // the condition the Response states.
+  const conditional = (view.conditional || []).length > 0;
+  if (!view.basis.length && conditional) answer.appendChild(el("p", "（没有可据以直接得出结论的条文；下列条文在一定条件下适用 Nothing concludes; the articles below apply under a condition）"));
+  else if (!view.basis.length) answer.appendChild(el("p", "（回答未引用知识库中的法条 No article of the knowledge base supports an answer）"));
   for (const item of view.basis) {
     const box = articleBox(item, "article");
     const how = [];
@@ -209,7 +213,7 @@ function showConsult(view) {
     if (how.length) box.appendChild(el("p", how.join(" · "), "how"));
     answer.appendChild(box);
   }
-  if ((view.conditional || []).length) {
+  if (conditional) {
     answer.appendChild(el("h2", "条件适用 Conditional basis"));
     for (const item of view.conditional) answer.appendChild(articleBox(item, "article conditional"));
   }
