@@ -745,6 +745,8 @@ def test_where_to_ask_follows_the_question_s_own_words_before_unverified_article
     assert "劳动人事争议仲裁委员会" in where_to_ask(["社会保险法:28"], "zh", "公司不给我交社保怎么办？")
     # A word the person says is unmet names no area.
     assert "刑事方面" not in where_to_ask(["道路交通安全法:91"], "zh", "喝了一瓶啤酒开车被查，没到醉驾，会怎么处罚？")
+    # The traffic area serves the one fined by the traffic police too, not only the parties to an accident.
+    assert "处罚决定不服的，可以在六十日内申请行政复议" in where_to_ask(["道路交通安全法:91"], "zh", "酒后开车被查会怎么处罚？")
 
 
 def test_with_a_basis_the_question_s_words_choose_among_the_areas_of_its_articles() -> None:
