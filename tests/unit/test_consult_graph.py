@@ -559,7 +559,10 @@ def test_ask_review_pauses_for_the_person_at_the_terminal(
     assert "复核 reviewed" in printed
     assert "现有检索结果不足以直接得出结论" in printed and "条件适用 Conditional basis" in printed
     # Above the conditional tier, nothing concluded is not said to be nothing found.
-    assert "没有可据以直接得出结论的条文；下列条文在一定条件下适用" in printed and "回答未引用知识库中的法条" not in printed
+    assert (
+        "没有可据以直接得出结论的条文；下列条文在一定条件下适用" in printed
+        and "回答未引用知识库中的法条" not in printed
+    )
 
 
 class AnswerFake(RuleFake):
@@ -746,7 +749,9 @@ def test_where_to_ask_follows_the_question_s_own_words_before_unverified_article
     # A word the person says is unmet names no area.
     assert "刑事方面" not in where_to_ask(["道路交通安全法:91"], "zh", "喝了一瓶啤酒开车被查，没到醉驾，会怎么处罚？")
     # The traffic area serves the one fined by the traffic police too, not only the parties to an accident.
-    assert "处罚决定不服的，可以在六十日内申请行政复议" in where_to_ask(["道路交通安全法:91"], "zh", "酒后开车被查会怎么处罚？")
+    assert "处罚决定不服的，可以在六十日内申请行政复议" in where_to_ask(
+        ["道路交通安全法:91"], "zh", "酒后开车被查会怎么处罚？"
+    )
 
 
 def test_with_a_basis_the_question_s_words_choose_among_the_areas_of_its_articles() -> None:
