@@ -10,7 +10,9 @@ vehicle's traffic accident (民法典 1208-1217, 1208: 机动车发生交通事�
 vehicle 发生交通事故 answered the owner of a stolen e-bike asking whether the property manager pays. An owner's
 rights in a building (民法典 271-287, 271: 业主对建筑物内的住宅……专有部分享有所有权) need a building: 286's complaint
 to the authorities answered a person fined by the police. Divorce (民法典 1076-1092, 1076: 夫妻双方自愿离婚的) needs
-one: 1085's child support after a divorce answered parents asked to pay for what their child damaged.
+one: 1085's child support after a divorce answered parents asked to pay for what their child damaged. Damage by
+a building or an object (民法典 1252-1258, 1252: 建筑物、构筑物或者其他设施倒塌、塌陷造成他人损害的) needs the thing
+that fell, was piled or dug: 1255's 堆放物……滑落 answered a shopper who slipped on a wet floor.
 The table (``institutions.json``) is data, each entry with its law's words and two example questions, checked at import.
 """
 
