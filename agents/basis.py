@@ -138,9 +138,9 @@ def conditional_basis(
     evidence: list[EvidenceItem], concluded: list[str], question: str, excluded: Collection[str] = ()
 ) -> list[str]:
     """The evidence articles that join the concluded ones as a conditional basis (:mod:`tools.retrieval.conditional`:
-    support over the fitted floor or, with nothing concluded, among the evidence's fitted first few; touched by the
-    question, no criminal law for a question about none, of no institution the question is silent on); never one
-    of ``excluded``."""
+    support over the fitted floor or, with nothing concluded, among the fitted first few of the evidence articles
+    that may join: touched by the question, no criminal law for a question about none, of no institution the
+    question is silent on); never one of ``excluded``."""
     rows = [
         {
             "article_id": e["article_id"],

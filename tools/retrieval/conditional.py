@@ -76,10 +76,10 @@ def conditional_articles(
         return not (law_of(article) in CRIMINAL_LAWS and not criminal) and not unspoken(article, question)
 
     ranked = sorted(
-        (int(item.get("rank", i)), str(item["article_id"]), item)
-        for i, item in enumerate(evidence)
-        if may_join(str(item["article_id"]), item)
+        ((int(item.get("rank", i)), str(item["article_id"]), item) for i, item in enumerate(evidence)),
+        key=lambda r: r[0],
     )
+    ranked = [r for r in ranked if may_join(r[1], r[2])]
     first = {article for _, article, _ in ranked[:top]} if not kept else set()
     best = sorted(ranked, key=lambda r: -float(r[2]["support"]))
     joined = [article for _, article, item in best if float(item["support"]) >= floor or article in first]
@@ -88,8 +88,8 @@ def conditional_articles(
 
 @lru_cache(maxsize=1)
 def fitted_conditional_top() -> int:
-    """The shipped ``top``: how many of the evidence's first articles may join a basis with nothing concluded,
-    whatever their support (read once)."""
+    """The shipped ``top``: how many of the first evidence articles that may join do join a basis with nothing
+    concluded, whatever their support (read once)."""
     return int(read_fitted(BUNDLED_FLOOR).get("top", 0))
 
 
