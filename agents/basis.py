@@ -138,8 +138,8 @@ def conditional_basis(
     evidence: list[EvidenceItem], concluded: list[str], question: str, excluded: Collection[str] = ()
 ) -> list[str]:
     """The evidence articles that join the concluded ones as a conditional basis (:mod:`tools.retrieval.conditional`:
-    support over the fitted floor or, with nothing concluded, among the fitted first few of the evidence articles
-    that may join: touched by the question, no criminal law for a question about none, of no institution the
+    support over the fitted floor or among the fitted first few of the evidence articles that may join (fewer
+    beside a concluded basis): touched by the question, no criminal law for a question about none, of no institution the
     question is silent on); never one of ``excluded``."""
     rows = [
         {
@@ -153,7 +153,7 @@ def conditional_basis(
         if e["article_id"] not in excluded
     ]
     floor = fitted_conditional_floor(beside=bool(concluded))
-    return conditional_articles(rows, concluded, question, floor, fitted_conditional_top())
+    return conditional_articles(rows, concluded, question, floor, fitted_conditional_top(), fitted_conditional_top(True))
 
 
 def make_keep_basis(audit: AuditGraph) -> ConsultNode:

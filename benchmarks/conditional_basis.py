@@ -116,16 +116,19 @@ def replay(args: argparse.Namespace) -> None:
             out.write(json.dumps(evidence_row(item, sorted(gold), evidence, kept), ensure_ascii=False) + "\n")
 
 
-def measure(rows: list[dict[str, Any]], floor: float, beside: float | None = None, top: int = 0) -> dict[str, float]:
+def measure(
+    rows: list[dict[str, Any]], floor: float, beside: float | None = None, top: int = 0, beside_top: int = 0
+) -> dict[str, float]:
     """Share of rows with a lawyer's article in the basis (either tier), of all and of those whose lawyer's
     articles the KB holds (``held``; a law the statute corpus marks repealed cannot be cited), and each tier's
-    precision; ``beside``: the floor beside a concluded basis (``floor`` when not given); ``top``: the evidence's
-    first articles that join a basis with nothing concluded whatever their support."""
+    precision; ``beside``: the floor beside a concluded basis (``floor`` when not given); ``top``
+    (``beside_top``): the evidence's first articles that join a basis with nothing (something) concluded whatever
+    their support."""
     covered = held_n = held_covered = kept_n = kept_good = cond_n = cond_good = 0
     for row in rows:
         gold = set(row["gold"])
         joining = floor if beside is None or not row["kept"] else beside
-        conditional = conditional_articles(row["evidence"], row["kept"], row["question"], joining, top)
+        conditional = conditional_articles(row["evidence"], row["kept"], row["question"], joining, top, beside_top)
         kept_n += len(row["kept"])
         kept_good += len(set(row["kept"]) & gold)
         cond_n += len(conditional)
@@ -147,6 +150,8 @@ def measure(rows: list[dict[str, Any]], floor: float, beside: float | None = Non
 
 TOPS = (0, 1, 2, 3)
 """How many of the evidence's first articles may join a basis with nothing concluded whatever their support."""
+BESIDE_TOPS = (0, 1, 2)
+"""The same beside a concluded basis (it holds one article at least, of :data:`CONDITIONAL_MAX`)."""
 SHOWN = [f for f in GRID if f <= 0.3]
 """Floors printed in the curves (no conditional article has support over 0.3 on the tune halves)."""
 
@@ -211,14 +216,20 @@ def fit(args: argparse.Namespace) -> None:
         f"(covered {scored[top, chosen][0]:.3f} of the answerable, the most {most:.3f} less --tolerance at most; "
         f"then the most precise conditional tier, {scored[top, chosen][1]:.3f})"
     )
-    # Beside a concluded basis: the lowest floor from there whose joining articles a lawyer cites as often as asked.
+    # Beside a concluded basis: of the first few and the floors from there whose joining articles a lawyer cites as
+    # often as asked, the most covered, then the most precise (where the keeper concluded on a wrong article, the
+    # search's first that may join is often the lawyer's).
     concluded = [r for rows in tunes for r in rows if r["kept"]]
-    beside_curve = [(f, measure(concluded, f)) for f in GRID if f >= chosen]
-    print("beside a concluded basis, tune halves: floor\tcovered\tconditional precision\tper question")
-    for f, m in beside_curve:
-        print(f"  {f}\t{m['covered']:.3f}\t{m['conditional_precision']:.3f}\t{m['conditional_per_question']:.2f}")
-    beside = next((f for f, m in beside_curve if m["conditional_precision"] >= args.beside_precision), max(GRID))
-    print(f"## beside a concluded basis: floor {beside} (conditional precision >= {args.beside_precision})")
+    beside_curve = [((t, f), measure(concluded, f, beside_top=t)) for t in BESIDE_TOPS for f in GRID if f >= chosen]
+    print("beside a concluded basis, tune halves: first\tfloor\tcovered\tconditional precision\tper question")
+    for (t, f), m in beside_curve:
+        print(f"  {t}\t{f}\t{m['covered']:.3f}\t{m['conditional_precision']:.3f}\t{m['conditional_per_question']:.2f}")
+    precise = [(tf, m) for tf, m in beside_curve if m["conditional_precision"] >= args.beside_precision]
+    beside_top, beside = max(precise, key=lambda p: (p[1]["covered"], p[1]["conditional_precision"]))[0] if precise else (0, max(GRID))
+    print(
+        f"## beside a concluded basis: the first {beside_top}, floor {beside} (the most covered whose conditional "
+        f"precision >= {args.beside_precision})"
+    )
     print("file\thalf\tn\ttop\tfloor\tcovered\tof answerable\tkept precision\tconditional precision\tper question")
     for name, rows in files.items():
         for half in ("tune", "report"):
@@ -228,21 +239,23 @@ def fit(args: argparse.Namespace) -> None:
             for t in TOPS:
                 # 1.01 with top 0: no conditional tier (the concluded tier alone).
                 for floor in ((1.01,) if t == 0 else ()) + tuple(SHOWN):
-                    m = measure(part, floor, max(floor, beside), t)
+                    m = measure(part, floor, max(floor, beside), t, beside_top)
                     mark = " *" if (t, floor) == (top, chosen) else ""
                     print(
                         f"{name}\t{half}\t{len(part)}\t{t}\t{floor}{mark}\t{m['covered']:.3f}\t{m['covered_held']:.3f}\t"
                         f"{m['kept_precision']:.3f}\t{m['conditional_precision']:.3f}\t{m['conditional_per_question']:.2f}"
                     )
-    shipped = fitted_conditional_floor(), fitted_conditional_floor(beside=True), fitted_conditional_top()
+    shipped = fitted_conditional_floor(), fitted_conditional_floor(beside=True)
     print(
-        f"shipped floors {shipped[0]} / {shipped[1]} beside, first {shipped[2]}; at most {CONDITIONAL_MAX} in the basis"
+        f"shipped floors {shipped[0]} / {shipped[1]} beside, first {fitted_conditional_top()} / "
+        f"{fitted_conditional_top(beside=True)} beside; at most {CONDITIONAL_MAX} in the basis"
     )
     if args.write:
         command = "python benchmarks/conditional_basis.py fit " + " ".join(map(str, args.rows)) + " --write"
         details = {"tolerance": args.tolerance, "beside_precision": args.beside_precision}
         source = provenance(committed(args.rows), "tune", command, **details)
-        write_fitted(BUNDLED_FLOOR, {"floor": chosen, "beside": beside, "top": top}, source)
+        fitted = {"floor": chosen, "beside": beside, "top": top, "beside_top": beside_top}
+        write_fitted(BUNDLED_FLOOR, fitted, source)
         # The keeper's weights stay as `jurisgraph fit keeper` fitted them; its threshold is chosen here, on labels a
         # lawyer would accept, and says so beside it.
         keeper = json.loads(BUNDLED_KEEPER.read_text(encoding="utf-8"))

@@ -33,8 +33,12 @@ def test_the_evidence_s_first_articles_join_under_the_floor_with_nothing_conclud
     ]
     assert conditional_articles(evidence, [], loan, 0.1) == ["民事诉讼法:123"]
     assert conditional_articles(evidence, [], loan, 0.1, top=2) == ["民事诉讼法:123", "民法典:667"]
-    # Beside a concluded basis only the floor lets an article in; a ``rank`` given is its place in the evidence.
-    assert conditional_articles(evidence[1:], ["民事诉讼法:123"], loan, 0.1, top=2) == []
+    # Beside a concluded basis ``top`` lets none in; ``beside_top`` lets in the first that may join (the concluded
+    # one takes no place), and no more than it; a ``rank`` given is its place in the evidence.
+    assert conditional_articles(evidence, ["民事诉讼法:123"], loan, 0.1, top=2) == []
+    assert conditional_articles(evidence, ["民事诉讼法:123"], loan, 0.1, top=2, beside_top=1) == ["民法典:667"]
+    assert conditional_articles(evidence, ["民事诉讼法:123"], loan, 0.1, beside_top=2) == ["民法典:667", "民法典:675"]
+    assert conditional_articles(evidence, [], loan, 0.1, beside_top=2) == ["民事诉讼法:123"]
     ranked = [{**row, "rank": rank} for rank, row in enumerate(evidence) if rank != 3]
     assert conditional_articles(list(reversed(ranked)), [], loan, 0.1, top=2) == ["民事诉讼法:123", "民法典:667"]
     # One that may not join takes no place among the first: criminal procedure ranked first for a civil question

@@ -58,7 +58,12 @@ def touches(item: Mapping[str, Any]) -> bool:
 
 
 def conditional_articles(
-    evidence: Sequence[Mapping[str, Any]], kept: Sequence[str], question: str, floor: float, top: int = 0
+    evidence: Sequence[Mapping[str, Any]],
+    kept: Sequence[str],
+    question: str,
+    floor: float,
+    top: int = 0,
+    beside_top: int = 0,
 ) -> list[str]:
     """The evidence articles (in the evidence's order; each with ``article_id``, ``support``, ``shared``: the
     character pairs it shares with the question, ``signals``: the sources' reciprocal ranks, and ``rank``: its
@@ -67,7 +72,9 @@ def conditional_articles(
     silent on) and do, best supported first: support at least ``floor`` or, with nothing kept, among the first
     ``top`` of those that may (the search's own ranking, which finds a lawyer's article that the keeper's support
     puts under the floor; one that may not join takes no place: a civil question's first-ranked criminal
-    procedure article leaves its place to the next); while the basis holds fewer than :data:`CONDITIONAL_MAX`."""
+    procedure article leaves its place to the next), or among the first ``beside_top`` beside a concluded basis
+    (where the keeper's choice is wrong, the search's next is often right); while the basis holds fewer than
+    :data:`CONDITIONAL_MAX`."""
     criminal = about_crime(question, kept)
 
     def may_join(article: str, item: Mapping[str, Any]) -> bool:
@@ -80,17 +87,17 @@ def conditional_articles(
         key=lambda r: r[0],
     )
     ranked = [r for r in ranked if may_join(r[1], r[2])]
-    first = {article for _, article, _ in ranked[:top]} if not kept else set()
+    first = {article for _, article, _ in ranked[: beside_top if kept else top]}
     best = sorted(ranked, key=lambda r: -float(r[2]["support"]))
     joined = [article for _, article, item in best if float(item["support"]) >= floor or article in first]
     return joined[: CONDITIONAL_MAX - len(kept)]
 
 
-@lru_cache(maxsize=1)
-def fitted_conditional_top() -> int:
-    """The shipped ``top``: how many of the first evidence articles that may join do join a basis with nothing
-    concluded, whatever their support (read once)."""
-    return int(read_fitted(BUNDLED_FLOOR).get("top", 0))
+@lru_cache(maxsize=2)
+def fitted_conditional_top(beside: bool = False) -> int:
+    """The shipped ``top`` (read once): how many of the first evidence articles that may join do join a basis with
+    nothing concluded, or ``beside`` a concluded one, whatever their support."""
+    return int(read_fitted(BUNDLED_FLOOR).get("beside_top" if beside else "top", 0))
 
 
 @lru_cache(maxsize=2)
