@@ -31,7 +31,13 @@ from tools.llm.fake import FakeChatModel
 from tools.services import Services
 
 QUESTION = "醉酒驾驶机动车会受到什么处罚？"
-TAIL = where_to_ask(["刑法:133-1"], "zh") + label("notice", "zh")
+BESIDE = (
+    "此外，下列条文在一定条件下也可能适用：如果使用枪支、管制刀具，或者以驾驶机动车撞击等手段，严重危及其人身安全，"
+    "则处三年以上七年以下有期徒刑（《中华人民共和国刑法》第二百七十七条）。"
+)
+"""Beside the concluded 133-1, the evidence's first article that may join (277: 以驾驶机动车撞击) stated conditionally."""
+WHERE = where_to_ask(["刑法:133-1"], "zh") + label("notice", "zh")
+TAIL = BESIDE + WHERE
 """What every Response whose basis is 133-1 ends with: where to take the matter, and that it is no legal advice."""
 ASK_MISSING = re.compile(r"答复还取决于一个问题没有说明的事实：[^。]*。")
 CHOSEN = re.compile(r"法律依据由检索证据选定：[^。]*。")
@@ -713,7 +719,7 @@ def test_without_quoted_provisions_an_answer_nothing_supports_only_names_the_nea
 def test_without_next_steps_the_response_ends_with_the_notice_alone(active_kb: Services, install: Any) -> None:
     install(by_schema={"text": ["回答：构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"] * 2})
     out = _run(ConsultContext(model="fake", next_steps=False))
-    assert _answer(out).endswith("并处罚金。" + label("notice", "zh"))
+    assert _answer(out).endswith("并处罚金。" + BESIDE + label("notice", "zh"))
     chosen = "法律依据由检索证据选定：《中华人民共和国刑法》第一百三十三条之一（检索支持度 0."
     assert chosen in out["audit_notes"][-1] and "检索支持度" not in out["response"]
     assert where_to_ask(["刑法:133-1"], "zh") not in out["response"]
@@ -1016,7 +1022,7 @@ def test_the_answer_asks_for_the_fact_it_turns_on(active_kb: Services, install: 
     )
     install(by_schema={"text": ["回答：构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"]})
     out = _run(ConsultContext(model="fake", profile="thorough"))
-    assert label("ask_missing", "zh", item="血液酒精含量是否达到80毫克/100毫升？") + TAIL in out["response"]
+    assert label("ask_missing", "zh", item="血液酒精含量是否达到80毫克/100毫升？") + WHERE in out["response"]
     assert not missing_fact(["刑法:133-1"], out["verdicts"], "en").startswith("答复")  # in the answer's language
 
 
