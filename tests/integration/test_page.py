@@ -245,6 +245,23 @@ def test_the_picture_exports_as_svg_and_png(browser: Any, served: tuple[str, Pat
     assert (downloads / "evidence.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_nothing_concluded_above_a_conditional_tier_is_not_said_to_be_nothing_found(
+    browser: Any, served: tuple[str, Path]
+) -> None:
+    # The keeper keeps nothing for this question on this KB; the evidence's first articles join as conditional.
+    browser.get(served[0] + "/")
+    _by_id(browser, "question").send_keys("偷了别人的手机怎么处理？")
+    _by_id(browser, "ask").click()
+    _answered(browser)
+    shown = _by_id(browser, "answer").text
+    assert not _all(browser, "#answer .article:not(.conditional)") and _all(browser, "#answer .article.conditional")
+    assert "没有可据以直接得出结论的条文；下列条文在一定条件下适用" in shown and "条件适用 Conditional basis" in shown
+    assert "回答未引用知识库中的法条" not in shown
+    # The Response states each one under its condition, and keeps the audit's scores out.
+    response = _all(browser, "#answer .response")[0].text
+    assert "如果" in response and "检索支持度" not in response
+
+
 def test_markup_in_a_question_is_shown_as_text(browser: Any, served: tuple[str, Path]) -> None:
     attack = '<img src=x onerror="window.pwned=1">醉酒驾驶<script>window.pwned=2</script>会怎样处罚？'
     browser.get(served[0] + "/")
