@@ -153,7 +153,8 @@ def conditional_basis(
         if e["article_id"] not in excluded
     ]
     floor = fitted_conditional_floor(beside=bool(concluded))
-    return conditional_articles(rows, concluded, question, floor, fitted_conditional_top(), fitted_conditional_top(True))
+    top, beside_top = fitted_conditional_top(), fitted_conditional_top(beside=True)
+    return conditional_articles(rows, concluded, question, floor, top, beside_top)
 
 
 def make_keep_basis(audit: AuditGraph) -> ConsultNode:

@@ -225,7 +225,8 @@ def fit(args: argparse.Namespace) -> None:
     for (t, f), m in beside_curve:
         print(f"  {t}\t{f}\t{m['covered']:.3f}\t{m['conditional_precision']:.3f}\t{m['conditional_per_question']:.2f}")
     precise = [(tf, m) for tf, m in beside_curve if m["conditional_precision"] >= args.beside_precision]
-    beside_top, beside = max(precise, key=lambda p: (p[1]["covered"], p[1]["conditional_precision"]))[0] if precise else (0, max(GRID))
+    most_covered = max(precise, key=lambda p: (p[1]["covered"], p[1]["conditional_precision"]), default=None)
+    beside_top, beside = most_covered[0] if most_covered else (0, max(GRID))
     print(
         f"## beside a concluded basis: the first {beside_top}, floor {beside} (the most covered whose conditional "
         f"precision >= {args.beside_precision})"

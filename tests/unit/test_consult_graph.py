@@ -35,7 +35,7 @@ BESIDE = (
     "此外，下列条文在一定条件下也可能适用：如果使用枪支、管制刀具，或者以驾驶机动车撞击等手段，严重危及其人身安全，"
     "则处三年以上七年以下有期徒刑（《中华人民共和国刑法》第二百七十七条）。"
 )
-"""Beside the concluded 133-1, the evidence's first article that may join (277: 以驾驶机动车撞击) stated conditionally."""
+"""Beside the concluded 133-1, the first evidence article that may join (277: 驾驶机动车撞击), as a condition."""
 WHERE = where_to_ask(["刑法:133-1"], "zh") + label("notice", "zh")
 TAIL = BESIDE + WHERE
 """What every Response whose basis is 133-1 ends with: where to take the matter, and that it is no legal advice."""
