@@ -55,6 +55,12 @@ def test_criminal_procedure_never_joins_a_civil_question_and_untouched_words_sta
     # The victim of a fraud speaks of a crime: the Criminal Procedure Law's claim for losses may join.
     scammed = "我在网上被骗了3万元，能追回来吗？"
     assert conditional_articles(evidence, [], scammed, 0.1) == ["刑事诉讼法:101", "刑法:270"]
+    # Deceit that induced a contract is civil (民法典:148); 诈骗 beside it still speaks of a crime.
+    assert conditional_articles(evidence, [], "对方欺骗我签了买卖合同，能撤销吗？", 0.1) == []
+    assert conditional_articles(evidence, [], "对方以欺骗手段诈骗了我三万元，能追回来吗？", 0.1) == [
+        "刑事诉讼法:101",
+        "刑法:270",
+    ]
     # However the victim says it: 被人骗了 holds no 被骗.
     assert conditional_articles(evidence, [], "在网上被人骗了五千块钱，应该怎么办？", 0.1) == [
         "刑事诉讼法:101",

@@ -35,11 +35,15 @@ CRIMINAL_WORDS = (
 """Words by which a question speaks of a crime (its own, or one done to the person asking). 骗 alone, not 被骗:
 在网上被人骗了五千块钱 names no 被骗, and its fraud article (刑法:266) was kept out of the basis as criminal law for a
 civil question."""
+CIVIL_DECEIT = "欺骗"
+"""骗 in the civil law's deceit (民法典:148's 以欺诈手段 is what people call 欺骗: a contract signed by deceit is
+voidable), which speaks of no crime by itself; 诈骗 beside it still does."""
 
 
 def about_crime(question: str, kept: Sequence[str]) -> bool:
     """Whether ``question`` speaks of a crime, or the concluded basis already holds a criminal law article."""
-    return any(w in question for w in CRIMINAL_WORDS) or any(law_of(a) in CRIMINAL_LAWS for a in kept)
+    words = question.replace(CIVIL_DECEIT, "")
+    return any(w in words for w in CRIMINAL_WORDS) or any(law_of(a) in CRIMINAL_LAWS for a in kept)
 
 
 RERANKED_TOP = 10
