@@ -948,7 +948,7 @@ def test_the_two_tiers_stand_apart_in_the_response_and_the_reply(active_kb: Serv
         assert "如果当事人一方不履行合同义务或者履行合同义务不符合约定，则应当承担继续履行" in out["response"]
         assert "没有能够支持" not in out["response"]
         # The fact asked back is the one the lease decides, in the person's words (decisive_facts.json: 577).
-        assert ("您和对方的合同（租约）对这件事是怎么约定的" in out["response"]) is next_steps
+        assert ("您和对方的合同对这件事是怎么约定的" in out["response"]) is next_steps
         message = out["messages"][0]
         assert "条件适用 Conditional basis" in message.content and "法律依据 Legal Basis" not in message.content
         assert message.additional_kwargs["conditional_basis"][0]["article_id"] == "民法典:577"

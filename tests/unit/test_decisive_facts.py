@@ -27,7 +27,7 @@ def test_each_entry_is_justified_by_its_article_and_asks_in_a_persons_words(fact
 
 def test_the_first_article_whose_fact_the_question_does_not_state_is_asked() -> None:
     asked = decisive_fact(["民法典:394", "民法典:577"], "zh", "租房到期后房东不退押金怎么办？")
-    assert "您和对方的合同（租约）对这件事是怎么约定的" in asked and asked.startswith("答复还取决于")
+    assert "您和对方的合同对这件事是怎么约定的" in asked and asked.startswith("答复还取决于")
     # A question that names the interest is not asked about it; the next article's fact is asked instead.
     assert "利息" in decisive_fact(["民法典:680", "民法典:675"], "zh", "借钱给朋友一直不还怎么办？")
     asked = decisive_fact(["民法典:680", "民法典:675"], "zh", "借给朋友五万元，约定月息1分，他一直不还怎么办？")
