@@ -4,12 +4,13 @@ keeper keeps fewer than :data:`CONDITIONAL_MAX`.
 The keeper concludes only from what it keeps, and keeps little: most everyday questions kept nothing, and the
 person read "nothing supports an answer" above the very articles a lawyer would cite. A candidate the keeper
 did not pass may still be one a lawyer cites; it joins the basis as conditional, and the answer says when it
-applies (如果……，则……), when four things hold: its support reaches the fitted floor
-(``conditional_floor.json``, chosen on labels a lawyer would accept: ``benchmarks/conditional_basis.py``; a
-higher one beside a concluded basis, where a question is answered already), the
-question touches it (:func:`touches`: an article the question touches in no way stays out), it is not
-criminal law for a question about no crime (a civil question's basis is never criminal procedure), and it is of
-no institution the question is silent on (:mod:`tools.law.institutions`: a mortgage article for a deposit).
+applies (如果……，则……), when four things hold: its support reaches the fitted floor, or it is among the
+search's first few that may join (``conditional_floor.json``, each chosen on labels a lawyer would accept:
+``benchmarks/conditional_basis.py``; beside a concluded basis, where a question is answered already, a higher
+floor and fewer first), the question touches it (:func:`touches`: an article the question touches in no way
+stays out), it is not criminal law for a question about no crime (a civil question's basis is never criminal
+procedure), and it is of no institution the question is silent on (:mod:`tools.law.institutions`: a mortgage
+article for a deposit).
 """
 
 from __future__ import annotations
