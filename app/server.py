@@ -1,5 +1,7 @@
 """The HTTP app `langgraph dev` and a LangGraph server merge with their own (langgraph.json ``http.app``): the page
-at ``/page/``, and a check of every run request.
+at ``/page/``, and its middleware guarding every route of the server, the API's included
+(:mod:`app.web.guard`: its own Host names, loopback and Studio origins, a body limit, readable JSON), with a
+check of every run request.
 
 It refuses a run whose ``context`` its graph would not take, or whose ``input`` (the question, the fact) the
 graph would refuse, with a 422 naming the problem, before the run is created, on every run endpoint (a batch
@@ -10,28 +12,24 @@ raised inside a run came back as HTTP 200 with "An internal error occurred".
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid5
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.middleware import Middleware
+from starlette.responses import JSONResponse
 from starlette.routing import Mount
 
 from agents.common.question import set_aside_instructions, validate_question
 from agents.context import ConsultContext, Context, GlobalSearchContext, JudgeContext
+from app.web.guard import ASGIApp, Guard, Receive, Scope, Send, loopback_origin, same_origin
 from app.web.routes import page_app
 from tools.errors import InputError
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from tools.settings import load_settings
 
 CONTEXTS: dict[str, type[Context]] = {
     "consult": ConsultContext,
@@ -113,51 +111,15 @@ def context_problem(assistant_id: str, context: object) -> str | None:
     return None
 
 
-class ValidateContext:
-    """ASGI middleware: the body of every run request is read, its ``context`` checked, and passed on."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST" or "/runs" not in scope["path"]:
-            await self.app(scope, receive, send)
-            return
-        chunks: list[bytes] = []
-        more = True
-        while more:
-            message = await receive()
-            chunks.append(message.get("body", b""))
-            more = message.get("more_body", False)
-        body = b"".join(chunks)
-        problem = _problem(body)
-        if problem is not None:
-            payload = json.dumps({"detail": problem}, ensure_ascii=False).encode()
-            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
-            await send({"type": "http.response.start", "status": 422, "headers": headers})
-            await send({"type": "http.response.body", "body": payload})
-            return
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await self.app(scope, replay, send)
-
-
-def _problem(body: bytes) -> str | None:
-    try:
-        request = json.loads(body or b"{}")
-    except ValueError:
-        return None  # the server's own validation answers a malformed body
-    runs = request if isinstance(request, list) else [request]
+def api_problem(method: str, path: str, body: Any) -> str | None:
+    """Why the API request ``body`` (parsed by the guard) is refused, or None: a run (on every run endpoint; a
+    batch names the run) whose context or input its graph would refuse."""
+    if method != "POST" or "/runs" not in path:
+        return None
+    runs = body if isinstance(body, list) else [body]
     for i, run in enumerate(runs):
         if isinstance(run, dict):
-            where = f"run {i}: " if isinstance(request, list) else ""
+            where = f"run {i}: " if isinstance(body, list) else ""
             if problem := run_problem(str(run.get("assistant_id", "")), run.get("context"), run.get("input")):
                 return where + problem
     return None
@@ -181,5 +143,54 @@ def own_runtime_files(folder: Path) -> None:
             path.chmod(0o600)
 
 
+STUDIO_ORIGINS = ("https://smith.langchain.com",)
+"""Where LangGraph Studio runs: the one origin off this machine whose pages may call the API (as its documented
+Studio user, who sees the threads Studio made only: app/auth.py)."""
+MAX_API_BODY_BYTES = 1024 * 1024
+"""Largest API request body: a run's input is a question or a fact (20,000 characters at most); 50 MB bodies were
+stored whole and took 773 MB of memory."""
+
+
+def api_origin(origin: str, host: str) -> bool:
+    """Whether a page at ``origin`` may call the API: the server's own, a loopback one (a chat UI on this machine),
+    or Studio's."""
+    return same_origin(origin, host) or loopback_origin(origin) or origin.lower() in STUDIO_ORIGINS
+
+
+class StudioFromItsOrigin:
+    """ASGI middleware: a request claiming to be LangGraph Studio's (``x-auth-scheme: langsmith``, which
+    `langgraph dev` admits as its Studio user without a key) is refused unless it comes from Studio's origin.
+    A browser sends the Origin it is on, so no other page can pass as Studio."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = Headers(scope=scope) if scope["type"] == "http" else Headers()
+        claims_studio = headers.get("x-auth-scheme", "").lower() == "langsmith"
+        if claims_studio and headers.get("origin", "").lower() not in STUDIO_ORIGINS:
+            refusal = JSONResponse(
+                {"detail": f"x-auth-scheme langsmith is LangGraph Studio's, from {', '.join(STUDIO_ORIGINS)} only"},
+                status_code=403,
+            )
+            await refusal(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
 own_runtime_files(Path.cwd() / RUNTIME_DIR)
-app = Starlette(routes=[Mount(PAGE_PATH, app=page_app())], middleware=[Middleware(ValidateContext)])
+_hosts = load_settings().allowed_hosts
+app = Starlette(
+    routes=[Mount(PAGE_PATH, app=page_app(_hosts))],
+    middleware=[
+        Middleware(
+            Guard,
+            hosts=_hosts,
+            origin_allowed=api_origin,
+            max_body=MAX_API_BODY_BYTES,
+            check=api_problem,
+            field="detail",
+        ),
+        Middleware(StudioFromItsOrigin),
+    ],
+)

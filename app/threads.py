@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -59,13 +60,14 @@ def serializer() -> JsonPlusSerializer:
 
 
 @contextmanager
-def open_checkpointer(settings: Settings) -> Iterator[BaseCheckpointSaver[Any]]:
-    """The threads' checkpointer (PostgreSQL if configured, else SQLite), closed on exit."""
-    if settings.checkpoint_uri:
+def open_checkpointer(settings: Settings, file: Path | None = None) -> Iterator[BaseCheckpointSaver[Any]]:
+    """The threads' checkpointer (PostgreSQL if configured, else SQLite), or the SQLite ``file``'s when given;
+    closed on exit."""
+    if settings.checkpoint_uri and file is None:
         with _postgres_checkpointer(settings.checkpoint_uri) as saver:
             yield saver
         return
-    path = settings.threads_file
+    path = file or settings.threads_file
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # Many processes and the page's runs write here at once: a writer waits for the lock (up to a minute)

@@ -6,8 +6,8 @@ server's threads and memory stay bounded?
 
 Each client asks its own question (a numbered amount, so its answer can be told from the others') in a thread of
 its own, then a follow-up in that thread with the key the server gave. Printed: answers received and lost, any
-answer whose question is not its client's, the server's peak OS threads and memory (from /proc), and the
-longest wait.
+answer whose question is not its client's, errors, the server's memory before and after and its peak OS threads
+and memory (from /proc), and the longest wait.
 """
 
 from __future__ import annotations
@@ -61,15 +61,21 @@ def client(url: str, n: int) -> dict[str, Any]:
     }
 
 
+def process(pid: int) -> dict[str, int]:
+    """The server's OS threads and resident memory now (0 when it is gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return {"threads": 0, "rss_kb": 0}
+    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    return {"threads": int(fields["Threads"]), "rss_kb": int(fields["VmRSS"].split()[0])}
+
+
 def watch(pid: int, peak: dict[str, int], stop: threading.Event) -> None:
-    status = Path(f"/proc/{pid}/status")
     while not stop.is_set():
-        try:
-            fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
-        except OSError:
-            return
-        peak["threads"] = max(peak["threads"], int(fields["Threads"]))
-        peak["rss_kb"] = max(peak["rss_kb"], int(fields["VmRSS"].split()[0]))
+        now = process(pid)
+        peak["threads"] = max(peak["threads"], now["threads"])
+        peak["rss_kb"] = max(peak["rss_kb"], now["rss_kb"])
         time.sleep(0.2)
 
 
@@ -80,19 +86,24 @@ def main() -> None:
     parser.add_argument("--pid", type=int, help="the server's process, to watch its threads and memory")
     args = parser.parse_args()
     peak = {"threads": 0, "rss_kb": 0}
+    before = process(args.pid) if args.pid else peak
+    started = time.monotonic()
     stop = threading.Event()
     if args.pid:
         threading.Thread(target=watch, args=(args.pid, peak, stop), daemon=True).start()
     with ThreadPoolExecutor(args.clients) as pool:
         results = list(pool.map(lambda n: client(args.url, n), range(args.clients)))
     stop.set()
+    after = process(args.pid) if args.pid else peak
     lost = [r["n"] for r in results if r["lost"]]
     mixed = [r["n"] for r in results if r["mixed"]]
     print(f"clients {args.clients}: answered {args.clients - len(lost)}, lost {len(lost)} {lost}, mixed {mixed}")
-    print(f"queued {sum(r['queued'] for r in results)}, errors {[e for r in results for e in r['errors']][:5]}")
+    errors = [e for r in results for e in r["errors"]]
+    print(f"queued {sum(r['queued'] for r in results)}, errors {len(errors)} {errors[:5]}")
     print(
-        f"longest {max(r['seconds'] for r in results):.1f} s; server peak threads {peak['threads']}, "
-        f"RSS {peak['rss_kb'] // 1024} MB"
+        f"all answered in {time.monotonic() - started:.1f} s, longest {max(r['seconds'] for r in results):.1f} s; "
+        f"server RSS {before['rss_kb'] // 1024} MB before, {after['rss_kb'] // 1024} MB after, peak "
+        f"{peak['rss_kb'] // 1024} MB; peak threads {peak['threads']}"
     )
 
 

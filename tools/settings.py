@@ -137,6 +137,15 @@ class Settings:
     model: str = field(default_factory=lambda: _env("JURIS_MODEL", "local"))
     """Chat model a run uses unless it names another: ``local`` (the embedded GGUF), ``fake`` or ``provider:model``."""
 
+    review_expiry_minutes: int = field(default_factory=lambda: _env_int("JURIS_REVIEW_EXPIRY_MINUTES", 60))
+    """Minutes a run paused on the page for a person's review waits: a later review is refused (410), the paused
+    state kept in the data dir until the thread retention prunes it."""
+
+    allowed_hosts: tuple[str, ...] = field(
+        default_factory=lambda: tuple(h.strip() for h in _env("JURIS_ALLOWED_HOSTS", "").split(",") if h.strip())
+    )
+    """Host names the page and `langgraph dev` answer besides the loopback ones (behind a proxy: its public name)."""
+
     max_question_chars: int = field(default_factory=lambda: _env_int("JURIS_MAX_QUESTION_CHARS", 4000))
     """Longest question a consultation or search accepts (its default; ``--set max_question_chars=N`` per run)."""
 
@@ -188,6 +197,11 @@ class Settings:
     def threads_file(self) -> Path:
         """SQLite checkpoints of the CLI's conversation threads."""
         return self.data_dir / "threads.sqlite"
+
+    @property
+    def reviews_file(self) -> Path:
+        """SQLite checkpoints of the judgments the page paused for a person's review (no conversation to list)."""
+        return self.data_dir / "reviews.sqlite"
 
 
 def protect_data_dir(data_dir: Path) -> None:

@@ -9,7 +9,7 @@ from functools import lru_cache
 from agents.state.consult import Turn
 from prompts import load_table
 from tools.errors import InputError
-from tools.text import control_character
+from tools.text import check_text
 
 
 def validate_question(
@@ -20,8 +20,7 @@ def validate_question(
     text = (question or "").strip()
     if not text:
         raise InputError(f"the {what} is empty")
-    if where := control_character(text):
-        raise InputError(f"the {what} holds a control character ({where}): remove it")
+    check_text(text, f"the {what}")
     if len(text) > max_chars:
         raise InputError(
             f"the {what} has {len(text)} characters, more than the limit of {max_chars} "

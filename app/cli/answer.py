@@ -207,21 +207,22 @@ def judge_cmd(
     review: ReviewOption = False,
 ) -> None:
     """Judge a criminal fact: charges, applicable articles and sentence, each traceable to numbered evidence."""
+    from agents.common.question import validate_question
     from agents.state.judge import JudgeInput
     from app.cli.printing import print_judgment
     from app.cli.runner import run_graph
     from graphs.judge import build_graph
+    from tools.text import read_utf8
 
     if (fact is None) == (file is None):
         raise InputError("give exactly one of --fact TEXT or --file FILE")
     if file is not None:
         if not file.is_file():
             raise InputError(f"fact file not found: {file}")
-        try:
-            fact = file.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise InputError(f"fact file {file} is not UTF-8 text (byte {exc.start}): save it as UTF-8") from exc
+        fact = read_utf8(file, "the fact file")
     context = run_context(JudgeContext(), settings, model, review)
+    # Checked here, at the edge, as `ask` checks its question: an unreadable character never reaches the run.
+    validate_question(fact or "", context.max_fact_chars, "fact description", "--set max_fact_chars=N")
     live = err.is_terminal and not as_json
     out = run_graph(build_graph, JudgeInput(fact=fact or ""), context, live, check=require_statutes)
     print_json(out) if as_json else print_judgment(out)

@@ -12,9 +12,12 @@ import typer
 
 from app.cli.console import err, shown
 from tools.errors import InputError
+from tools.settings import Settings
 
 DEFAULT_PORT = 8765
 """The page's port when none is given."""
+STOP_GRACE_S = 2
+"""Seconds a stopping server gives the requests in flight before it cancels them (it must end within five)."""
 
 
 def _loopback(host: str) -> bool:
@@ -46,17 +49,24 @@ def serve(
 ) -> None:
     """Serve the page (ask a question, judge a fact, see the evidence) at http://HOST:PORT/; while it runs,
     `jurisgraph ask` on the same data dir sends its question here and answers from the warm models."""
-    import uvicorn
-
-    from app.threads import open_checkpointer, prune_threads
-    from app.web.presence import announced, running_server
-    from app.web.routes import page_app
+    from app.web.presence import sole_server
     from tools.settings import load_settings
 
     settings = load_settings()
-    if other := running_server(settings):
-        # Two servers on one data dir would take turns over its server file, and the second's exit would delete it.
-        raise InputError(f"a server already serves this data dir at {other}: stop it, or serve another data dir")
+    # Two servers on one data dir would take turns over its server file, and the second's exit would delete it.
+    with sole_server(settings):
+        _serve(settings, host, port)
+    # uvicorn answers SIGINT and SIGTERM itself and returns: the server stopped as every command stops on a signal.
+    raise typer.Exit(130)
+
+
+def _serve(settings: Settings, host: str, port: int) -> None:
+    import uvicorn
+
+    from app.threads import open_checkpointer, prune_threads
+    from app.web.presence import announced
+    from app.web.routes import page_app
+
     if not _loopback(host):
         err.print(
             f"[yellow]warning:[/yellow] listening on {shown(host)}: anyone who reaches it can ask and read answers"
@@ -69,14 +79,29 @@ def serve(
             if exc.errno == errno.EADDRINUSE:
                 raise InputError(f"port {port} on {host} is in use: give another with --port") from exc
             raise InputError(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
-    with open_checkpointer(settings) as saver:  # every page question keeps a thread: the old ones go
-        if pruned := prune_threads(saver, settings.thread_retention_days):
-            err.print(f"pruned {len(pruned)} thread(s) older than {settings.thread_retention_days} days")
+    for store in (None, settings.reviews_file):  # every page question keeps a thread: the old ones go
+        with open_checkpointer(settings, store) as saver:
+            if pruned := prune_threads(saver, settings.thread_retention_days):
+                err.print(f"pruned {len(pruned)} thread(s) older than {settings.thread_retention_days} days")
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     threading.Thread(target=_warm_up, name="warm-up", daemon=True).start()
     err.print(f"JurisGraph page: {url}/  (Ctrl-C stops it)")
-    server = uvicorn.Server(uvicorn.Config(page_app(hosts=[host]), host=host, port=port, log_level="warning"))
+    app = page_app(hosts=[host, *settings.allowed_hosts])
+    # A stop waits this long for runs and uploads in flight, then cancels them: a client sending its body slowly
+    # kept the server up for 40 s. What a run finished is in its thread already.
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=STOP_GRACE_S)
     with announced(settings, url):
-        server.run()
-    # uvicorn answers SIGINT and SIGTERM itself and returns: the server stopped as every command stops on a signal.
-    raise typer.Exit(130)
+        uvicorn.Server(config).run()
+
+
+def api_key_cmd(
+    owner: Annotated[str, typer.Option(help="Whose threads the key creates and sees (letters, digits, - or _).")] = (
+        "local"
+    ),
+) -> None:
+    """Print the key a LangGraph API client sends to `langgraph dev` on this data dir (Authorization: Bearer KEY):
+    each owner sees the threads its key created, and nobody without the data dir can make one."""
+    from app.web.keys import api_key
+    from tools.settings import load_settings
+
+    print(api_key(load_settings(), owner))

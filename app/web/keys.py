@@ -6,6 +6,9 @@ keeps it; every later request naming the thread must bring it. A key is an HMAC 
 kept in the data dir (``page.key``, readable by its owner only), so a thread the CLI named (``ask --thread t1``) is
 reachable from the web only by a process that can read the data dir: ``jurisgraph ask`` through ``serve`` can,
 another site's page cannot. The secret outlives a restart, so a page's threads do too.
+
+The same secret makes the LangGraph API's keys (``jurisgraph api-key``): under `langgraph dev` a thread is its
+creator's, and the key names the creator (app/auth.py).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
 import secrets
 from functools import lru_cache
 from pathlib import Path
@@ -54,3 +58,22 @@ def check_key(settings: Settings, thread: str, key: object) -> None:
     """Refuse (:class:`Forbidden`) a request naming ``thread`` without its key."""
     if not isinstance(key, str) or not hmac.compare_digest(key, thread_key(settings, thread)):
         raise Forbidden(f"thread {thread} is not this page's: its key is missing or wrong")
+
+
+API_KEY_FORMAT = re.compile(r"([A-Za-z0-9_-]{1,64})\.([0-9a-f]{32})")
+"""``OWNER.DIGEST``: whose key it is, and the HMAC that proves the data dir's secret made it."""
+
+
+def api_key(settings: Settings, owner: str) -> str:
+    """The key that makes ``owner`` the owner of the LangGraph API threads it creates (app/auth.py)."""
+    if not API_KEY_FORMAT.fullmatch(f"{owner}.{'0' * 32}"):
+        raise InputError(f"the owner {owner!r} must be 1 to 64 letters, digits, '-' or '_'")
+    return f"{owner}.{thread_key(settings, f'api-owner:{owner}')}"
+
+
+def api_owner(settings: Settings, key: str) -> str | None:
+    """Whose ``key`` is (:func:`api_key`), or None when the data dir's secret did not make it."""
+    match = API_KEY_FORMAT.fullmatch(key.strip())
+    if match is None or not hmac.compare_digest(api_key(settings, match.group(1)), match.group(0)):
+        return None
+    return match.group(1)

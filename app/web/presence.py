@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -12,10 +13,13 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
+from tools.errors import InputError
 from tools.settings import Settings
 
 SERVER_FILE = "serve.json"
 """The file, under the data dir, naming the server's process and address."""
+LOCK_FILE = "serve.lock"
+"""Held (an exclusive ``flock``) by the one server of the data dir for its whole life."""
 SERVICE = "jurisgraph"
 """What the page's ``/api/health`` names itself, so a port another program took over is not asked."""
 HEALTH_TIMEOUT_S = 2.0
@@ -26,6 +30,29 @@ def data_dir_id(settings: Settings) -> str:
     """The data dir as ``/api/health`` names it: a digest of its resolved path, so ``ask`` can tell that a server
     serves its data dir while nobody who asks learns where that is."""
     return hashlib.sha256(str(settings.data_dir.resolve()).encode()).hexdigest()[:16]
+
+
+@contextmanager
+def sole_server(settings: Settings) -> Iterator[None]:
+    """Hold the data dir's server lock while the block runs, or refuse (InputError) when another server holds it.
+    Two servers started at the same instant both found no server file, and the second failed on the thread store
+    with "database is locked"; the lock is taken before anything else, and the kernel frees it when a server
+    dies, even by -9."""
+    path = settings.data_dir / LOCK_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            other = running_server(settings)
+            where = f"at {other}" if other else "(it is starting)"
+            raise InputError(
+                f"a server already serves this data dir {where}: stop it, or serve another data dir"
+            ) from None
+        yield
+    finally:
+        os.close(descriptor)  # closing frees the lock
 
 
 @contextmanager

@@ -1,15 +1,24 @@
-"""The page's runs, at most a few at once: the rest wait their turn in order, and each is told where it stands.
+"""The page's runs, at most a few at once: the rest wait their turn in order, and each is told where it stands;
+and at most one run writing each thread.
 
 Sixty people asking at once started sixty runs: the process held hundreds of OS threads, the thread store's
 writes collided, and every answer came slowly. A machine that runs a local model serves one or two runs well;
 the others wait here, first come first served, and the page shows each its place in the queue.
+
+Two follow-ups sent at once on one thread both ran from the same last checkpoint, and the second's write
+replaced the first's turn (3 turns of 4 kept); two reviews sent at once both resumed the paused run, with
+contradictory judgments. A thread therefore has one writer: a second run naming it while the first runs (or
+waits) is refused with a 409 naming the first, and nothing is lost or applied twice.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
+
+from tools.errors import InputError
 
 RUNS_AT_ONCE = 2
 """Runs the page's server works on at once: two cores and one local model serve about that many well."""
@@ -52,3 +61,32 @@ class RunQueue:
         with self._turn:
             self.active -= 1
             self._turn.notify_all()
+
+
+class Busy(InputError):
+    """A run named a thread another run is writing (a 409)."""
+
+
+class ThreadClaims:
+    """The threads runs are writing now, each with what writes it and since when."""
+
+    def __init__(self) -> None:
+        self._held: dict[str, tuple[str, float]] = {}
+        self._lock = threading.Lock()
+
+    def claim(self, thread: str, what: str) -> None:
+        """Take ``thread`` for a run (``what``: "a question", "a review"), or :class:`Busy` naming the run that
+        holds it."""
+        with self._lock:
+            if thread in self._held:
+                holder, since = self._held[thread]
+                raise Busy(
+                    f"thread {thread} is busy: {holder} sent {time.monotonic() - since:.0f} s ago is still running; "
+                    "send this one when its answer has come"
+                )
+            self._held[thread] = (what, time.monotonic())
+
+    def release(self, thread: str) -> None:
+        """The run writing ``thread`` has ended."""
+        with self._lock:
+            self._held.pop(thread, None)

@@ -23,17 +23,17 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from agents.common.question import validate_question
+from agents.common.question import set_aside_instructions, validate_question
 from agents.context import ConsultContext, JudgeContext
 from agents.state.consult import ConsultInput
 from agents.state.judge import JudgeInput
 from app.output import to_json
 from app.threads import validate_thread_id
-from app.web.guard import MAX_BODY_BYTES, ASGIApp, SameOrigin
+from app.web.guard import ASGIApp, page_guard
 from app.web.keys import Forbidden, check_key
 from app.web.presence import SERVICE, data_dir_id
-from app.web.queue import RunQueue
-from app.web.runs import GRAPHS, Event, check_answers, new_thread, pending_reviews, run_events
+from app.web.queue import Busy, RunQueue, ThreadClaims
+from app.web.runs import GRAPHS, Event, Expired, check_answers, new_thread, pending_reviews, run_events
 from tools.errors import InputError
 from tools.settings import load_settings
 
@@ -41,27 +41,18 @@ STATIC = Path(__file__).with_name("static")
 """The page and its assets, shipped in the package: nothing is fetched from a network."""
 
 
-class TooLarge(InputError):
-    """A request body past the guard's limit, found while reading it (a chunked body states no length)."""
+_STATUS = {Forbidden: 403, Busy: 409, Expired: 410}
+"""The status of each refusal that is not a 422."""
 
 
 def _refused(exc: InputError) -> JSONResponse:
-    status = 413 if isinstance(exc, TooLarge) else 403 if isinstance(exc, Forbidden) else 422
-    return JSONResponse({"error": str(exc)}, status_code=status)
+    return JSONResponse({"error": str(exc)}, status_code=_STATUS.get(type(exc), 422))
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY_BYTES:
-            raise TooLarge(f"the request body is over {MAX_BODY_BYTES} bytes")
-    try:
-        body = json.loads(raw or b"{}")
-    except ValueError as exc:
-        raise InputError(f"the request body is not JSON: {exc}") from exc
-    except RecursionError as exc:
-        raise InputError("the request body nests too deeply") from exc
+    """The request's JSON object: the guard (:mod:`app.web.guard`) has read it whole, within its limit, and found
+    it JSON with every text readable."""
+    body = json.loads(await request.body() or b"{}")
     if not isinstance(body, dict):
         raise InputError("the request body must be a JSON object")
     return body
@@ -94,12 +85,15 @@ def _reached(body: dict[str, Any], thread: str) -> str:
 
 RUNS = RunQueue()
 """The server's runs, a few at once (:mod:`app.web.queue`)."""
+WRITERS = ThreadClaims()
+"""The thread each run writes, one run at a time (:mod:`app.web.queue`)."""
 
 
-def _streamed(events: Iterator[Event], finish: bool = False) -> StreamingResponse:
+def _streamed(events: Iterator[Event], finish: bool = False, thread: str | None = None) -> StreamingResponse:
     """The events as a server-sent event stream, the run waiting its turn first (``queued`` events say how many
     runs are ahead). When the page goes away the run stops at its next step (what it finished is kept in its
-    thread), or never starts if it was still waiting; with ``finish`` it goes on to its end."""
+    thread), or never starts if it was still waiting; with ``finish`` it goes on to its end. The ``thread`` it was
+    given (claimed in :data:`WRITERS`) is free again when the run ends."""
     queue: Queue[Event | None] = Queue()
     left = threading.Event()
 
@@ -115,6 +109,8 @@ def _streamed(events: Iterator[Event], finish: bool = False) -> StreamingRespons
             finally:
                 RUNS.done()
         finally:
+            if thread is not None:
+                WRITERS.release(thread)
             queue.put(None)
 
     threading.Thread(target=work, name="page-run", daemon=True).start()
@@ -131,11 +127,14 @@ def _streamed(events: Iterator[Event], finish: bool = False) -> StreamingRespons
 
 
 def _text(body: dict[str, Any], key: str, limit: int, what: str) -> str:
-    """The question or fact of a request, checked as the graph checks it."""
+    """The question or fact of a request, checked as the graph checks it (one made of instructions to the system
+    alone is refused here, as the CLI refuses it, not answered with an error event)."""
     text = body.get(key)
     if not isinstance(text, str):
         raise InputError(f"{key} must be a text")
-    return validate_question(text, limit, what, f"max_{key}_chars")
+    checked = validate_question(text, limit, what, f"max_{key}_chars")
+    set_aside_instructions(checked, what=what)
+    return checked
 
 
 async def ask(request: Request) -> Response:
@@ -148,9 +147,11 @@ async def ask(request: Request) -> Response:
         if thread is None and context.human_review:
             raise InputError("a review pauses the run in its thread: ask with keep true to review")
         raw, finish = _flag(body, "raw"), _flag(body, "finish")
+        if thread is not None:
+            WRITERS.claim(thread, "a question")  # a second turn at once would overwrite the first's
     except InputError as exc:
         return _refused(exc)
-    return _streamed(run_events("consult", ConsultInput(question=question), thread, context, raw), finish)
+    return _streamed(run_events("consult", ConsultInput(question=question), thread, context, raw), finish, thread)
 
 
 async def judge(request: Request) -> Response:
@@ -185,11 +186,17 @@ async def resume(request: Request) -> Response:
         _reached(body, thread)
         context = ConsultContext(human_review=True) if graph == "consult" else JudgeContext(human_review=True)
         raw, finish = _flag(body, "raw"), _flag(body, "finish")
-        # A malformed answer or one for nothing pending is refused here, and the run stays paused for a valid one.
-        check_answers(graph, thread, answers, await run_in_threadpool(pending_reviews, graph, thread))
+        # Claimed before the review is checked: a second review sent at once is a 409, never applied twice.
+        WRITERS.claim(thread, "a review")
+        try:
+            # A malformed answer or one for nothing pending is refused here, and the run stays paused for a valid one.
+            check_answers(graph, thread, answers, await run_in_threadpool(pending_reviews, graph, thread))
+        except InputError:
+            WRITERS.release(thread)
+            raise
     except InputError as exc:
         return _refused(exc)
-    return _streamed(run_events(graph, Command(resume=answers), thread, context, raw), finish)
+    return _streamed(run_events(graph, Command(resume=answers), thread, context, raw), finish, thread)
 
 
 async def health(_request: Request) -> Response:
@@ -204,7 +211,7 @@ async def page(_request: Request) -> Response:
 
 def page_app(hosts: Iterable[str] = ()) -> ASGIApp:
     """The page's app, to serve at the root or mount under a prefix, answering only its own requests at the
-    loopback names and ``hosts`` (:class:`app.web.guard.SameOrigin`)."""
+    loopback names and ``hosts`` (:func:`app.web.guard.page_guard`)."""
     app = Starlette(
         routes=[
             Route("/", page),
@@ -215,4 +222,4 @@ def page_app(hosts: Iterable[str] = ()) -> ASGIApp:
             Route("/api/resume", resume, methods=["POST"]),
         ]
     )
-    return SameOrigin(app, hosts)
+    return page_guard(app, hosts)

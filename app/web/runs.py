@@ -1,8 +1,10 @@
 """The runs the page starts: a graph run whose progress and result come as events a person can read.
 
 A consultation runs in its conversation thread, kept in the data dir's thread store (``jurisgraph threads``
-lists it, ``ask --thread`` continues it); a judgment paused for review waits in this server's memory until the
-person answers. Every failure is an event naming the problem, never a stack trace.
+lists it, ``ask --thread`` continues it); a judgment paused for review waits in the data dir's review store
+(``reviews.sqlite``: thirty-three paused in memory had taken the server from 307 to 432 MB) until the person
+answers, for ``JURIS_REVIEW_EXPIRY_MINUTES``: a review sent later is refused (410) and the paused state is kept
+until the thread retention prunes it. Every failure is an event naming the problem, never a stack trace.
 """
 
 from __future__ import annotations
@@ -11,16 +13,16 @@ import logging
 import uuid
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
 from agents.context import AuditContext
 from app.cli.answer import require_statutes
 from app.progress import follow
-from app.threads import open_checkpointer, serializer, validate_thread_id
+from app.threads import open_checkpointer, validate_thread_id
 from app.web.keys import thread_key
 from app.web.views import consult_view, judge_view
 from tools.errors import InputError, JurisError
@@ -31,8 +33,10 @@ GRAPHS = ("consult", "judge")
 """The graphs the page runs."""
 
 log = logging.getLogger(__name__)
-_paused = InMemorySaver(serde=serializer())
-"""Judgments paused for review, by thread, for the server's life (a judgment is not a conversation to keep)."""
+
+
+class Expired(InputError):
+    """A review sent after its run's pause expired (a 410)."""
 
 
 def new_thread(graph: str) -> str:
@@ -43,7 +47,22 @@ def new_thread(graph: str) -> str:
 def _saver(graph: str, thread: str | None) -> AbstractContextManager[BaseCheckpointSaver[Any] | None]:
     if thread is None:
         return nullcontext(None)
-    return open_checkpointer(load_settings()) if graph == "consult" else nullcontext(_paused)
+    settings = load_settings()
+    return open_checkpointer(settings) if graph == "consult" else open_checkpointer(settings, settings.reviews_file)
+
+
+def _check_fresh(graph: str, saver: BaseCheckpointSaver[Any], thread: str) -> None:
+    """Refuse (:class:`Expired`) a review of a run paused longer than ``JURIS_REVIEW_EXPIRY_MINUTES``."""
+    paused = saver.get_tuple({"configurable": {"thread_id": thread}})
+    if paused is None:
+        return
+    minutes = load_settings().review_expiry_minutes
+    since = datetime.fromisoformat(str(paused.checkpoint["ts"]))
+    if minutes > 0 and datetime.now(UTC) - since > timedelta(minutes=minutes):
+        raise Expired(
+            f"the {graph} review in thread {thread}, paused at {since:%Y-%m-%d %H:%M} UTC, expired after {minutes} "
+            f"minutes (JURIS_REVIEW_EXPIRY_MINUTES); its state is kept in the data dir: ask again to review anew"
+        )
 
 
 def _build(graph: str, saver: BaseCheckpointSaver[Any] | None) -> Any:
@@ -57,7 +76,10 @@ def pending_reviews(graph: str, thread: str) -> dict[str, set[str]]:
     none waits)."""
     with _saver(graph, thread) as saver:
         state = _build(graph, saver).get_state({"configurable": {"thread_id": thread}})
-        return {item.id: {v["article_id"] for v in item.value["verdicts"]} for item in state.interrupts}
+        pending = {item.id: {v["article_id"] for v in item.value["verdicts"]} for item in state.interrupts}
+        if pending and saver is not None:
+            _check_fresh(graph, saver, thread)
+        return pending
 
 
 def check_answers(graph: str, thread: str, answers: dict[str, Any], pending: dict[str, set[str]]) -> None:
@@ -66,8 +88,7 @@ def check_answers(graph: str, thread: str, answers: dict[str, Any], pending: dic
     resumes: a malformed answer that reached the graph failed its node, and every later resume with it."""
     if not pending:
         raise InputError(
-            f"no {graph} run waits for a review in thread {thread} (answered already, or the server was restarted: "
-            "ask again)"
+            f"no {graph} run waits for a review in thread {thread} (answered already, or never paused: ask again)"
         )
     waiting = "; ".join(f"{i}: {', '.join(sorted(ids))}" for i, ids in pending.items())
     for interrupt_id, changes in answers.items():
@@ -82,6 +103,12 @@ def check_answers(graph: str, thread: str, answers: dict[str, Any], pending: dic
                 raise InputError(f"the review of {article}: applicable must be true or false")
             if not isinstance(change.get("reason", ""), str):
                 raise InputError(f"the review of {article}: reason must be a text")
+    if unanswered := sorted(set(pending) - set(answers)):
+        # ``{}`` answered nothing and showed the review again: accepting every verdict is ``{id: {}}``.
+        raise InputError(
+            f"answers must answer every pending review ({{id: {{}}}} accepts its verdicts): {', '.join(unanswered)} "
+            f"unanswered; pending: {waiting}"
+        )
 
 
 def run_events(
@@ -113,8 +140,7 @@ def _run(graph: str, request: Any, thread: str | None, context: AuditContext, ra
         compiled = _build(graph, saver)
         if isinstance(request, Command) and not compiled.get_state(config).interrupts:
             raise InputError(
-                f"no {graph} run waits for a review in thread {thread} (answered already, or the server "
-                "was restarted: ask again)"
+                f"no {graph} run waits for a review in thread {thread} (answered already, or never paused: ask again)"
             )
         out: dict[str, Any] = {}
         for kind, payload in follow(compiled, request, context, config):
@@ -130,8 +156,8 @@ def _run(graph: str, request: Any, thread: str | None, context: AuditContext, ra
                 "pending": [{"id": item.id, "verdicts": item.value["verdicts"]} for item in pending],
             }
             return
-    if graph == "judge" and thread is not None:
-        _paused.delete_thread(thread)  # reviewed and judged: nothing waits any more
+        if graph == "judge" and saver is not None:
+            saver.delete_thread(str(thread))  # reviewed and judged: nothing waits any more
     if graph == "consult":
         view = consult_view(str(out.get("question") or ""), out)
     else:

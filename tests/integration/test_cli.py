@@ -307,6 +307,12 @@ def test_judge_prints_a_traceable_judgment(data_dir: Path, tmp_path: Path) -> No
     fact.write_bytes("被告人张某秘密窃取他人手机一部。".encode("gbk"))
     gbk = _run("judge", "--file", str(fact), data_dir=data_dir)
     assert gbk.returncode == 2 and "is not UTF-8 text" in gbk.stderr and "Traceback" not in gbk.stderr
+    # A byte that is not UTF-8 in the argument itself (Python reads it as U+DCFF): named, exit 2 (it was a 307-line
+    # traceback), for a fact and for a question alike (issue 87).
+    for args, what in ((("judge", "--fact"), "fact description"), (("ask", "--no-server"), "question")):
+        raw = _run(*args, "被告人张某\udcff盗窃手机一部", data_dir=data_dir)
+        assert raw.returncode == 2 and "Traceback" not in raw.stderr, raw.stderr
+        assert f"the {what} holds a byte that is not UTF-8 (0xFF at character 6)" in raw.stderr
 
 
 def test_threads_continue_across_processes(data_dir: Path) -> None:

@@ -26,9 +26,17 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
 
-def _http(method: str, url: str, body: dict[str, Any] | None = None, timeout: float = 10) -> Any:
+KEYS: dict[str, str] = {}
+"""Each API key a test calls with, by owner: ``jurisgraph api-key --owner NAME`` on the served data dir."""
+
+
+def _headers(owner: str = "tester") -> dict[str, str]:
+    return {"Content-Type": "application/json", "Authorization": f"Bearer {KEYS[owner]}"}
+
+
+def _http(method: str, url: str, body: dict[str, Any] | None = None, timeout: float = 10, owner: str = "tester") -> Any:
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(url, data=data, method=method, headers=_headers(owner))
     with urllib.request.urlopen(request, timeout=timeout) as response:
         return json.loads(response.read() or b"null")
 
@@ -78,6 +86,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     }
     ingest = subprocess.run([str(BIN / "jurisgraph"), "ingest"], env=env, capture_output=True, text=True, timeout=300)
     assert ingest.returncode == 0, ingest.stderr
+    for owner in ("tester", "other"):
+        key = [str(BIN / "jurisgraph"), "api-key", "--owner", owner]
+        KEYS[owner] = subprocess.run(key, env=env, capture_output=True, text=True, check=True).stdout.strip()
     port = free_port()
     exe = str(BIN / "langgraph")
     log = (data_dir / "server.log").open("w")
@@ -160,9 +171,7 @@ def test_the_final_answer_streams_token_by_token_through_the_api(server: str) ->
         "context": {"model": "fake", "profile": "thorough"},
         "stream_mode": ["messages-tuple", "values"],
     }
-    request = urllib.request.Request(
-        f"{server}/runs/stream", data=json.dumps(run).encode(), headers={"Content-Type": "application/json"}
-    )
+    request = urllib.request.Request(f"{server}/runs/stream", data=json.dumps(run).encode(), headers=_headers())
     with urllib.request.urlopen(request, timeout=120) as response:
         body = response.read().decode().replace("\r\n", "\n")
     events = []  # (event name, data) pairs of the server-sent event stream
@@ -295,3 +304,68 @@ def test_a_chat_client_asks_with_messages_and_reads_the_basis_in_the_answer(serv
     with pytest.raises(urllib.error.HTTPError) as refused:
         _http("POST", f"{server}/runs/wait", run)
     assert refused.value.code == 422 and "must end with a human message" in refused.value.read().decode()
+
+
+def _status(method: str, url: str, body: bytes | None = None, headers: dict[str, str] | None = None) -> int:
+    request = urllib.request.Request(url, data=body, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as refused:
+        return refused.code
+
+
+def test_another_sites_page_cannot_reach_the_api(server: str) -> None:
+    # Issue 87: a preflight from another origin got ACAO * and private-network access, and a text/plain POST to
+    # /threads/search listed every thread with its question.
+    _http("POST", f"{server}/threads", {"metadata": {"question": "离婚后孩子归谁？"}})
+    evil = {"Origin": "http://evil.example"}
+    preflight = {**evil, "Access-Control-Request-Method": "POST", "Access-Control-Request-Private-Network": "true"}
+    request = urllib.request.Request(f"{server}/threads/search", method="OPTIONS", headers=preflight)
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 403 and "access-control-allow-origin" not in refused.value.headers
+    for headers in (
+        {**evil, "Content-Type": "text/plain"},
+        {**evil, **_headers()},  # even with the key, another site's page is refused
+        {"Content-Type": "text/plain", "Authorization": _headers()["Authorization"]},
+    ):
+        assert _status("POST", f"{server}/threads/search", b"{}", headers) in (403, 415), headers
+    assert _status("GET", f"{server}/assistants/search", None, {"Host": "attacker.example"}) == 421
+    # Studio's origin gets its documented grant, for that origin alone; a loopback chat UI too.
+    for origin in ("https://smith.langchain.com", "http://localhost:3000"):
+        request = urllib.request.Request(
+            f"{server}/threads/search", method="OPTIONS", headers={**preflight, "Origin": origin}
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.headers["access-control-allow-origin"] == origin
+
+
+def test_a_thread_is_its_creators_and_a_caller_without_a_key_sees_none(server: str) -> None:
+    mine = _http("POST", f"{server}/threads", {"metadata": {"topic": "租房押金"}})["thread_id"]
+    theirs = _http("POST", f"{server}/threads", {"metadata": {"topic": "工伤"}}, owner="other")["thread_id"]
+    listed = {t["thread_id"] for t in _http("POST", f"{server}/threads/search", {"limit": 100})}
+    assert mine in listed and theirs not in listed
+    assert {t["thread_id"] for t in _http("POST", f"{server}/threads/search", {}, owner="other")} == {theirs}
+    with pytest.raises(urllib.error.HTTPError) as hidden:
+        _http("GET", f"{server}/threads/{theirs}/state")
+    assert hidden.value.code == 404
+    anonymous = {"Content-Type": "application/json"}
+    assert _status("POST", f"{server}/threads/search", b"{}", anonymous) == 401
+    forged = {**anonymous, "Authorization": "Bearer tester." + "0" * 32}
+    assert _status("POST", f"{server}/threads/search", b"{}", forged) == 401
+    # Only Studio's origin may come in as Studio's user (who needs no key).
+    assert _status("POST", f"{server}/threads/search", b"{}", {**anonymous, "x-auth-scheme": "langsmith"}) == 403
+
+
+def test_bodies_over_the_limit_or_nested_deep_never_reach_the_server(server: str) -> None:
+    run = {
+        "assistant_id": "consult",
+        "input": {"question": "问" * (10 * 1024 * 1024 // 3)},
+        "context": {"model": "fake"},
+    }
+    assert _status("POST", f"{server}/runs", json.dumps(run, ensure_ascii=False).encode(), _headers()) == 413
+    deep = b'{"assistant_id": "consult", "input": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    assert _status("POST", f"{server}/runs", deep, _headers()) == 422
+    surrogate = b'{"assistant_id": "consult", "input": {"question": "\\u76d7\\ud800"}}'
+    assert _status("POST", f"{server}/runs/wait", surrogate, _headers()) == 422

@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -406,3 +407,86 @@ def test_a_port_in_use_is_named(tmp_path: Path) -> None:
         refused = run_cli("serve", "--port", str(port), data_dir=tmp_path, timeout=60)
     assert refused.returncode == 2 and f"port {port} on 127.0.0.1 is in use" in refused.stderr
     assert not (tmp_path / "serve.json").exists()
+
+
+def _post(url: str, body: dict[str, Any], timeout: float = WAIT_S) -> tuple[int, list[tuple[str, dict[str, Any]]]]:
+    """The status and the events of a page request (a refusal's JSON as one ``refused`` event)."""
+    from app.web.client import events
+
+    data = json.dumps(body, ensure_ascii=False).encode()
+    request = urllib.request.Request(url, data=data, method="POST", headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, list(events(response))
+    except urllib.error.HTTPError as refused:
+        return refused.code, [("refused", json.loads(refused.read()))]
+
+
+def test_two_turns_sent_at_once_on_one_thread_lose_nothing(served: tuple[str, Path]) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    url = served[0] + "/api/ask"
+    _, first = _post(url, {"question": DRUNK})
+    opened = next(data for name, data in first if name == "thread")
+    follow = {"thread": opened["thread"], "key": opened["key"]}
+    questions = ["如果撞伤了人呢？", "会被吊销驾驶证吗？"]
+    with ThreadPoolExecutor(2) as pool:
+        sent = list(pool.map(lambda q: _post(url, {**follow, "question": q}), questions))
+    answered = [q for q, (code, got) in zip(questions, sent, strict=True) if code == 200 and got[-1][0] == "answer"]
+    refused = [got[0][1]["error"] for code, got in sent if code == 409]
+    assert len(answered) + len(refused) == 2 and all("is busy" in r for r in refused)
+    # Every answered turn is in the thread: none overwritten by the other (3 turns of 4 were kept).
+    listed = json.loads(run_cli("threads", "--json", data_dir=served[1]).stdout)
+    turns = next(t["turns"] for t in listed if t["thread_id"] == opened["thread"])
+    assert turns == 1 + len(answered)
+
+
+def test_sigterm_during_a_slow_upload_ends_serve_within_five_seconds(tmp_path: Path) -> None:
+    with _serve(tmp_path / "kb") as (url, data_dir):
+        port = int(url.rsplit(":", 1)[1])
+        slow = socket.create_connection(("127.0.0.1", port))
+        slow.sendall(b"POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n")
+        slow.sendall(b'Content-Length: 100000\r\n\r\n{"question": "')  # and then nothing more
+        time.sleep(0.5)
+        pid = int(json.loads((data_dir / "serve.json").read_text(encoding="utf-8"))["pid"])
+        started = time.monotonic()
+        os.kill(pid, signal.SIGTERM)
+        while time.monotonic() - started < 10:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        stopped = time.monotonic() - started
+        slow.close()
+    log = (data_dir / "serve.log").read_text(encoding="utf-8")
+    assert stopped < 5 and "exit code 130" in log and "Traceback" not in log, log[-2000:]
+
+
+def test_two_servers_started_at_once_on_a_fresh_data_dir_one_serves(tmp_path: Path) -> None:
+    assert run_cli("ingest", data_dir=tmp_path).returncode == 0
+    env = {**os.environ, "JURIS_DATA_DIR": str(tmp_path), "JURIS_MODEL": "fake", "JURIS_EMBEDDINGS": "hash"}
+    procs = [
+        subprocess.Popen(
+            [str(BIN / "jurisgraph"), "serve", "--port", str(free_port())],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        for _ in range(2)
+    ]
+    try:
+        time.sleep(1)
+        deadline = time.monotonic() + 60
+        while all(p.poll() is None for p in procs) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        ended = [p for p in procs if p.poll() is not None]
+        assert len(ended) == 1 and ended[0].returncode == 2
+        message = ended[0].stderr.read() if ended[0].stderr else ""
+        assert "a server already serves this data dir" in message and "locked" not in message, message
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                stop_served(p, tmp_path)  # type: ignore[arg-type]

@@ -13,19 +13,34 @@ from agents.common.question import validate_question
 from app.cli.console import shown
 from tools.errors import InputError
 from tools.settings import protect_data_dir
-from tools.text import control_character, visible
+from tools.text import read_utf8, unreadable, visible
 
 
-def test_control_characters_are_found_and_named() -> None:
-    assert control_character("第一行\n第二行\t制表") is None  # line breaks and tabs are text
-    assert control_character("被告人张某\x00秘密") == "U+0000 at character 6"
-    assert control_character("abc\x1b[2J") == "U+001B at character 4"
+def test_unreadable_characters_are_found_and_named() -> None:
+    assert unreadable("第一行\n第二行\t制表") is None  # line breaks and tabs are text
+    assert unreadable("被告人张某\x00秘密") == "a control character (U+0000 at character 6)"
+    assert unreadable("abc\x1b[2J") == "a control character (U+001B at character 4)"
+    assert unreadable("盗窃\ud800罪") == "a lone surrogate (U+D800 at character 3)"
+    # A command-line byte that is not UTF-8 reaches Python as U+DC00 + the byte (surrogateescape).
+    assert unreadable("被告人张某\udcff盗窃") == "a byte that is not UTF-8 (0xFF at character 6)"
     with pytest.raises(InputError, match=r"the question holds a control character \(U\+0007 at character 3\)"):
         validate_question("醉驾\x07会怎样", 100)
+    with pytest.raises(InputError, match=r"the fact description holds a lone surrogate \(U\+DFFF at character 1\)"):
+        validate_question("\udfff盗窃", 100, "fact description")
+
+
+def test_a_file_not_in_utf8_is_named_with_its_line_and_byte(tmp_path: Path) -> None:
+    path = tmp_path / "fact.txt"
+    path.write_bytes("第一行\n".encode() + "盗窃".encode("gbk"))
+    with pytest.raises(InputError, match=r"fact\.txt:2: the fact file is not UTF-8 text \(byte 10\)"):
+        read_utf8(path, "the fact file")
+    with pytest.raises(InputError, match="cannot be read"):
+        read_utf8(tmp_path / "missing.txt", "the fact file")
 
 
 def test_the_terminal_is_shown_control_characters_written_out() -> None:
     assert visible("t-1\x1b[2J") == "t-1\\x1b[2J"
+    assert visible("t\ud800") == "t\\ud800"  # printing it raised UnicodeEncodeError
     assert shown("[red]t\x1b[0m") == "\\[red]t\\x1b[0m"  # rich markup escaped too
 
 

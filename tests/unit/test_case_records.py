@@ -49,7 +49,7 @@ def test_a_file_in_another_encoding_is_named_not_a_traceback(tmp_path: Path) -> 
     path = tmp_path / "gbk.jsonl"
     lines = [json.dumps(GOOD, ensure_ascii=False), json.dumps({**GOOD, "id": "c2"}, ensure_ascii=False)]
     path.write_bytes("\n".join(lines).encode("gbk"))
-    with pytest.raises(CorpusError, match=r"gbk\.jsonl:1: not UTF-8 text .*save the file as UTF-8"):
+    with pytest.raises(CorpusError, match=r"gbk\.jsonl:1: case file is not UTF-8 text .*save it as UTF-8"):
         load_cases(path)
 
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from tools.corpus.jsonl import read_jsonl
 from tools.errors import CorpusError
 from tools.law.articles import CRIMINAL_LAW, CRIMINAL_LAW_LAST_ARTICLE, make_article_id
-from tools.text import control_character
+from tools.text import check_text
 
 _REQUIRED = ("fact", "articles", "charges")
 
@@ -96,8 +96,7 @@ def load_cases(path: Path) -> list[Case]:
             record = CaseRecord.model_validate(row)
         except ValidationError as exc:
             raise CorpusError(f"{path}:{number}: malformed case: {_first_error(exc)}") from exc
-        if at := control_character(record.fact):
-            raise CorpusError(f"{path}:{number}: field fact holds a control character ({at})")
+        check_text(record.fact, f"{path}:{number}: field fact", CorpusError)
         cases.append(
             Case(
                 id=case_id,

@@ -15,6 +15,7 @@ from pathlib import Path
 from tools.errors import CorpusError
 from tools.law.articles import ARTICLE_REF, CRIMINAL_LAW, article_ids_in
 from tools.law.charge_names import charge_variants, normalise_charge
+from tools.text import read_utf8
 
 _BASE_GLOB = "*适用刑法分则规定的犯罪的罪名的意见*.md"
 _SUPPLEMENT_GLOB = "*确定罪名的补充规定*.md"
@@ -87,10 +88,7 @@ class ChargeRules:
 
 
 def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CorpusError(f"cannot read {path}: {exc}") from exc
+    return read_utf8(path, "the interpretation", CorpusError)
 
 
 def _apply_base(rules: ChargeRules, text: str) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from tools.corpus.jsonl import read_jsonl
 from tools.errors import CorpusError
 from tools.law.articles import parse_citations
-from tools.text import control_character
+from tools.text import check_text
 
 _REQUIRED = ("id", "question", "answer")
 BASIS_MARKER = "法律依据"
@@ -63,8 +63,7 @@ def _fields(row: dict[str, object], where: str, max_chars: int) -> dict[str, str
             raise CorpusError(f"{where}: field {key} must be a non-empty string (got {value!r})")
         if len(value) > max_chars:
             raise CorpusError(f"{where}: field {key} has {len(value)} characters; at most {max_chars}")
-        if at := control_character(value):
-            raise CorpusError(f"{where}: field {key} holds a control character ({at})")
+        check_text(value, f"{where}: field {key}", CorpusError)
     return {key: str(values[key]) for key in _REQUIRED}
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from tools.errors import CorpusError
 from tools.law.articles import ARTICLE_REF, article_ids_in
 from tools.llm.tokens import count_tokens
+from tools.text import read_utf8
 
 _ARTICLE_START_RE = re.compile(rf"^{ARTICLE_REF}[\s　]")
 _CRIMINAL_REF_RE = re.compile(rf"(?:《中华人民共和国刑法》|《刑法》|刑法){ARTICLE_REF}")
@@ -77,10 +78,7 @@ def _split(label: str, paragraphs: list[str], max_tokens: int) -> list[tuple[str
 
 def parse_interpretation(path: Path, max_tokens: int = 512) -> Interpretation:
     """Parse one LawRefBook markdown file; a file without a ``# title`` line is a CorpusError."""
-    try:
-        raw = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CorpusError(f"cannot read {path}: {exc}") from exc
+    raw = read_utf8(path, "the interpretation", CorpusError)
     lines = [line.strip() for line in raw.splitlines()]
     heading = next((line for line in lines if line.startswith("# ")), None)
     if heading is None:

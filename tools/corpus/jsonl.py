@@ -9,17 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from tools.errors import CorpusError
+from tools.text import read_utf8
 
 
 def read_jsonl(path: Path, required: tuple[str, ...], what: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) for each non-blank line; bad JSON, a non-object or a missing ``required`` key
     is a CorpusError such as ``cases.jsonl:7: a case needs articles``."""
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        at = raw.count(b"\n", 0, exc.start) + 1
-        raise CorpusError(f"{path}:{at}: not UTF-8 text (byte {exc.start}); save the file as UTF-8") from exc
+    text = read_utf8(path, what.removeprefix("a ").removeprefix("an ") + " file", CorpusError)
     # Lines end at "\n" only: str.splitlines also splits at U+2028 and other separators JSON strings may hold.
     for number, raw_line in enumerate(text.split("\n"), 1):
         line = raw_line.removesuffix("\r")

@@ -18,6 +18,7 @@ from pathlib import Path
 from tools.corpus.laws_db import LawInfo
 from tools.errors import CorpusError
 from tools.law.articles import ARTICLE_REF, Article, parse_article_label, short_law_name
+from tools.text import read_utf8
 
 _ARTICLE_START_RE = re.compile(rf"^({ARTICLE_REF})[\s　]*")
 _DATE_RE = re.compile(r"\((\d{4}-\d{2}-\d{2})\)$")
@@ -38,10 +39,7 @@ class Regulations:
 
 def _read(path: Path) -> tuple[str, list[str]]:
     """(title, body lines after the header) of a regulation file."""
-    try:
-        lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CorpusError(f"cannot read {path}: {exc}") from exc
+    lines = [line.strip() for line in read_utf8(path, "the regulation", CorpusError).splitlines()]
     title = next((line[2:].strip() for line in lines if line.startswith("# ")), "")
     if not title:
         raise CorpusError(f"{path}: not a LawRefBook regulation (no '# title' line)")

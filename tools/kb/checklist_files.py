@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field, ValidationError, model_validator
 from tools.errors import CorpusError
 from tools.kb.checklists import Checklist, ChecklistRepository
 from tools.kb.statutes import StatuteRepository
+from tools.text import read_utf8
 
 
 @dataclass
@@ -73,10 +74,7 @@ class ChecklistLine(BaseModel):
 
 def read_checklist_file(path: Path) -> list[ChecklistLine]:
     """Every line of an exported checklist file, validated before anything is written."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CorpusError(f"cannot read checklist file {path}: {exc}") from exc
+    lines = read_utf8(path, "the checklist file", CorpusError).splitlines()
     rows = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
