@@ -13,11 +13,13 @@ more owner, "langgraph-studio-user", who sees the threads Studio made and no oth
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from langgraph_sdk import Auth
 
 from app.web.keys import api_owner
+from app.web.presence import data_dir_id
 from tools.settings import load_settings
 
 auth = Auth()
@@ -27,13 +29,22 @@ auth = Auth()
 async def authenticate(authorization: str | None) -> Auth.types.MinimalUserDict:
     """The caller, by the owner its key names; no key, or one the data dir's secret did not make, is a 401."""
     scheme, _, key = (authorization or "").partition(" ")
-    owner = api_owner(load_settings(), key) if scheme.lower() == "bearer" else None
+    # The secret is a file of the data dir: read off the event loop (`langgraph dev` refuses blocking calls on it).
+    owner = await asyncio.to_thread(_owner, key) if scheme.lower() == "bearer" else None
     if owner is None:
         raise Auth.exceptions.HTTPException(
             status_code=401,
             detail="send Authorization: Bearer KEY; `jurisgraph api-key` prints the key of this data dir",
         )
     return {"identity": owner}
+
+
+def _owner(key: str) -> str | None:
+    """The caller's identity: the key's owner on this data dir (``alice@3f2a…``). The server keeps its threads in
+    its working directory, not the data dir, so two data dirs' "local" owners must not be one."""
+    settings = load_settings()
+    owner = api_owner(settings, key)
+    return None if owner is None else f"{owner}@{data_dir_id(settings)}"
 
 
 @auth.on.assistants.read
@@ -60,7 +71,8 @@ async def owned(ctx: Auth.types.AuthContext, value: Any) -> dict[str, str]:
     filtered to the caller's own."""
     mine = {"owner": ctx.user.identity}
     if isinstance(value, dict):
-        metadata = value.get("metadata")
-        if metadata is None or isinstance(metadata, dict):
-            value["metadata"] = {**(metadata or {}), **mine}
+        if value.get("metadata") is None:
+            value["metadata"] = {}
+        if isinstance(value["metadata"], dict):
+            value["metadata"].update(mine)  # in place: the server may hold the dict already
     return mine

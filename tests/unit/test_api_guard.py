@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 from app.auth import authenticate, owned
 from app.server import MAX_API_BODY_BYTES, app
 from app.web.keys import api_key, api_owner
+from app.web.presence import data_dir_id
 from tools.errors import InputError
 from tools.settings import load_settings
 
@@ -95,7 +96,7 @@ def test_a_key_names_its_owner_and_only_the_data_dirs_secret_makes_one() -> None
     assert api_owner(settings, "alice." + "0" * 32) is None and api_owner(settings, "") is None
     with pytest.raises(InputError, match="must be 1 to 64 letters"):
         api_key(settings, "a b")
-    assert asyncio.run(authenticate(f"Bearer {alice}")) == {"identity": "alice"}
+    assert asyncio.run(authenticate(f"Bearer {alice}")) == {"identity": f"alice@{data_dir_id(settings)}"}
     for header in (None, alice, f"Bearer {alice}x", "Basic abc"):
         with pytest.raises(Auth.exceptions.HTTPException) as refused:
             asyncio.run(authenticate(header))
