@@ -21,6 +21,7 @@ No input reaches a route as a 500. The page's responses also carry its headers (
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
@@ -149,7 +150,12 @@ class Guard:
         chunks: list[bytes] = []
         size, more = 0, True
         while more:
-            message = await receive()
+            try:
+                message = await receive()
+            except asyncio.CancelledError:
+                # A stopping server cancels a request still sending its body: it ends here, unanswered and
+                # unlogged (uvicorn printed a traceback for each), and nothing was run for it.
+                raise _Gone from None
             if message["type"] == "http.disconnect":
                 raise _Gone
             chunk = message.get("body", b"")
