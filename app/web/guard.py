@@ -147,6 +147,13 @@ class Guard:
             raise Refused(413, f"the request body is over {self.max_body} bytes")
 
     async def _body(self, scope: Scope, headers: Headers, receive: Receive) -> bytes:
+        """The whole body, read within the limit and checked (module doc)."""
+        body = await self._read(receive)
+        if body:
+            self._check_body(scope, headers, body)
+        return body
+
+    async def _read(self, receive: Receive) -> bytes:
         chunks: list[bytes] = []
         size, more = 0, True
         while more:
@@ -164,9 +171,9 @@ class Guard:
                 raise Refused(413, f"the request body is over {self.max_body} bytes")
             chunks.append(chunk)
             more = message.get("more_body", False)
-        body = b"".join(chunks)
-        if not body:
-            return body
+        return b"".join(chunks)
+
+    def _check_body(self, scope: Scope, headers: Headers, body: bytes) -> None:
         kind = headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":
             raise Refused(415, f"the request body must be application/json, not {kind or 'untyped'}")
@@ -180,7 +187,6 @@ class Guard:
             raise Refused(422, f"{problem}: remove it")
         if self.check is not None and (problem := self.check(scope["method"], scope["path"], parsed)):
             raise Refused(422, problem)
-        return body
 
     async def _refuse(self, send: Send, status: int, message: str) -> None:
         body = json.dumps({self.field: message}, ensure_ascii=False).encode()
