@@ -121,6 +121,14 @@ class Guard:
         self.headers = headers or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            # No CORS stands before a WebSocket: any page may open one, so its Host and Origin are checked here,
+            # and a refused one is closed before it is accepted (the client sees a 403).
+            try:
+                self._check_headers(Headers(scope=scope))
+            except Refused:
+                await send({"type": "websocket.close", "code": 1008})
+                return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

@@ -113,3 +113,15 @@ def test_what_an_owner_creates_is_marked_theirs_and_every_read_filtered_to_their
     assert value["metadata"] == {"topic": "租房", "owner": "alice"}
     searched: dict[str, Any] = {"metadata": None, "limit": 10}
     assert asyncio.run(owned(ctx, searched)) == {"owner": "alice"} and searched["metadata"] == {"owner": "alice"}
+
+
+def test_a_websocket_from_another_site_or_host_is_closed_before_it_opens(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    for headers in ({"Origin": "http://evil.example"}, {"Host": "attacker.example"}):
+        with (
+            pytest.raises(WebSocketDisconnect) as closed,
+            client.websocket_connect("/threads/t1/stream/events", headers=headers),
+        ):
+            pass
+        assert closed.value.code == 1008
