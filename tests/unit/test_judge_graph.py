@@ -885,6 +885,24 @@ def test_a_theft_under_the_interpretations_floor_is_not_a_crime_and_cites_it(
 
 
 @pytest.mark.parametrize(
+    "fact",
+    [
+        # 入户 told as judgments tell it (窜至……家中): no floor, though 800 yuan is under 1,000 (issue 86).
+        FACT.replace("在某小区内趁无人之机", "窜至被害人李某家中").replace("2300", "800"),
+        # A theft masked as CAIL masks it, beside its 800 yuan: what the mask hides may be what decides.
+        FACT.replace("盗窃", "××").replace("2300", "800"),
+    ],
+)
+def test_a_theft_told_in_judgments_words_is_convicted(active_judge_kb: Services, install: Any, fact: str) -> None:
+    install(by_schema={"Prejudgment": [PREJUDGMENT]})
+    out = build_graph().invoke(JudgeInput(fact=fact), context=JudgeContext(model="fake"))
+    assert out["charges"] == ["盗窃"] and out["no_offence"] == []
+    # Told plainly, in a yard and unmasked, the same 800 yuan is under the floor.
+    plain = build_graph().invoke(JudgeInput(fact=FACT.replace("2300", "800")), context=JudgeContext(model="fake"))
+    assert plain["charges"] == [] and [r["by"] for r in plain["no_offence"]] == ["threshold"]
+
+
+@pytest.mark.parametrize(
     ("fact", "by"),
     [
         # The fake model pre-judges a theft: its act is never told, and nothing else stands in.

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.law.tables import entry_errors
-from tools.law.wording import told
+from tools.law.wording import hides_words, told
 
 TABLE = Path(__file__).with_name("elements.json")
 
@@ -67,6 +67,7 @@ def load_elements(path: Path = TABLE) -> dict[str, Element]:
 
 
 def missing_element(charge: str, fact: str) -> Element | None:
-    """The element ``charge`` needs that ``fact`` does not state (None when it states it, or none is listed)."""
+    """The element ``charge`` needs that ``fact`` does not state (None when it states it, or none is listed, or
+    the fact's words may hide it: :func:`tools.law.wording.hides_words`)."""
     element = load_elements().get(charge)
-    return element if element and not element.stated_in(fact) else None
+    return element if element and not hides_words(fact) and not element.stated_in(fact) else None

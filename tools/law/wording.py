@@ -4,12 +4,14 @@ penalty tiers, the audit's stated-item rule and the Response's quoted provisions
 from __future__ import annotations
 
 import re
+import unicodedata
 
 _NOT_TEXT = re.compile(r"[\W_]|是否")
-# Words before a condition or an act that deny it (所幸未造成人员死亡, 未达重伤, 双方都没有受伤), at most six
-# characters back within a clause.
-_DENIED = re.compile(r"(?:未|没有|无人|并非|不构成|不足以)[^，。；]{0,6}$")
 """Punctuation and the question frame 是否, which no text states."""
+_DENIED = re.compile(r"(?:未(?!满|成年|婚|经|遂)|没有|并非|不构成|不足以)[^，。；]{0,6}$|无人员?$")
+"""Words before a condition or an act that deny it (所幸未造成人员死亡, 未达重伤, 双方都没有受伤), at most six characters
+back within a clause. 未 that makes an adjective (未满月的女婴, 未成年人, 未婚, 未经同意, 未遂) denies nothing after it,
+and 无人 denies only what it stands right before (无人受伤): 趁店内无人之际窃得 tells the theft."""
 
 
 def bigram_share(phrase: str, text: str) -> float:
@@ -47,8 +49,35 @@ def relevant_passage(parts: list[str], query: str, count: int, max_chars: int) -
     return "".join(parts[i].strip() for i in sorted(chosen))
 
 
+def normalised(text: str) -> str:
+    """``text`` as the tables read it: full-width letters, digits and signs half-width (judgments write
+    "114.31mg／100ml" and "蒙Ｄ"), by Unicode's compatibility mapping."""
+    return unicodedata.normalize("NFKC", text)
+
+
+_MASK = re.compile(r"(?<![×\dA-Za-z])××(?!×)")
+"""CAIL's mask of a charge's own words, two characters (窜至他家中××现金200元, 使用网兜××青蛙, 构成××罪); a plate
+number or an address masks more (蒙Ｄ×××××), and a masked number follows a digit (95××3); a masked heading may precede
+one (一、××2013年)."""
+_BY_REFERENCE = re.compile(
+    r"^[^。]{0,30}?(?:上述|以上|前述)(?:事实|指控)|"
+    r"(?:与|和|同)(?:原审|一审|原判|二审|本院认定|公诉机关指控|起诉书指控)[^。]{0,24}(?:相同|一致)"
+)
+"""A fact found by reference to another text (二审查明的事实与一审相同; 上述事实，被告人无异议 with the facts above it
+cut away): its acts are told there."""
+
+
+def hides_words(fact: str) -> bool:
+    """Whether ``fact``'s own words may hide what an offence is made of: CAIL's ×× mask, or facts told by reference
+    to another text. No rule may then read the fact as not telling an act, an element or an amount: a fact whose
+    element is unreadable is never acquitted for it."""
+    return bool(_MASK.search(fact) or _BY_REFERENCE.search(fact))
+
+
 def told(pattern: str, fact: str) -> bool:
-    """Whether ``pattern`` occurs in ``fact`` other than denied (所幸未造成人员死亡, 未达重伤, 双方都没有受伤)."""
+    """Whether ``pattern`` occurs in ``fact`` (:func:`normalised`) other than denied (所幸未造成人员死亡, 未达重伤,
+    双方都没有受伤)."""
+    fact = normalised(fact)
     return any(not _DENIED.search(fact[max(0, m.start() - 8) : m.start()]) for m in re.finditer(pattern, fact))
 
 
