@@ -9,9 +9,9 @@ import unicodedata
 _NOT_TEXT = re.compile(r"[\W_]|是否")
 """Punctuation and the question frame 是否, which no text states."""
 _DENIED = re.compile(r"(?:未(?!满|成年|婚|经|遂)|没有|并非|不构成|不足以)[^，。；]{0,6}$|无人员?$")
-"""Words before a condition or an act that deny it (所幸未造成人员死亡, 未达重伤, 双方都没有受伤), at most six characters
-back within a clause. 未 that makes an adjective (未满月的女婴, 未成年人, 未婚, 未经同意, 未遂) denies nothing after it,
-and 无人 denies only what it stands right before (无人受伤): 趁店内无人之际窃得 tells the theft."""
+"""Words before a condition or an act that deny it (所幸未造成人员死亡, 未达重伤, 双方都没有受伤), at most six
+characters back within a clause. 未 that makes an adjective (未满月的女婴, 未成年人, 未婚, 未经同意, 未遂) denies
+nothing after it, and 无人 denies only what it stands right before (无人受伤): 趁店内无人之际窃得 tells the theft."""
 
 
 def bigram_share(phrase: str, text: str) -> float:
