@@ -38,6 +38,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--before", required=True, help="RUN_DIR:SYSTEM")
     parser.add_argument("--after", required=True, help="RUN_DIR:SYSTEM")
+    parser.add_argument(
+        "--as-written", action="store_true", help="score charges as each system spelled them (normalised only)"
+    )
     args = parser.parse_args()
     items = {item["id"]: item for item in load_items(args.task, args.data)}
     gold = {item_id: gold_of(item) for item_id, item in items.items()}
@@ -46,7 +49,7 @@ def main() -> None:
     charges = ChargeRepository(services.graph)
     if args.task in ("ljp", "charge"):
         # As the eval compares them: CMDL's finer names (a charge's alternative) as the KB's charge table has them.
-        resolve_charge_labels(results, charges)
+        resolve_charge_labels(results, charges, as_written=args.as_written)
     derive_checks(args.task, results, items, services.statutes, charges)
     paired = paired_comparison(args.task, results, compared=("after", ["before"]))["after - before"]
     print(f"after - before, {paired.pop('items')} items, 95% paired bootstrap\n")

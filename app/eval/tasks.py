@@ -90,7 +90,9 @@ def gold_articles(item: dict[str, Any]) -> list[str]:
 
 CHARGE_LABELS_NOTE = (
     "Charges are compared as the knowledge base's charge table names them: gold names the data file split "
-    "on 、 are joined again, and abolished or renamed charges become the charge in force, for every system."
+    "on 、 are joined again, and abolished or renamed charges become the charge in force, for every system; "
+    "a predicted name the table does not know is read as the judge reads its own model's (the charge its "
+    "evidence defines that it stands for, the one it abridges, else the nearest name)."
 )
 
 
@@ -109,14 +111,38 @@ def gold_charges(labels: Sequence[str], articles: Sequence[str], charges: Charge
     return canonical_charges(labels, charges.named, resolve)
 
 
-def resolve_charge_labels(results: Sequence[dict[str, Any]], charges: ChargeRepository) -> bool:
+def predicted_charges(names: Sequence[str], evidence: Sequence[str], charges: ChargeRepository) -> list[str]:
+    """A system's charges as the charge table names them, the way the judge grounds its own model's names: the
+    罪 suffix and brackets normalised (:func:`canonical_charges`), then a name the table does not know is the
+    charge it stands for among those its evidence articles define, or the one it abridges or begins
+    (:meth:`ChargeRepository.map_label`), else the nearest name (:meth:`ChargeRepository.nearest`). naive_rag's
+    伪造国家机关证件罪 and 故意毁坏公私财物 are then scored on the judgment, not the spelling."""
+    canonical = canonical_charges(names, charges.named, charges.resolve)
+    unknown = [n for n in canonical if charges.named(n) is None]
+    within = charges.defined_by(evidence) if unknown else set()
+    return list(
+        dict.fromkeys(
+            n if n not in unknown else charges.map_label(n, within) or charges.nearest(n) or n for n in canonical
+        )
+    )
+
+
+def resolve_charge_labels(
+    results: Sequence[dict[str, Any]], charges: ChargeRepository, as_written: bool = False
+) -> bool:
     """Rewrite, in memory, the gold and predicted charges of judgment results as the KB's charge table names
-    them (see :func:`canonical_charges`); the results file keeps what each system wrote. False (nothing
-    changed) when the KB holds no charges."""
+    them (gold: :func:`gold_charges`; predictions: :func:`predicted_charges`, or with ``as_written`` only
+    normalised, as every system was scored up to session 57); the results file keeps what each system wrote.
+    False (nothing changed) when the KB holds no charges."""
     if not charges.has_charges():
         return False
     for r in results:
         r["gold"]["charges"] = gold_charges(r["gold"]["charges"], r["gold"].get("articles", []), charges)
         if r.get("ok"):
-            r["prediction"]["charges"] = canonical_charges(r["prediction"]["charges"], charges.named, charges.resolve)
+            named = r["prediction"]["charges"]
+            r["prediction"]["charges"] = (
+                canonical_charges(named, charges.named, charges.resolve)
+                if as_written
+                else predicted_charges(named, r["prediction"].get("evidence", []), charges)
+            )
     return True

@@ -425,8 +425,24 @@ def test_eval_compares_charges_as_the_charge_table_names_them(judge_kb: Services
     assert match_charges(results[0]["prediction"]["charges"], results[0]["gold"]["charges"]) == (1, 2, 3)
     assert resolve_charge_labels(results, ChargeRepository(judge_kb.graph))
     assert results[0]["gold"]["charges"] == results[0]["prediction"]["charges"] == ["盗窃", "伪造、变造、买卖身份证件"]
-    assert results[1]["prediction"]["charges"] == ["容留他人吸食毒品"]  # a name no table knows stays wrong
+    # A name the table does not know is read as the judge reads its own model's: the nearest charge.
+    assert results[1]["prediction"]["charges"] == ["容留他人吸毒"]
     assert results[2]["gold"]["charges"] == ["盗窃"] and "prediction" not in results[2]
+
+
+def test_a_baselines_charges_are_scored_on_the_judgment_not_the_spelling(judge_kb: Services) -> None:
+    from app.eval.tasks import predicted_charges
+
+    charges = ChargeRepository(judge_kb.graph)
+    named = ["伪造国家机关证件罪", "故意毁坏公私财物", "盗窃罪", "非法持有、私藏枪支"]
+    assert predicted_charges(named, [], charges) == [
+        "伪造、变造、买卖国家机关公文、证件、印章",
+        "故意毁坏财物",
+        "盗窃",
+        "非法持有、私藏枪支、弹药",
+    ]
+    # A name that shares a word or two with some charge, and no more, stays as written (and wrong).
+    assert predicted_charges(["违法行为"], [], charges) == ["违法行为"]
 
 
 def test_retrieval_eval_keeps_the_other_strategies_when_the_prejudgment_fails(

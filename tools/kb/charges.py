@@ -8,6 +8,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from tools.kb.port import GraphStore
 from tools.law.charge_names import abridging, charge_variants, covering_charge, ground_charge, normalise_charge
+from tools.law.wording import bigram_share
 
 _UPSERT_CHARGES = """
 UNWIND $rows AS row
@@ -37,6 +38,9 @@ DELETE c
 """
 
 _ALL_CHARGES = "MATCH (c:Charge) RETURN c.name AS name, c.aliases AS aliases"
+NEAREST_SHARE = 0.5
+"""Least share of a name's character pairs the nearest charge must hold: half, so that 故意毁坏公私财物 (4 of 7 in
+故意毁坏财物) is read as it and a name sharing a word or two (非法, 财物) is not."""
 
 _DEFINING = """
 UNWIND $ids AS wanted
@@ -172,6 +176,14 @@ class ChargeRepository:
             return begun.pop()
         found = covering_charge(label, spellings)
         return spellings[found] if found else None
+
+    def nearest(self, label: str, least: float = NEAREST_SHARE) -> str | None:
+        """The one charge whose name (or alias) shares the most of ``label``'s character pairs, at least ``least``
+        of them (故意毁坏公私财物 -> 故意毁坏财物), or None: a tie, or too little in common."""
+        spellings = self._names()
+        shares = sorted(((bigram_share(label, s), spellings[s]) for s in spellings), reverse=True)
+        best = [charge for share, charge in shares if share >= least and share == shares[0][0]]
+        return best[0] if best and len(set(best)) == 1 else None
 
     def names(self) -> set[str]:
         """Every charge name in the graph (aliases aside)."""
