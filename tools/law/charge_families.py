@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tools.law.wording import hides_words, told
+from tools.law.wording import hides_words, told_of_own
 
 DEFENDANT = "<defendant>"
 """Stands in a pattern for the defendant: 被告人 or a name the fact gives after it (送给耿某某4万元 is a bribe
@@ -233,7 +233,7 @@ def untold_act(charge: str, fact: str) -> bool:
     """Whether ``charge`` is an act offence (:data:`ACT_WORDS`) whose act ``fact`` never tells (a fact whose words
     may hide it, :func:`tools.law.wording.hides_words`, never does)."""
     words = ACT_WORDS.get(charge)
-    return words is not None and not hides_words(fact) and not told(words, fact)
+    return words is not None and not hides_words(fact) and not told_of_own(words, fact)
 
 
 def act_told(charge: str, fact: str) -> bool:

@@ -74,6 +74,30 @@ def hides_words(fact: str) -> bool:
     return bool(_MASK.search(fact) or _BY_REFERENCE.search(fact))
 
 
+_OTHERS_DO = re.compile(
+    r"(?:有人|小偷|窃贼|盗贼|陌生人|(?:一|两|几|数)(?:名|个)?(?:陌生)?(?:男子|女子|男人|女人|小偷)|不明身份[^，。；]{0,3}人)"
+    r"[^，。；]{0,4}$"
+)
+"""Another the fact names as the doer, just before an act (有人撬自家门锁, 一名男子拿走): not the defendant's act."""
+_JOINT = re.compile(r"伙同|纠集|指使|雇佣|带领|与|和|同")
+"""Words that make the other the defendant's accomplice (伙同一名男子撬门): the act is theirs together."""
+
+
+def told_of_own(pattern: str, fact: str) -> bool:
+    """Whether ``pattern`` occurs in ``fact`` as the act of the one the fact is about: :func:`told`, and not done by
+    another it names as the doer (a householder who heard 有人撬自家门锁 and chased him told no theft of his own)."""
+    fact = normalised(fact)
+    for m in re.finditer(pattern, fact):
+        before = fact[max(0, m.start() - 16) : m.start()]
+        clause = re.split(r"[，。；]", before)[-1]
+        if _DENIED.search(fact[max(0, m.start() - 8) : m.start()]):
+            continue
+        if _OTHERS_DO.search(clause) and not _JOINT.search(clause):
+            continue
+        return True
+    return False
+
+
 def told(pattern: str, fact: str) -> bool:
     """Whether ``pattern`` occurs in ``fact`` (:func:`normalised`) other than denied (所幸未造成人员死亡, 未达重伤,
     双方都没有受伤)."""
