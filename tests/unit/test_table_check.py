@@ -90,6 +90,19 @@ def test_an_amount_is_what_was_taken_not_a_price_a_fine_or_a_repayment() -> None
     assert stated_amount("被告人虚构事实，骗取被害人10.4万某。") == 104000
 
 
+def test_an_act_another_is_named_as_doing_is_not_the_defendants() -> None:
+    assert untold_act("盗窃", "被告人李某深夜听到有人撬自家门锁，大喊一声后追了出去，并拨打110报警。")
+    assert not untold_act("盗窃", "被告人伙同一名男子撬开被害人家门，窃得现金3000元。")  # accomplices: theirs together
+    assert not untold_act("盗窃", "被告人撬开被害人家门，窃得现金3000元。")
+
+
+def test_a_special_subject_is_an_element() -> None:
+    assert missing_element("刑讯逼供", "被告人李某在邻居家门口骂了几句脏话。") is not None
+    assert missing_element("刑讯逼供", "被告人系派出所民警，审讯犯罪嫌疑人时对其殴打，逼取口供。") is None
+    assert missing_element("签订、履行合同失职被骗", "被告人在公司因加班费与经理争吵，双方互相推搡。") is not None
+    assert missing_element("操纵证券、期货市场", "被告人炒股亏损十万元，向证券公司投诉。") is not None
+
+
 def test_a_victim_is_one_things_were_done_to_not_one_the_police_took_away() -> None:
     assert victim_account("我家昨晚被小偷撬门入室，丢了笔记本电脑一台。")
     assert victim_account("我喝了半斤白酒后开车回家，路上撞倒一位老人，老人送医后死亡，第二天我被警察带走了。") == ""
