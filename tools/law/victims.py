@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 
+_POLICE = r"(?!(?:警察|民警|交警|公安|派出所|抓|拘|查|传唤|带走))"
 _FIRST_PERSON_DONE_TO = re.compile(
-    r"(?:我|本人|我们)[^。，；！？]{0,8}被(?!(?:警察|民警|交警|公安|派出所|抓|拘|查|传唤|带走))"
+    rf"(?:我|本人|我们)[^。，；！？]{{0,8}}被{_POLICE}|(?:我|我们)(?:的|家的?)[^。！？]{{0,24}}被{_POLICE}"
 )
 """The teller, their family or their property as the object of what happened: 我被同事打了, 我家昨晚被小偷撬门,
-我的电动车停在楼下被人偷了, 我母亲在小区里被人推销; not the police acting on the teller (我被警察带走, 我被抓),
-which is what follows the teller's own act."""
+我的电动车停在楼下被人偷了, 我母亲在小区里被人推销, and what is theirs told over a clause (我家的电动车放在楼道里
+充电，今天早上发现被人偷了); not the police acting on the teller (我被警察带走, 我被抓), which follows the teller's own
+act."""
 _DEFENDANT = re.compile(r"被告人|犯罪嫌疑人|嫌疑人[^，。]{0,2}(?:我|本人)|上诉人|原审被告")
 """A defendant named: the text is a charge's, an appeal's (上诉人, 原审被告人) or a confession's, not a victim's."""
 _OWN_ACT = re.compile(r"(?:我|本人)(?!被)[^被。，；！？]{0,4}(?:偷|盗|窃|抢|骗|打了|打伤|砸|杀|撞|拿走|藏|卖了)")
