@@ -2,7 +2,8 @@
 ``auth``).
 
 Without it the server ran with ``auth of type=noop``: any caller, any page a person visited through their
-browser, listed every thread with its question. Now every request brings ``Authorization: Bearer KEY``, a key
+browser, listed every thread with its question. Now every request brings ``Authorization: Bearer KEY`` (or
+``X-Api-Key: KEY``), a key
 made from the data dir's secret (``jurisgraph api-key [--owner NAME]`` prints it; a process that cannot read the
 data dir cannot make one), and what it creates (threads, runs, crons, assistants) is its owner's: reads, searches,
 updates and deletes see the owner's own only, and the store's namespaces start with the owner. The default
@@ -14,6 +15,7 @@ more owner, "langgraph-studio-user", who sees the threads Studio made and no oth
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 from langgraph_sdk import Auth
@@ -26,11 +28,15 @@ auth = Auth()
 
 
 @auth.authenticate
-async def authenticate(authorization: str | None) -> Auth.types.MinimalUserDict:
-    """The caller, by the owner its key names; no key, or one the data dir's secret did not make, is a 401."""
+async def authenticate(authorization: str | None, headers: Mapping[bytes, bytes]) -> Auth.types.MinimalUserDict:
+    """The caller, by the owner its key names (``Authorization: Bearer KEY``, or ``X-Api-Key: KEY`` as
+    agent-chat-ui sends the key pasted in its API key field); no key, or one the data dir's secret did not make, is
+    a 401."""
     scheme, _, key = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer":
+        key = headers.get(b"x-api-key", b"").decode("utf-8", "replace")
     # The secret is a file of the data dir: read off the event loop (`langgraph dev` refuses blocking calls on it).
-    owner = await asyncio.to_thread(_owner, key) if scheme.lower() == "bearer" else None
+    owner = await asyncio.to_thread(_owner, key) if key else None
     if owner is None:
         raise Auth.exceptions.HTTPException(
             status_code=401,

@@ -356,6 +356,8 @@ def test_a_thread_is_its_creators_and_a_caller_without_a_key_sees_none(server: s
     assert _status("POST", f"{server}/threads/search", b"{}", anonymous) == 401
     forged = {**anonymous, "Authorization": "Bearer tester." + "0" * 32}
     assert _status("POST", f"{server}/threads/search", b"{}", forged) == 401
+    # agent-chat-ui sends the key pasted in its API key field as X-Api-Key.
+    assert _status("POST", f"{server}/threads/search", b"{}", {**anonymous, "X-Api-Key": KEYS["tester"]}) == 200
     # Only Studio's origin may come in as Studio's user (who needs no key).
     assert _status("POST", f"{server}/threads/search", b"{}", {**anonymous, "x-auth-scheme": "langsmith"}) == 403
 

@@ -96,10 +96,12 @@ def test_a_key_names_its_owner_and_only_the_data_dirs_secret_makes_one() -> None
     assert api_owner(settings, "alice." + "0" * 32) is None and api_owner(settings, "") is None
     with pytest.raises(InputError, match="must be 1 to 64 letters"):
         api_key(settings, "a b")
-    assert asyncio.run(authenticate(f"Bearer {alice}")) == {"identity": f"alice@{data_dir_id(settings)}"}
+    identity = {"identity": f"alice@{data_dir_id(settings)}"}
+    assert asyncio.run(authenticate(f"Bearer {alice}", {})) == identity
+    assert asyncio.run(authenticate(None, {b"x-api-key": alice.encode()})) == identity  # agent-chat-ui's field
     for header in (None, alice, f"Bearer {alice}x", "Basic abc"):
         with pytest.raises(Auth.exceptions.HTTPException) as refused:
-            asyncio.run(authenticate(header))
+            asyncio.run(authenticate(header, {b"x-api-key": b"alice." + b"0" * 32}))
         assert refused.value.status_code == 401 and "jurisgraph api-key" in str(refused.value.detail)
 
 
