@@ -131,7 +131,8 @@ def load_families(path: Path = TABLE) -> tuple[tuple[Family, ...], dict[str, str
         )
         for f in table["families"]
     )
-    return families, dict(table["act_words"])
+    act_words = {c: _expanded(w, fragments, f"{TABLE.name}: act_words/{c}") for c, w in table["act_words"].items()}
+    return families, act_words
 
 
 FAMILIES, ACT_WORDS = load_families()

@@ -4,6 +4,7 @@ penalty tiers, the audit's stated-item rule and the Response's quoted provisions
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 _NOT_TEXT = re.compile(r"[\W_]|是否")
 """Punctuation and the question frame 是否, which no text states."""
@@ -90,27 +91,29 @@ _JOINT = re.compile(r"伙同|纠集|指使|雇佣|带领|与|和|同")
 """Words that make the other the defendant's accomplice (伙同一名男子撬门): the act is theirs together."""
 
 
-def told_of_own(pattern: str, fact: str) -> bool:
-    """Whether ``pattern`` occurs in ``fact`` as the act of the one the fact is about: :func:`told`, and not done by
-    another it names as the doer (a householder who heard 有人撬自家门锁 and chased him told no theft of his own). An
-    act told in the passive (被盗, 被骗) says nothing of who did it: judgments tell the defendant's own theft so."""
+def _undenied(pattern: str, fact: str) -> Iterator[tuple[str, int]]:
+    """(the normalised fact, where) for each occurrence of ``pattern`` in ``fact`` not denied just before it."""
     fact = normalised(fact)
     for m in re.finditer(pattern, fact):
-        before = fact[max(0, m.start() - 16) : m.start()]
-        clause = re.split(r"[，。；]", before)[-1]
-        if _DENIED.search(fact[max(0, m.start() - 8) : m.start()]):
-            continue
-        if _OTHERS_DO.search(clause) and not _JOINT.search(clause):
-            continue
-        return True
-    return False
+        if not _DENIED.search(fact[max(0, m.start() - 8) : m.start()]):
+            yield fact, m.start()
 
 
 def told(pattern: str, fact: str) -> bool:
     """Whether ``pattern`` occurs in ``fact`` (:func:`normalised`) other than denied (所幸未造成人员死亡, 未达重伤,
     双方都没有受伤)."""
-    fact = normalised(fact)
-    return any(not _DENIED.search(fact[max(0, m.start() - 8) : m.start()]) for m in re.finditer(pattern, fact))
+    return any(_undenied(pattern, fact))
+
+
+def told_of_own(pattern: str, fact: str) -> bool:
+    """Whether ``pattern`` occurs in ``fact`` as the act of the one the fact is about: :func:`told`, and not done by
+    another it names as the doer (a householder who heard 有人撬自家门锁 and chased him told no theft of his own). An
+    act told in the passive (被盗, 被骗) says nothing of who did it: judgments tell the defendant's own theft so."""
+    for text, at in _undenied(pattern, fact):
+        clause = re.split(r"[，。；]", text[max(0, at - 16) : at])[-1]
+        if not (_OTHERS_DO.search(clause) and not _JOINT.search(clause)):
+            return True
+    return False
 
 
 _UNMET = re.compile(
