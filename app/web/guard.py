@@ -50,6 +50,8 @@ POLICY = (
 """The page runs only its own script: a question that smuggles markup past the escaping still runs nothing."""
 HEADERS = {"Content-Security-Policy": POLICY, "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"}
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+PARSED_BODY = "json_body"
+"""Where, in the request's state, the guard leaves the JSON body it read and checked (absent for an empty body)."""
 
 
 def host_name(host: str) -> str:
@@ -195,6 +197,8 @@ class Guard:
             raise Refused(422, f"{problem}: remove it")
         if self.check is not None and (problem := self.check(scope["method"], scope["path"], parsed)):
             raise Refused(422, problem)
+        # The route reads the body as parsed here (``request.state``), not parsing it a second time.
+        scope.setdefault("state", {})[PARSED_BODY] = parsed
 
     async def _refuse(self, send: Send, status: int, message: str) -> None:
         body = json.dumps({self.field: message}, ensure_ascii=False).encode()

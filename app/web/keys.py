@@ -60,13 +60,14 @@ def check_key(settings: Settings, thread: str, key: object) -> None:
         raise Forbidden(f"thread {thread} is not this page's: its key is missing or wrong")
 
 
-API_KEY_FORMAT = re.compile(r"([A-Za-z0-9_-]{1,64})\.([0-9a-f]{32})")
+_OWNER = r"[A-Za-z0-9_-]{1,64}"
+API_KEY_FORMAT = re.compile(rf"({_OWNER})\.([0-9a-f]{{32}})")
 """``OWNER.DIGEST``: whose key it is, and the HMAC that proves the data dir's secret made it."""
 
 
 def api_key(settings: Settings, owner: str) -> str:
     """The key that makes ``owner`` the owner of the LangGraph API threads it creates (app/auth.py)."""
-    if not API_KEY_FORMAT.fullmatch(f"{owner}.{'0' * 32}"):
+    if not re.fullmatch(_OWNER, owner):
         raise InputError(f"the owner {owner!r} must be 1 to 64 letters, digits, '-' or '_'")
     return f"{owner}.{thread_key(settings, f'api-owner:{owner}')}"
 

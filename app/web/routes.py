@@ -8,7 +8,6 @@ asks with relative URLs, so it works under either. A run answers as server-sent 
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
@@ -29,7 +28,7 @@ from agents.state.consult import ConsultInput
 from agents.state.judge import JudgeInput
 from app.output import to_json
 from app.threads import validate_thread_id
-from app.web.guard import ASGIApp, page_guard
+from app.web.guard import PARSED_BODY, ASGIApp, page_guard
 from app.web.keys import Forbidden, check_key
 from app.web.presence import SERVICE, data_dir_id
 from app.web.queue import Busy, RunQueue, ThreadClaims
@@ -49,10 +48,10 @@ def _refused(exc: InputError) -> JSONResponse:
     return JSONResponse({"error": str(exc)}, status_code=_STATUS.get(type(exc), 422))
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    """The request's JSON object: the guard (:mod:`app.web.guard`) has read it whole, within its limit, and found
+def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, as the guard (:mod:`app.web.guard`) read it whole, within its limit, and found
     it JSON with every text readable."""
-    body = json.loads(await request.body() or b"{}")
+    body = getattr(request.state, PARSED_BODY, {})
     if not isinstance(body, dict):
         raise InputError("the request body must be a JSON object")
     return body
@@ -140,7 +139,7 @@ def _text(body: dict[str, Any], key: str, limit: int, what: str) -> str:
 async def ask(request: Request) -> Response:
     """A question, answered in its thread (a follow-up gives the thread the first answer came with)."""
     try:
-        body = await _body(request)
+        body = _body(request)
         context = ConsultContext(human_review=_flag(body, "review"))
         question = _text(body, "question", context.max_question_chars, "question")
         thread = _thread(body, "consult")
@@ -157,7 +156,7 @@ async def ask(request: Request) -> Response:
 async def judge(request: Request) -> Response:
     """A criminal fact, judged."""
     try:
-        body = await _body(request)
+        body = _body(request)
         context = JudgeContext(human_review=_flag(body, "review"))
         fact = _text(body, "fact", context.max_fact_chars, "fact description")
         raw, finish = _flag(body, "raw"), _flag(body, "finish")
@@ -173,7 +172,7 @@ async def resume(request: Request) -> Response:
     (``{article_id: {"applicable": bool, "reason": text}}``; an accepted verdict is left out). A review that would
     not apply (nothing paused, an unknown interrupt or article, a malformed change) is a 422 naming what is pending."""
     try:
-        body = await _body(request)
+        body = _body(request)
         graph = body.get("graph")
         if graph not in GRAPHS:
             raise InputError(f"graph must be one of {', '.join(GRAPHS)}")
