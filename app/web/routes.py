@@ -190,7 +190,7 @@ async def resume(request: Request) -> Response:
         try:
             # A malformed answer or one for nothing pending is refused here, and the run stays paused for a valid one.
             check_answers(graph, thread, answers, await run_in_threadpool(pending_reviews, graph, thread))
-        except InputError:
+        except BaseException:  # refused, or the store failed: no run will release it
             WRITERS.release(thread)
             raise
     except InputError as exc:

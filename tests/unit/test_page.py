@@ -451,3 +451,18 @@ def test_a_review_sent_after_its_pause_expired_is_a_410_and_its_state_kept(monke
             assert saver.get_tuple(config) is not None  # refused, not deleted
         monkeypatch.setenv("JURIS_REVIEW_EXPIRY_MINUTES", "0")  # 0: a pause never expires
         _check_fresh("judge", saver, "judge-old")
+
+
+def test_a_review_whose_store_fails_leaves_its_thread_free(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.web.routes import WRITERS
+    from tools.errors import StoreUnavailableError
+
+    def unreachable(graph: str, thread: str) -> dict[str, set[str]]:
+        raise StoreUnavailableError("cannot open the review store")
+
+    monkeypatch.setattr("app.web.routes.pending_reviews", unreachable)
+    body = {"graph": "judge", "thread": "judge-d", "key": thread_key(load_settings(), "judge-d"), "answers": {"i1": {}}}
+    with pytest.raises(StoreUnavailableError):
+        client.post("/api/resume", json=body)
+    WRITERS.claim("judge-d", "a review")  # not left busy: the next review is not a 409
+    WRITERS.release("judge-d")
