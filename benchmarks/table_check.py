@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,7 +59,7 @@ def labelled_facts(shared: Path) -> Iterator[tuple[str, str, str, list[str]]]:
                 yield path.name, str(item["id"]), str(item["fact"]), [str(c) for c in item.get("charges") or []]
 
 
-def _ruled(gold: str, ruled: set[str]) -> str | None:
+def _ruled(gold: str, ruled: Collection[str]) -> str | None:
     """The table's name for the judgment's charge ``gold``, when a table has a rule for it."""
     return next((name for name in sorted(charge_variants(gold)) if name in ruled), None)
 
@@ -69,13 +69,13 @@ def set_aside(file: str, item_id: str, fact: str, gold: list[str]) -> list[SetAs
     found: list[SetAside] = []
     if quote := victim_account(fact):
         found += [SetAside("victim", file, item_id, g, quote) for g in gold]
-    thresholds, elements = set(load_thresholds()), set(load_elements())
+    thresholds, elements = load_thresholds(), load_elements()
     for g in gold:
         if (name := _ruled(g, thresholds)) and (short := shortfall(name, fact)):
             found.append(SetAside("threshold", file, item_id, name, f"{short.value:g} < {short.floor:g}"))
         if (name := _ruled(g, elements)) and (element := missing_element(name, fact)):
             found.append(SetAside("element", file, item_id, name, element.element))
-        if (name := _ruled(g, set(ACT_WORDS))) and untold_act(name, fact):
+        if (name := _ruled(g, ACT_WORDS)) and untold_act(name, fact):
             found.append(SetAside("untold", file, item_id, name, ACT_WORDS[name]))
     return found
 
