@@ -50,10 +50,12 @@ class TermExpansion:
             asked = set(tokenize(question))
             if not cited or not asked:
                 continue
-            for word in asked:
+            # Sorted: a set's order follows the process's hash seed, and the words' columns break ties in the
+            # expansion's ranking, so one question must not expand differently in two processes.
+            for word in sorted(asked):
                 q_rows.append(pairs)
                 q_cols.append(self._question_words.setdefault(word, len(self._question_words)))
-            for word in cited:
+            for word in sorted(cited):
                 a_rows.append(pairs)
                 a_cols.append(self._statute_words.setdefault(word, len(self._statute_words)))
             pairs += 1

@@ -44,6 +44,13 @@ REREAD_DELAYS_S = (0.1, 0.2, 0.5, 1.0, 2.0, 4.0)
 embedded store after this one loaded its indexes: its ids are in the store's tables before its vectors are in
 the index files, and a read in between fails ("Error finding id") until the store is opened again."""
 
+SEARCH_EF = 1000
+"""Neighbours HNSW examines per query (Chroma's default 100). A collection under Chroma's sync threshold (1,000
+records) has its index rebuilt, by several threads, in every process that opens it, so two processes hold two
+different graphs: at 100, a question's 7th nearest of the Criminal Law's 505 articles was found in some processes
+and missed in others (one question, two answers). At 1,000 such a collection is searched whole, and a larger one
+all but exactly."""
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -138,8 +145,11 @@ class ChromaVectors:
             collection = self._client.get_or_create_collection(
                 self.prefix + name,
                 embedding_function=None,
-                metadata={"hnsw:space": "cosine", "embedding_model": self.model_name},
+                configuration={"hnsw": {"space": "cosine", "ef_search": SEARCH_EF}},
+                metadata={"embedding_model": self.model_name},
             )
+            if (collection.configuration.get("hnsw") or {}).get("ef_search", SEARCH_EF) < SEARCH_EF:
+                collection.modify(configuration={"hnsw": {"ef_search": SEARCH_EF}})  # built before it was set
             built_with = (collection.metadata or {}).get("embedding_model")
             if built_with and built_with != self.model_name:
                 raise StoreUnavailableError(
