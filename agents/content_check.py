@@ -62,7 +62,8 @@ def check_content(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     allowed_ids = {a.id for a in applicable}
     # The rewrite's task is the prose that rested on articles outside the basis: with none cited, fast keeps it.
     pruned_cited = [a for a in dict.fromkeys(draft_cited) if a not in allowed_ids]
-    rewrite = ctx.content_check and (ctx.profile == "thorough" or bool(pruned_cited))
+    # With no basis there is no draft to rewrite (the graph asks for none): verify_claims writes the Response.
+    rewrite = ctx.content_check and bool(applicable) and (ctx.profile == "thorough" or bool(pruned_cited))
     if rewrite:
         response, usage = _rewrite(state, ctx, applicable, pruned_cited)
     else:

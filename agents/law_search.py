@@ -103,9 +103,19 @@ def similar_consultations(neighbours: Sequence[Neighbour], services: Services) -
 
 
 def merge_evidence(new: list[EvidenceItem], earlier: list[EvidenceItem], limit: int) -> list[EvidenceItem]:
-    """New hits first, then earlier evidence not found again, at most ``limit`` articles."""
+    """New hits first, then earlier evidence not found again, at most ``limit`` articles. An article found again
+    keeps the stronger of its two supports: a Manager round searches with the model's draft beside the question,
+    and a draft may add evidence but never weaken what the question's own search found (a draft's words once took
+    the drunk-driving article from kept to conditional, and the answer lost its basis)."""
+    before = {e["article_id"]: e for e in earlier}
+    stronger = [
+        {**e, **{k: b[k] for k in ("support", "passes", "signals")}}
+        if (b := before.get(e["article_id"])) is not None and b["support"] > e["support"]
+        else e
+        for e in new
+    ]
     seen = {e["article_id"] for e in new}
-    return [*new, *[e for e in earlier if e["article_id"] not in seen]][:limit]
+    return [*stronger, *[e for e in earlier if e["article_id"] not in seen]][:limit]
 
 
 def route_sources(

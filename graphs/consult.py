@@ -3,7 +3,8 @@
 start_turn -> check_topic (a question that is not a legal one ends here, declined) -> extract_elements? ->
 [search_law -> keep_basis (the keeper, then the audit subgraph)]? -> draft_answer -> [review_draft -> route_manager ->
 {check_format -> (search_law -> keep_basis)?, search_law -> keep_basis} -> draft_answer]* (at most max_rounds, until
-Pass) -> check_content -> verify_claims. The basis is kept before the draft, so the draft reasons from it alone.
+Pass) -> check_content -> verify_claims. The basis is kept before the draft, so the draft reasons from it alone; a
+search that keeps nothing goes straight to check_content, as no draft would be read.
 """
 
 from __future__ import annotations
@@ -66,6 +67,13 @@ def route_after_elements(
     return _first_draft_step(runtime.context)
 
 
+def route_after_keep(state: ConsultState) -> Literal["draft_answer", "check_content"]:
+    """The draft reasons from the kept basis; with none kept, verify_claims writes the Response from the conditional
+    tier (or says nothing supports an answer) whatever a draft said, so none is asked for: 15 of 20 everyday
+    questions kept nothing, and each spent about 15 s on a draft that was thrown away."""
+    return DRAFT_NODE if any(v["applicable"] for v in state.verdicts) else ANSWER_NODE
+
+
 def route_after_draft(
     state: ConsultState, runtime: Runtime[ConsultContext]
 ) -> Literal["review_draft", "check_content"]:
@@ -108,9 +116,10 @@ def build_graph(
     # A question that is not a legal one ends here; the others go on to their element graph.
     builder.add_conditional_edges(CHECK_TOPIC, route_after_topic)
     builder.add_conditional_edges(EXTRACT_ELEMENTS, route_after_elements)
-    # Every search is followed by the keeper, so that each draft reasons from the basis as it stands.
+    # Every search is followed by the keeper, so that each draft reasons from the basis as it stands; a search that
+    # keeps nothing has nothing to draft from, and ContentCheck and verify_claims answer from the conditional tier.
     builder.add_edge(SEARCH_LAW, KEEP_BASIS)
-    builder.add_edge(KEEP_BASIS, DRAFT_NODE)
+    builder.add_conditional_edges(KEEP_BASIS, route_after_keep)
     # JurisMA's loop: the Manager reviews each draft while rounds remain, and routes it to FormatCheck, LawSearch
     # (through the keeper again) or, on Pass, to ContentCheck.
     builder.add_conditional_edges(DRAFT_NODE, route_after_draft)

@@ -237,12 +237,14 @@ def test_a_law_search_that_keeps_the_same_basis_and_draft_ends_the_loop(active_k
     draft = "回答：醉驾构成危险驾驶罪[刑法:133-1]。\n引用：[刑法:133-1]"
     install(by_schema={"ManagerReply": _manager(*["FormatCheck+LawSearch"] * 5), "text": [draft] * 6})
     out = _run(ConsultContext(model="fake", profile="thorough", max_rounds=5, audit=False, manager_review="always"))
-    # The first search (from the draft's words) changes the basis, so its identical draft goes on; the second keeps
-    # the same basis and gets the same draft: the loop ends there, not after five rounds.
+    # The search from the draft's words keeps the same basis (a draft may add evidence, never weaken the question's)
+    # and gets the same draft: the loop ends there, not after five rounds.
     loop = _nodes(out)[len(FIRST_DRAFT_NODES) : -2]
-    assert loop == ["review_draft", "check_format", "search_law", "keep_basis", "draft_answer"] * 2
+    assert loop == ["review_draft", "check_format", "search_law", "keep_basis", "draft_answer"]
     drafts = [e["detail"] for e in out["trace"] if e["node"] == "draft_answer" and e["detail"]["revision"]]
-    assert [d["stalled"] for d in drafts] == [False, True]
+    assert [d["stalled"] for d in drafts] == [True]
+    kept = [e["detail"]["kept"] for e in out["trace"] if e["node"] == "keep_basis"]
+    assert kept == [["刑法:133-1"], ["刑法:133-1"]]
 
 
 def test_law_search_in_the_loop_uses_the_draft(active_kb: Services, install: Any) -> None:
@@ -293,8 +295,9 @@ def test_a_kept_article_is_excluded_only_by_the_question_s_own_words_quoted(acti
     # vetoed article is never in the conditional tier either.
     assert out["legal_basis"] == [] and "刑法:133-1" not in [b["article_id"] for b in out["conditional_basis"]]
     assert out["response"].startswith("现有检索结果不足以直接得出结论") and out["conditional_basis"]
-    draft_prompt = next(str(c[-1].content) for c in model.calls if "候选法条：" in str(c[-1].content))
-    assert "候选法条：\n（无）" in draft_prompt
+    # Nothing to draft from: no draft is asked for, and verify_claims writes the Response.
+    assert not [c for c in model.calls if "候选法条：" in str(c[-1].content)]
+    assert "draft_answer" not in _nodes(out) and _nodes(out)[-2:] == ["check_content", "verify_claims"]
     (basis,) = [e for e in out["trace"] if e["node"] == "keep_basis"]
     assert basis["detail"]["kept"] == ["刑法:133-1"] and basis["detail"]["vetoed"] == ["刑法:133-1"]
 
@@ -1049,7 +1052,8 @@ def test_a_citation_the_model_invents_in_the_element_graph_is_neither_searched_n
     assert search["detail"]["sources"]["exact"] == 0
     assert "刑法:120" not in [v["article_id"] for v in out["verdicts"] if v["applicable"]]
     assert "刑法:120" not in [b["article_id"] for b in out["legal_basis"]]
-    assert "刑法:120" in out["dropped_citations"] and "第一百二十条" not in out["response"]
+    # With nothing kept no draft is written, so the model never gets to cite it either.
+    assert "draft_answer" not in _nodes(out) and "第一百二十条" not in out["response"]
 
 
 def test_an_article_the_question_tells_the_answer_to_cite_is_not_kept_for_being_named(
@@ -1066,7 +1070,7 @@ def test_an_article_the_question_tells_the_answer_to_cite_is_not_kept_for_being_
     named = next(e for e in out["evidence"] if e["article_id"] == "刑法:232")
     assert named["sources"] == ["exact"] and not named["passes"]  # …found by no search of the question's words
     assert "刑法:232" not in [b["article_id"] for b in out["legal_basis"]]
-    assert "刑法:232" in out["dropped_citations"] and "第二百三十二条" not in out["response"].split("最接近的条文")[0]
+    assert "第二百三十二条" not in out["response"].split("最接近的条文")[0]
 
 
 def test_a_law_search_round_that_keeps_the_same_article_does_not_audit_it_again(
