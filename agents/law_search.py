@@ -108,8 +108,8 @@ def merge_evidence(new: list[EvidenceItem], earlier: list[EvidenceItem], limit: 
     and a draft may add evidence but never weaken what the question's own search found (a draft's words once took
     the drunk-driving article from kept to conditional, and the answer lost its basis)."""
     before = {e["article_id"]: e for e in earlier}
-    stronger = [
-        {**e, **{k: b[k] for k in ("support", "passes", "signals")}}
+    stronger: list[EvidenceItem] = [
+        {**e, "support": b["support"], "passes": b["passes"], "signals": b["signals"]}
         if (b := before.get(e["article_id"])) is not None and b["support"] > e["support"]
         else e
         for e in new
