@@ -26,6 +26,7 @@ from agents.state.consult import ConsultState, EvidenceItem
 from prompts import label, load_table
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import NAMED_REF_RE, without_references
+from tools.law.thresholds import load_thresholds
 from tools.law.wording import shared_pairs
 from tools.llm.chat import empty_usage
 from tools.retrieval.basis_keeper import fitted_keeper
@@ -134,6 +135,23 @@ def basis_verdicts(
     return verdicts
 
 
+def under_floor(verdicts: list[Verdict], question: str, lang: str) -> list[Verdict]:
+    """The verdicts with each kept article whose threshold the question's own stated measure falls under set aside,
+    the interpretation's words quoted: a driver who states 45 mg/100 ml has not done 刑法:133-1's 醉酒驾驶 (80 or
+    more), whatever the retrieval found; the judge reads the same table (:mod:`tools.law.thresholds`)."""
+    floors = {t.article: t for t in load_thresholds().values()}
+    out: list[Verdict] = []
+    for verdict in verdicts:
+        threshold = floors.get(verdict["article_id"])
+        if verdict["applicable"] and threshold is not None and threshold.shortfall(question) is not None:
+            source = threshold.source.split("；")[-1]
+            reason = label("under_floor", lang, source=source, source_article=threshold.source_article,
+                           quote=threshold.quote)  # fmt: skip
+            verdict = {**verdict, "applicable": False, "reason": reason, "decided_by": "contradiction"}
+        out.append(verdict)
+    return out
+
+
 def conditional_basis(
     evidence: list[EvidenceItem], concluded: list[str], question: str, excluded: Collection[str] = ()
 ) -> list[str]:
@@ -175,6 +193,8 @@ def make_keep_basis(audit: AuditGraph) -> ConsultNode:
             audited |= {v["article_id"]: v for v in out["verdicts"]}
             usage, trace = out["usage"], out["trace"]
         verdicts = basis_verdicts(evidence, kept, audited if ctx.audit else {}, ctx.language, asked, counterparts)
+        # A number the question states decides before any reading of its words: under the floor, not concluded.
+        verdicts = under_floor(verdicts, state.question, ctx.language)
         vetoed = [v["article_id"] for v in verdicts if v["decided_by"] == "contradiction"]
         concluded = [v["article_id"] for v in verdicts if v["applicable"]]
         # The floor was fitted on Chinese labels (the china pack's laws and consultations): other packs keep one tier.

@@ -41,6 +41,7 @@ from tools.law.claims import (
     ClaimCheck,
     asks_about_punishment,
     check_claims,
+    citable_units,
     reattribute,
     sentences,
 )
@@ -176,8 +177,21 @@ def quoted_provisions(question: str, response: str, basis: list[LegalBasisItem],
 
 
 def _passage(text: str, query: str) -> str:
-    """The article's sentences closest to ``query``, as much as one quote may hold."""
-    return relevant_passage(sentences(text), query, PROVISION_PARTS, PROVISION_CHARS)
+    """The article's units closest to ``query``, as much as one quote may hold: an item with its list's lead, never
+    the lead alone (:func:`citable_units`), and a lead said once before the items it introduces."""
+    units = citable_units(text)
+    # Of one list only its closest items: the question meets one item (（二）醉酒驾驶), not the one after it.
+    best = {lead: max(shared_pairs(u, query) for ld, u in units if ld == lead) for lead, _ in units if lead}
+    units = [(lead, unit) for lead, unit in units if not lead or shared_pairs(unit, query) == best[lead]]
+    # A unit less than half as close as the closest is another rule, one the question does not meet.
+    closest = max((shared_pairs(lead + unit, query) for lead, unit in units), default=0)
+    units = [(lead, unit) for lead, unit in units if 2 * shared_pairs(lead + unit, query) >= closest]
+    passage = relevant_passage([lead + unit for lead, unit in units], query, PROVISION_PARTS, PROVISION_CHARS)
+    for lead in dict.fromkeys(lead for lead, _ in units if lead):
+        if (start := passage.find(lead)) >= 0:
+            end = start + len(lead)
+            passage = passage[:end] + passage[end:].replace(lead, "")
+    return passage
 
 
 def _provision(heading: str, passage: str, lang: str) -> str:

@@ -23,6 +23,7 @@ from agents.state.common import trace_event
 from agents.state.consult import ConsultState, EvidenceItem, Example
 from prompts import render_prompt
 from tools.errors import StructuredOutputError
+from tools.law.abbreviations import spelled_out
 from tools.law.articles import without_references
 from tools.llm.chat import Usage, empty_usage, failed_usage, invoke_structured
 from tools.retrieval.basis_keeper import fitted_keeper
@@ -50,9 +51,11 @@ class SourceRoute(BaseModel):
 def build_query(question: str, element_graph: dict[str, Any], draft: str = "") -> str:
     """The question, its key facts and legal questions (which name the issues), and the current answer, without
     article references: the articles a question names reach the evidence through the exact source alone, so that
-    "引用刑法第二百三十二条" in a question about a barking dog does not steer the search to articles citing 232."""
+    "引用刑法第二百三十二条" in a question about a barking dog does not steer the search to articles citing 232. The
+    question is read in the law's words too (:func:`spelled_out`): 血液酒精含量120mg/100ml shares no word with the
+    醉酒驾驶 of the articles that decide it."""
     extra = [*element_graph.get("key_facts", []), *element_graph.get("legal_questions", [])]
-    parts = [question, *[str(x) for x in extra if x], split_draft(draft) if draft else ""]
+    parts = [spelled_out(question), *[str(x) for x in extra if x], split_draft(draft) if draft else ""]
     return without_references("\n".join(parts)).strip()
 
 

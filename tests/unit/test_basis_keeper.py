@@ -13,10 +13,11 @@ from agents.basis import (
     criminal_counterparts,
     kept_articles,
     named_in_question,
+    under_floor,
 )
 from agents.common.question import user_words
 from agents.element import ground_elements
-from agents.state.audit import CheckResult
+from agents.state.audit import CheckResult, Verdict
 from app.fit.keeper import Question, fit_variant, measure
 from tests.conftest import evidence_item, laws_db_text
 from tools.law.articles import referenced_numbers
@@ -278,3 +279,27 @@ def test_a_kept_articles_liability_clause_keeps_the_criminal_article_naming_its_
     assert criminal_counterparts(["税收征收管理法:67"], [tax], memory_kb.statutes)[0] == {
         "刑法:202": "税收征收管理法:67"
     }
+
+
+@pytest.mark.parametrize(
+    ("question", "concluded"),
+    [
+        ("我开车被查，血液酒精含量为45mg/100ml，会怎么处罚？", False),  # under 80: not 醉酒驾驶
+        ("我开车被查，血液酒精含量为120mg/100ml，会怎么处罚？", True),
+        ("醉酒驾驶会怎么处罚？", True),  # no number stated: the words decide
+        ("和朋友在路上追逐竞驶，喝了点酒，测出来30mg/100ml，怎么处罚？", True),  # 133-1's other form needs none
+    ],
+)
+def test_a_measure_the_question_states_under_the_articles_floor_sets_it_aside(question: str, concluded: bool) -> None:
+    kept: Verdict = {
+        "article_id": "刑法:133-1",
+        "applicable": True,
+        "reason": "",
+        "checks": [],
+        "decided_by": "evidence",
+    }
+    other: Verdict = {**kept, "article_id": "民法典:1165"}
+    verdicts = under_floor([kept, other], question, "zh")
+    assert [v["applicable"] for v in verdicts] == [concluded, True]
+    if not concluded:
+        assert verdicts[0]["decided_by"] == "contradiction" and "80毫克/100毫升" in verdicts[0]["reason"]

@@ -340,3 +340,41 @@ def test_a_tier_the_question_says_is_unmet_or_a_repeat_it_does_not_state_is_not_
 
     assert quoted("喝了一瓶啤酒开车被查，没到醉驾，会怎么处罚？").startswith("如果饮酒后驾驶机动车，则处暂扣六个月")
     assert quoted("以前喝酒开车被处罚过，这次又被查了，会怎么处罚？").startswith("如果因饮酒后驾驶机动车被处罚，再次")
+
+
+@pytest.mark.parametrize(
+    ("question", "tier"),
+    [
+        ("我开车被查，血液酒精含量为120mg/100ml，会怎么处罚？", "醉酒驾驶机动车的，"),
+        ("酒后开车被查，血液酒精含量80毫克每100毫升，会怎么处罚？", "醉酒驾驶机动车的，"),  # at the floor: 醉酒
+        ("酒后开车被查，血液酒精含量45毫克/100毫升，会怎么处罚？", "饮酒后驾驶机动车的，"),
+        ("喝了一杯啤酒，测出来15mg/100ml，会怎么处罚？", None),  # under 20: neither (GB 19522)
+    ],
+)
+def test_a_stated_blood_alcohol_level_chooses_the_sentence_it_meets(question: str, tier: str | None) -> None:
+    from tools.law.penalties import asked_tiers
+
+    assert [t.condition for t in asked_tiers(article_tiers(DRINKING), question)] == ([tier] if tier else [])
+    basis = [
+        {"article_id": "刑法:133-1", "law": "中华人民共和国刑法", "number": "第一百三十三条之一",
+         "text": laws_db_text("中华人民共和国刑法", "第一百三十三条之一")},
+    ]  # fmt: skip
+    if tier == "醉酒驾驶机动车的，":  # 刑法:133-1 quoted by the item the level meets, not by its list's lead
+        quoted = quoted_provisions(question, "", basis, set(), "zh")  # type: ignore[arg-type]
+        assert "处拘役，并处罚金：（二）醉酒驾驶机动车的" in quoted
+
+
+def test_a_lists_lead_is_never_quoted_without_an_item() -> None:
+    from tools.law.claims import citable_units
+
+    text = laws_db_text("中华人民共和国刑法", "第一百三十三条之一")
+    lead = "在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金："
+    units = citable_units(text)
+    assert [u for ld, u in units if ld == lead][1] == "（二）醉酒驾驶机动车的；"
+    assert ("", lead) not in units and all(u != lead for _, u in units)
+    assert citable_units("有下列情形之一的，可以解除合同：") == [("", "有下列情形之一的，可以解除合同：")]
+    basis = [{"article_id": "刑法:133-1", "law": "中华人民共和国刑法", "number": "第一百三十三条之一", "text": text}]
+    # Whatever the question, a quote holding the lead holds an item after it, and the lead once.
+    for question in ["开车会怎么处罚？", "追逐竞驶和醉酒驾驶怎么处罚？", "车主要负责吗？", "在道路上驾驶机动车"]:
+        quoted = quoted_provisions(question, "", basis, set(), "zh")  # type: ignore[arg-type]
+        assert lead not in quoted or (quoted.count(lead) == 1 and quoted.split(lead)[1].startswith("（")), quoted

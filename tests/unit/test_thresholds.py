@@ -143,6 +143,19 @@ def test_the_provision_named_instead_is_in_the_statute_corpus_and_governs_the_ac
     assert entry["instead_act"] in found[entry["instead"]], number
 
 
+@pytest.mark.parametrize("entry", [e for e in ENTRIES if e.get("act")], ids=lambda e: e["charge"])
+def test_the_act_a_measure_makes_is_worded_as_the_article_and_its_instead_word_it(entry: dict[str, str]) -> None:
+    # A question stating the measure is read in these words (醉酒驾驶 at 80 mg/100 ml or more, 饮酒后驾驶 from 20):
+    # each must be the provision's own, or the sentence it should choose shares nothing with it.
+    law, number = entry["instead"].split(":")
+    instead = {a.id: a.text for a in load_articles(resolve_laws([law], list_laws())[0])}[entry["instead"]]
+    criminal = {a.id: a.text for a in load_articles(resolve_laws(["刑法"], list_laws())[0])}[entry["article"]]
+    assert entry["act"] in criminal and entry["act"] in instead and entry["instead_act"] in instead, number
+    threshold = load_thresholds()[entry["charge"]]
+    assert threshold.conduct(entry["example_above"]) == entry["act"]
+    assert threshold.conduct(entry["example_below"]) == entry["instead_act"]
+
+
 ELEMENTS = json.loads(ELEMENT_TABLE.read_text(encoding="utf-8"))["elements"]
 CHARGES = load_charge_rules(INTERPRETATIONS).articles
 

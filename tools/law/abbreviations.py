@@ -9,6 +9,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from tools.law.thresholds import stated_conduct
+
 TABLE = Path(__file__).with_name("abbreviations.json")
 
 
@@ -20,8 +22,9 @@ def abbreviations() -> dict[str, str]:
 
 
 def spelled_out(text: str) -> str:
-    """``text`` with each abbreviation followed by the law's wording (醉驾 -> 醉驾（醉酒驾驶）): its own words
-    stay, so nothing that matched before stops matching."""
+    """``text`` with each abbreviation followed by the law's wording (醉驾 -> 醉驾（醉酒驾驶）), and the conduct a
+    measure it states is added (血液酒精含量120mg/100ml -> …（醉酒驾驶）; the thresholds table reads it): its own
+    words stay, so nothing that matched before stops matching."""
     for short, long in abbreviations().items():
         text = text.replace(short, f"{short}（{long}）")
-    return text
+    return text + "".join(f"（{conduct}）" for conduct in stated_conduct(text))

@@ -71,6 +71,34 @@ def sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(text) if s]
 
 
+_ITEM = re.compile(r"^[（(][一二三四五六七八九十]+[）)]")
+"""An item of a list as statutes number it: （二）醉酒驾驶机动车的."""
+
+
+def citable_units(text: str) -> list[tuple[str, str]]:
+    """``text``'s units as a lawyer cites them, each with the lead of the list it is an item of ("" for a sentence
+    of its own): 刑法:133-1's （二）醉酒驾驶机动车的 with its lead 在道路上驾驶机动车，有下列情形之一的…：. A lead is
+    no unit: it decides nothing without its item (an answer that quoted it alone told a drunk driver nothing); a
+    lead no item follows stands alone."""
+    units: list[tuple[str, str]] = []
+    lead, followed = "", False
+    for part in (s.strip() for s in sentences(text)):
+        if not part:
+            continue
+        if lead and _ITEM.match(part):
+            units.append((lead, part))
+            followed = True
+            continue
+        if lead and not followed:
+            units.append(("", lead))
+        lead, followed = (part, False) if part.endswith(("：", ":")) else ("", False)
+        if not lead:
+            units.append(("", part))
+    if lead and not followed:
+        units.append(("", lead))
+    return units
+
+
 def _charges_in(text: str, charge_names: Collection[str]) -> list[str]:
     """Charge names written as such (名+罪), in order; 合同诈骗罪 is not also read as 诈骗罪."""
     found: list[str] = []

@@ -45,7 +45,7 @@ _PRICE_AFTER = re.compile(r"\s*的?(?:价格|售价)")
 """An amount followed by 的价格: a price (以人民币400元的价格向他人购买)."""
 _UNREADABLE = re.compile(r"美元|港元|港币|欧元|日元|英镑|韩元|数[十百千万]元|几[十百千万]元|[十百千万]余万元")
 """Amounts code cannot add up: a foreign currency, an unspecified count (数千元)."""
-_ALCOHOL = re.compile(r"(\d+(?:\.\d+)?)\s*(?:mg|毫克)\s*/\s*(?:100|一百)\s*(?:ml|mL|毫升)")
+_ALCOHOL = re.compile(r"(\d+(?:\.\d+)?)\s*(?:mg|毫克)\s*(?:/|每)\s*(?:100|一百)\s*(?:ml|mL|毫升)")
 _MINOR_INJURY = re.compile(r"轻微伤|擦伤|擦破|蹭破|淤青|红肿|软组织挫伤")
 """Injuries under 轻伤 as facts tell them; a fact that also tells a worse one is read by the entry's ``unless``."""
 _SCALE = {"万": 10_000, "千": 1_000, "百": 100}
@@ -78,6 +78,11 @@ class Threshold:
     instead: str
     """The provision what is left falls under (a law, or an article id)."""
     instead_act: str
+    act: str = ""
+    """The law's words for the conduct a measure at the floor or above is (醉酒驾驶), where the law names it: a
+    question stating the measure is read in them (:func:`stated_conduct`)."""
+    instead_from: float = 0.0
+    """Where ``instead_act`` starts (饮酒后驾驶 at 20 mg/100 ml): under it the measure is neither conduct."""
 
     def floor_for(self, fact: str) -> float:
         """The floor for ``fact``: halved where it states a circumstance the interpretation names."""
@@ -92,6 +97,16 @@ class Threshold:
             return max(levels) if levels else None
         # injury: a slight injury is 0 on a scale where 轻伤 starts at 1; none stated, no reading.
         return 0.0 if _MINOR_INJURY.search(fact) else None
+
+    def conduct(self, text: str) -> str:
+        """The law's words for the conduct the measure ``text`` states is: ``act`` at the floor or above,
+        ``instead_act`` from ``instead_from`` up to it; "" when it states none, or the entry names no act."""
+        value = self.stated(text) if self.act else None
+        if value is None:
+            return ""
+        if value >= self.floor:
+            return self.act
+        return self.instead_act if value >= self.instead_from else ""
 
     def shortfall(self, fact: str) -> Shortfall | None:
         """How ``fact`` falls under this floor; None when it does not (it states no measure, the measure
@@ -160,6 +175,8 @@ def _threshold(entry: dict[str, Any]) -> Threshold:
             entry["halved_article"],
             entry["instead"],
             entry["instead_act"],
+            entry.get("act", ""),
+            float(entry.get("instead_from", 0)),
         )
         for pattern in (threshold.unless, threshold.halved_when):
             re.compile(pattern)
@@ -177,6 +194,12 @@ def load_thresholds(path: Path = TABLE) -> dict[str, Threshold]:
     """Charge -> its threshold, every entry checked."""
     table = json.loads(path.read_text(encoding="utf-8"))
     return {t.charge: t for t in map(_threshold, table["thresholds"])}
+
+
+def stated_conduct(text: str) -> list[str]:
+    """The law's words for the conduct each measure ``text`` states is (血液酒精含量120mg/100ml: 醉酒驾驶; 45: 饮酒后
+    驾驶): a person who gives a number asks about the sentence that number meets, which shares no word with it."""
+    return [found for t in load_thresholds().values() if (found := t.conduct(text))]
 
 
 def shortfall(charge: str, fact: str) -> Shortfall | None:
