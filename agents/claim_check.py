@@ -183,10 +183,11 @@ def _passage(text: str, query: str) -> str:
     # Of one list only its closest items: the question meets one item (（二）醉酒驾驶), not the one after it.
     best = {lead: max(shared_pairs(u, query) for ld, u in units if ld == lead) for lead, _ in units if lead}
     units = [(lead, unit) for lead, unit in units if not lead or shared_pairs(unit, query) == best[lead]]
-    # A unit less than half as close as the closest is another rule, one the question does not meet.
-    closest = max((shared_pairs(lead + unit, query) for lead, unit in units), default=0)
-    units = [(lead, unit) for lead, unit in units if 2 * shared_pairs(lead + unit, query) >= closest]
-    passage = relevant_passage([lead + unit for lead, unit in units], query, PROVISION_PARTS, PROVISION_CHARS)
+    texts = [lead + unit for lead, unit in units]
+    # An item with its lead is two of the sentences a quote holds: the closest one such is the quote.
+    closest = max(range(len(units)), key=lambda i: (shared_pairs(texts[i], query), -i), default=None)
+    parts = 1 if closest is not None and units[closest][0] else PROVISION_PARTS
+    passage = relevant_passage(texts, query, parts, PROVISION_CHARS)
     for lead in dict.fromkeys(lead for lead, _ in units if lead):
         if (start := passage.find(lead)) >= 0:
             end = start + len(lead)

@@ -23,8 +23,8 @@ from agents.state.common import trace_event
 from agents.state.consult import ConsultState, EvidenceItem, Example
 from prompts import render_prompt
 from tools.errors import StructuredOutputError
-from tools.law.abbreviations import spelled_out
 from tools.law.articles import without_references
+from tools.law.thresholds import stated_conduct
 from tools.llm.chat import Usage, empty_usage, failed_usage, invoke_structured
 from tools.retrieval.basis_keeper import fitted_keeper
 from tools.retrieval.consultations import Neighbour, cited_laws, prior_ranking, vote
@@ -51,11 +51,12 @@ class SourceRoute(BaseModel):
 def build_query(question: str, element_graph: dict[str, Any], draft: str = "") -> str:
     """The question, its key facts and legal questions (which name the issues), and the current answer, without
     article references: the articles a question names reach the evidence through the exact source alone, so that
-    "引用刑法第二百三十二条" in a question about a barking dog does not steer the search to articles citing 232. The
-    question is read in the law's words too (:func:`spelled_out`): 血液酒精含量120mg/100ml shares no word with the
-    醉酒驾驶 of the articles that decide it."""
+    "引用刑法第二百三十二条" in a question about a barking dog does not steer the search to articles citing 232. A
+    measure the question states adds the conduct it makes (:func:`stated_conduct`): 血液酒精含量120mg/100ml shares no
+    word with the 醉酒驾驶 of the articles that decide it. Abbreviations are not spelled out here: 没到醉驾 would
+    search for 醉酒驾驶."""
     extra = [*element_graph.get("key_facts", []), *element_graph.get("legal_questions", [])]
-    parts = [spelled_out(question), *[str(x) for x in extra if x], split_draft(draft) if draft else ""]
+    parts = [question, *stated_conduct(question), *[str(x) for x in extra if x], split_draft(draft) if draft else ""]
     return without_references("\n".join(parts)).strip()
 
 
