@@ -180,9 +180,13 @@ def _passage(text: str, query: str) -> str:
     """The article's units closest to ``query``, as much as one quote may hold: an item with its list's lead, never
     the lead alone (:func:`citable_units`), and a lead said once before the items it introduces."""
     units = citable_units(text)
+    closeness = [shared_pairs(unit, query) for _, unit in units]
+    best: dict[str, int] = {}
+    for (lead, _), close in zip(units, closeness, strict=True):
+        if lead:
+            best[lead] = max(best.get(lead, 0), close)
     # Of one list only its closest items: the question meets one item (（二）醉酒驾驶), not the one after it.
-    best = {lead: max(shared_pairs(u, query) for ld, u in units if ld == lead) for lead, _ in units if lead}
-    units = [(lead, unit) for lead, unit in units if not lead or shared_pairs(unit, query) == best[lead]]
+    units = [u for u, close in zip(units, closeness, strict=True) if not u[0] or close == best[u[0]]]
     texts = [lead + unit for lead, unit in units]
     # An item with its lead is two of the sentences a quote holds: the closest one such is the quote.
     closest = max(range(len(units)), key=lambda i: (shared_pairs(texts[i], query), -i), default=None)
