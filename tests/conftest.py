@@ -4,6 +4,7 @@ and in one embedded FalkorDB for the session (the integration tests)."""
 from __future__ import annotations
 
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -154,9 +155,28 @@ def _cli_env(data_dir: Path, env: dict[str, str]) -> dict[str, str]:
 
 
 def run_cli(*args: str, data_dir: Path, timeout: float = 300, **env: str) -> subprocess.CompletedProcess[str]:
-    """Run the installed ``jurisgraph`` command as a user would, on the fake model and hash embeddings."""
+    """Run the installed ``jurisgraph`` command as a user would, on the fake model and hash embeddings. A command
+    still running after ``timeout`` fails the test with every thread's Python stack: a hang is named where it is
+    (CI's one hang printed only the test's own wait)."""
     exe = Path(sys.executable).with_name("jurisgraph")
     assert exe.is_file(), "the jurisgraph entry point is not installed"
-    return subprocess.run(
-        [str(exe), *args], capture_output=True, text=True, env=_cli_env(data_dir, env), timeout=timeout
-    )
+    command = [str(exe), *args]
+    with subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**_cli_env(data_dir, env), "PYTHONFAULTHANDLER": "1"},
+    ) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            # faulthandler writes every thread's stack to stderr on SIGABRT, then the process ends.
+            process.send_signal(signal.SIGABRT)
+            try:
+                _, stderr = process.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                _, stderr = process.communicate()
+            pytest.fail(f"{' '.join(args)} still ran after {timeout:.0f} s; its stacks:\n{stderr[-20000:]}")
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)

@@ -19,7 +19,8 @@ PROMPTS = REPO / "prompts" / "zh"
 
 
 def _run(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
-    return run_cli(*args, data_dir=data_dir, timeout=600)
+    # Well inside pytest's 600 s for a test and its fixtures, so that a hang fails with its stacks.
+    return run_cli(*args, data_dir=data_dir, timeout=240)
 
 
 @pytest.fixture(scope="module")
