@@ -255,9 +255,10 @@ def _closest_item(rules: list[str], lead: str, question: str) -> str:
     return f"……{ranked[0]}"
 
 
-def conditional_sentences(basis: list[LegalBasisItem], lang: str, question: str = "") -> str:
-    """Each conditional basis article as the person reads it: 如果 its condition, 则 its consequence, from the rule
-    closest to the question (its first without one) in its own words; a rule not worded so is quoted."""
+def conditional_sentences(basis: list[LegalBasisItem], lang: str, question: str = "") -> list[str]:
+    """Each conditional basis article as the person reads it, one sentence each: 如果 its condition, 则 its
+    consequence, from the rule closest to the question (its first without one) in its own words, and the proviso
+    that follows that rule (但是……): what follows the other way; a rule not worded so is quoted."""
     parts = []
     # A condition the person says is unmet matches nothing.
     stated = without_unmet(question)
@@ -268,13 +269,24 @@ def conditional_sentences(basis: list[LegalBasisItem], lang: str, question: str 
         candidates = [r for r in rules if not unstated_repeat(r, question)] or rules
         # The first rule wins a tie: a statute usually states its rule first.
         first = max(candidates, key=lambda r: shared_pairs(r, stated), default="")
+        proviso = _proviso(rules, first)
         # An article that introduces a list (有下列情形之一的) is quoted: its condition is the list, not the lead.
         if (found := _CONDITION.match(first)) and "下列" not in first and "：" not in first:
-            parts.append(label("conditional_item", lang, **found.groupdict(), article=heading))
+            consequence = found["consequence"] + (label("clause_separator", lang) + proviso if proviso else "")
+            parts.append(label("conditional_item", lang, condition=found["condition"], consequence=consequence,
+                               article=heading))  # fmt: skip
         else:
             text = first + _closest_item(rules, first, question)
+            text += label("clause_separator", lang) + proviso if proviso else ""
             parts.append(label("provision", lang, article=heading, text=text + label("sentence_end", lang)))
-    return "".join(parts)
+    return parts
+
+
+def _proviso(rules: list[str], rule: str) -> str:
+    """The proviso right after ``rule`` in its article (但是，能够证明损害是因被侵权人故意……的，可以不承担或者减轻责任):
+    the case the rule's consequence does not follow, "" when the article has none there."""
+    after = rules.index(rule) + 1 if rule in rules else len(rules)
+    return rules[after] if after < len(rules) and rules[after].startswith("但") else ""
 
 
 def how_chosen(state: ConsultState, lang: str) -> str:
@@ -394,8 +406,11 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     conditional = conditional_sentences(state.conditional_basis, ctx.language, spelled_out(state.question))
     if (not state.legal_basis or not response.strip()) and conditional:
         # Nothing concluded from, but articles that apply under a condition the question leaves open: the answer
-        # says what each provides and when, instead of "nothing supports an answer" above them.
-        response = label("conditional_only", ctx.language) + conditional
+        # opens with what the best supported one provides and when (its proviso: when not), then says that it
+        # turns on the person's facts, then what the others provide. It opened with "nothing decides this" above
+        # the very rule that answers 狗主人要承担什么责任.
+        response = conditional[0] + label("conditional_turns_on", ctx.language)
+        response += label("conditional_also", ctx.language) + "".join(conditional[1:]) if conditional[1:] else ""
         response += _next_steps(state, ctx) if ctx.next_steps else ""
     elif not state.legal_basis or not response.strip():
         # No article was kept: whatever the model concluded rests on none (answers told people they could not
@@ -403,7 +418,7 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         response = _no_support(state, ctx.language, ctx.quote_provisions and ctx.language == "zh")
     else:
         # The conditional tier stands beside a concluded basis whether or not next steps are asked for.
-        response += label("conditional_also", ctx.language) + conditional if conditional else ""
+        response += label("conditional_also", ctx.language) + "".join(conditional) if conditional else ""
         response += _next_steps(state, ctx) if ctx.next_steps else ""
     response += label("notice", ctx.language)
     return {

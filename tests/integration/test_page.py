@@ -258,10 +258,11 @@ def test_nothing_concluded_above_a_conditional_tier_is_not_said_to_be_nothing_fo
     assert not _all(browser, "#answer .article:not(.conditional)") and _all(browser, "#answer .article.conditional")
     assert "没有可据以直接得出结论的条文；下列条文在一定条件下适用" in shown and "条件适用 Conditional basis" in shown
     assert "回答未引用知识库中的法条" not in shown
-    # The Response opens with what applies under which condition, names each article, and keeps the audit's scores
-    # out.
+    # The Response opens with what the first conditional article provides and when, says it turns on the facts,
+    # names each article, and keeps the audit's scores out.
     response = _all(browser, "#answer .response")[0].text
-    assert response.startswith("现有检索结果不足以直接得出结论；下列条文在一定条件下适用")
+    first, _, rest = response.partition("。")
+    assert first.startswith(("如果", "《")) and rest.startswith("这条规定是否适用于您")
     assert "检索支持度" not in response
     for box in _all(browser, "#answer .article.conditional"):
         number = box.find_element("css selector", "h3").text.split("》")[1].split()[0]

@@ -336,7 +336,7 @@ def test_a_tier_the_question_says_is_unmet_or_a_repeat_it_does_not_state_is_not_
     # The repeat offence's rule is quoted only to a question that states a prior penalty (both share its 处罚).
     def quoted(question: str) -> str:
         item = {"article_id": "道路交通安全法:91", "law": "中华人民共和国道路交通安全法", "number": "第九十一条"}
-        return conditional_sentences([{**item, "text": text}], "zh", question)  # type: ignore[typeddict-item]
+        return "".join(conditional_sentences([{**item, "text": text}], "zh", question))  # type: ignore[typeddict-item]
 
     assert quoted("喝了一瓶啤酒开车被查，没到醉驾，会怎么处罚？").startswith("如果饮酒后驾驶机动车，则处暂扣六个月")
     assert quoted("以前喝酒开车被处罚过，这次又被查了，会怎么处罚？").startswith("如果因饮酒后驾驶机动车被处罚，再次")

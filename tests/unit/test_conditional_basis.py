@@ -93,7 +93,7 @@ def test_each_conditional_article_is_stated_as_if_then_in_its_own_words() -> Non
             "text": "在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金：\n（一）追逐竞驶，情节恶劣的；",
         },
     ]
-    said = conditional_sentences(basis, "zh")
+    said = "".join(conditional_sentences(basis, "zh"))
     assert said.startswith(
         "如果当事人一方不履行合同义务或者履行合同义务不符合约定，则应当承担继续履行、采取补救措施或者赔偿损失等违约责任"
         "（《中华人民共和国民法典》第五百七十七条）。"
@@ -110,7 +110,7 @@ def test_each_conditional_article_is_stated_as_if_then_in_its_own_words() -> Non
             "用人单位拖欠或者未足额支付劳动报酬的，劳动者可以依法向当地人民法院申请支付令，人民法院应当依法发出支付令。",
         }
     ]
-    assert conditional_sentences(wages, "zh", "公司拖欠了我三个月工资，我该怎么办？").startswith(
+    assert "".join(conditional_sentences(wages, "zh", "公司拖欠了我三个月工资，我该怎么办？")).startswith(
         "如果用人单位拖欠或者未足额支付劳动报酬，则劳动者可以依法向当地人民法院申请支付令"
     )
 
@@ -137,7 +137,7 @@ def test_a_listing_article_is_quoted_with_the_item_the_question_points_to_or_non
 
     def stated(article: str, question: str) -> str:
         item: LegalBasisItem = {"article_id": article, "law": "", "number": "", "text": article_texts()[article]}
-        return conditional_sentences([item], "zh", spelled_out(question))
+        return "".join(conditional_sentences([item], "zh", spelled_out(question)))
 
     commute = stated("工伤保险条例:14", "上班路上被车撞了算工伤吗？")
     assert "应当认定为工伤：……(六)在上下班途中，受到非本人主要责任的交通事故" in commute
@@ -152,7 +152,22 @@ def test_a_listing_article_is_quoted_with_the_item_the_question_points_to_or_non
 def test_a_condition_with_alternatives_is_stated_whole() -> None:
     def stated(article: str, question: str) -> str:
         item: LegalBasisItem = {"article_id": article, "law": "", "number": "", "text": article_texts()[article]}
-        return conditional_sentences([item], "zh", question)
+        return "".join(conditional_sentences([item], "zh", question))
 
     fight = stated("治安管理处罚法:51", "跟人打架把对方打出了鼻血，会被拘留吗？")
     assert fight.startswith("如果殴打他人的，或者故意伤害他人身体，则处五日以上十日以下拘留")
+
+
+def test_a_rules_proviso_says_what_follows_the_other_way() -> None:
+    def stated(article: str, question: str) -> str:
+        item: LegalBasisItem = {"article_id": article, "law": "", "number": "", "text": article_texts()[article]}
+        return "".join(conditional_sentences([item], "zh", question))
+
+    # 1245's rule and its 但是: the owner is liable, unless the harm came of the victim's intent or gross negligence.
+    dog = stated("民法典:1245", "被邻居家的狗咬伤了，狗主人要承担什么责任？")
+    assert dog.startswith(
+        "如果饲养的动物造成他人损害，则动物饲养人或者管理人应当承担侵权责任；但是，能够证明损害是因被侵权人故意或者"
+        "重大过失造成的，可以不承担或者减轻责任（"
+    )
+    # A rule no proviso follows is stated alone (82's is a rule of its own paragraph).
+    assert "但" not in stated("劳动合同法:82", "入职半年了公司一直不跟我签劳动合同，能要什么？")

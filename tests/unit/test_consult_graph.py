@@ -294,7 +294,10 @@ def test_a_kept_article_is_excluded_only_by_the_question_s_own_words_quoted(acti
     # Nothing concluded: the answer opens with what applies under a condition, or with nothing found, and a
     # vetoed article is never in the conditional tier either.
     assert out["legal_basis"] == [] and "刑法:133-1" not in [b["article_id"] for b in out["conditional_basis"]]
-    assert out["response"].startswith("现有检索结果不足以直接得出结论") and out["conditional_basis"]
+    # The first sentence states what the best supported conditional article provides, then that it turns on the facts.
+    first, _, rest = out["response"].partition("。")
+    assert out["conditional_basis"] and out["conditional_basis"][0]["number"] in first
+    assert rest.startswith("这条规定是否适用于您，取决于您的情况是否符合其中的条件")
     # Nothing to draft from: no draft is asked for, and verify_claims writes the Response.
     assert not [c for c in model.calls if "候选法条：" in str(c[-1].content)]
     assert "draft_answer" not in _nodes(out) and _nodes(out)[-2:] == ["check_content", "verify_claims"]
@@ -566,7 +569,7 @@ def test_ask_review_pauses_for_the_person_at_the_terminal(
     printed = capsys.readouterr().out
     # The overridden article concludes nothing: what remains is a conditional tier, or nothing found.
     assert "复核 reviewed" in printed
-    assert "现有检索结果不足以直接得出结论" in printed and "条件适用 Conditional basis" in printed
+    assert "取决于您的情况是否符合其中的条件" in printed and "条件适用 Conditional basis" in printed
     # Above the conditional tier, nothing concluded is not said to be nothing found.
     assert (
         "没有可据以直接得出结论的条文；下列条文在一定条件下适用" in printed
@@ -947,8 +950,11 @@ def test_the_two_tiers_stand_apart_in_the_response_and_the_reply(active_kb: Serv
         ctx = ConsultContext(model="fake", claim_rewrite=False, next_steps=next_steps)
         state = ConsultState(question=question, response="回答：押金应当退还。", conditional_basis=conditional)  # type: ignore[arg-type]
         out = verify_claims(state, SimpleNamespace(context=ctx))  # type: ignore[arg-type]
-        assert out["response"].startswith("现有检索结果不足以直接得出结论")
-        assert "如果当事人一方不履行合同义务或者履行合同义务不符合约定，则应当承担继续履行" in out["response"]
+        # Its first sentence is the article's rule, then that the rule turns on the person's facts.
+        assert out["response"].startswith(
+            "如果当事人一方不履行合同义务或者履行合同义务不符合约定，则应当承担继续履行、采取补救措施或者赔偿损失等"
+            "违约责任（《中华人民共和国民法典》第五百七十七条）。这条规定是否适用于您，取决于您的情况是否符合其中的条件。"
+        )
         assert "没有能够支持" not in out["response"]
         # The fact asked back is the one the lease decides, in the person's words (decisive_facts.json: 577).
         assert ("您和对方的合同对这件事是怎么约定的" in out["response"]) is next_steps
