@@ -153,7 +153,7 @@ def under_floor(verdicts: list[Verdict], question: str, lang: str) -> list[Verdi
 
 
 def conditional_basis(
-    evidence: list[EvidenceItem], concluded: list[str], question: str, excluded: Collection[str] = ()
+    evidence: list[EvidenceItem], concluded: list[str], question: str, lang: str, excluded: Collection[str] = ()
 ) -> list[str]:
     """The evidence articles that join the concluded ones as a conditional basis (:mod:`tools.retrieval.conditional`:
     support over the fitted floor or among the fitted first few of the evidence articles that may join (fewer
@@ -172,7 +172,7 @@ def conditional_basis(
     ]
     floor = fitted_conditional_floor(beside=bool(concluded))
     top, beside_top = fitted_conditional_top(), fitted_conditional_top(beside=True)
-    return conditional_articles(rows, concluded, question, floor, top, beside_top)
+    return conditional_articles(rows, concluded, question, floor, top, beside_top, lang)
 
 
 def make_keep_basis(audit: AuditGraph) -> ConsultNode:
@@ -200,7 +200,7 @@ def make_keep_basis(audit: AuditGraph) -> ConsultNode:
         # The floor was fitted on Chinese labels (the china pack's laws and consultations): other packs keep one tier.
         joins = ctx.conditional_basis and ctx.language == "zh"
         # A kept article the audit or the reviewer excluded stays out of the conditional tier too.
-        conditional = conditional_basis(evidence, concluded, state.question, kept) if joins else []
+        conditional = conditional_basis(evidence, concluded, state.question, ctx.language, kept) if joins else []
         return {
             "evidence": evidence,
             "verdicts": verdicts,

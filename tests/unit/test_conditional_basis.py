@@ -171,3 +171,17 @@ def test_a_rules_proviso_says_what_follows_the_other_way() -> None:
     )
     # A rule no proviso follows is stated alone (82's is a rule of its own paragraph).
     assert "但" not in stated("劳动合同法:82", "入职半年了公司一直不跟我签劳动合同，能要什么？")
+
+
+def test_every_crime_word_speaks_of_a_crime_by_its_example_and_a_civil_word_of_none() -> None:
+    from prompts import load_table
+    from tools.retrieval.conditional import about_crime
+
+    table = load_table("crime_words", "zh")
+    for word, example in table["words"].items():
+        assert word in example and about_crime(example, []), word
+    for word, entry in table["civil_words"].items():
+        assert word in entry["example"] and not about_crime(entry["example"], []), word
+    # A concluded criminal law article makes the question one about a crime, whatever its words.
+    assert all(about_crime("房东不退押金怎么办？", [f"{law}:1"]) for law in table["criminal_laws"])
+    assert not about_crime("房东不退押金怎么办？", ["民法典:577"])

@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from prompts import load_table
 from tools.fitted import read_fitted
 from tools.law.articles import law_of
 from tools.law.institutions import unspoken
@@ -27,24 +28,23 @@ from tools.law.institutions import unspoken
 BUNDLED_FLOOR = Path(__file__).with_name("conditional_floor.json")
 CONDITIONAL_MAX = 3
 """Articles the basis holds, both tiers together, before no further candidate joins."""
-CRIMINAL_LAWS = ("刑法", "刑事诉讼法")
-"""Laws whose articles join a conditional basis only for a question about a crime."""
-CRIMINAL_WORDS = (
-    "犯罪", "罪", "判刑", "坐牢", "刑事", "拘留", "逮捕", "取保候审", "报案", "报警", "立案", "公安",
-    "骗", "被盗", "盗窃", "偷", "抢", "醉驾", "醉酒驾驶", "吸毒", "赌博",
-)  # fmt: skip
-"""Words by which a question speaks of a crime (its own, or one done to the person asking). 骗 alone, not 被骗:
-在网上被人骗了五千块钱 names no 被骗, and its fraud article (刑法:266) was kept out of the basis as criminal law for a
-civil question."""
-CIVIL_DECEIT = "欺骗"
-"""骗 in the civil law's deceit (民法典:148's 以欺诈手段 is what people call 欺骗: a contract signed by deceit is
-voidable), which speaks of no crime by itself; 诈骗 beside it still does."""
 
 
-def about_crime(question: str, kept: Sequence[str]) -> bool:
-    """Whether ``question`` speaks of a crime, or the concluded basis already holds a criminal law article."""
-    words = question.replace(CIVIL_DECEIT, "")
-    return any(w in words for w in CRIMINAL_WORDS) or any(law_of(a) in CRIMINAL_LAWS for a in kept)
+@lru_cache(maxsize=4)
+def _crime_words(lang: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """(words that speak of a crime, words that hold one of them but speak of none, the laws that join a
+    conditional basis only for a question about a crime): ``prompts/<lang>/crime_words.json``."""
+    table = load_table("crime_words", lang)
+    return tuple(table["words"]), tuple(table["civil_words"]), tuple(table["criminal_laws"])
+
+
+def about_crime(question: str, kept: Sequence[str], lang: str = "zh") -> bool:
+    """Whether ``question`` speaks of a crime (a word of ``crime_words.json``, once its civil words are set aside:
+    欺骗 holds 骗), or the concluded basis already holds a criminal law article."""
+    words, civil, laws = _crime_words(lang)
+    for word in civil:
+        question = question.replace(word, "")
+    return any(w in question for w in words) or any(law_of(a) in laws for a in kept)
 
 
 RERANKED_TOP = 10
@@ -69,6 +69,7 @@ def conditional_articles(
     floor: float,
     top: int = 0,
     beside_top: int = 0,
+    lang: str = "zh",
 ) -> list[str]:
     """The evidence articles (in the evidence's order; each with ``article_id``, ``support``, ``shared``: the
     character pairs it shares with the question, ``signals``: the sources' reciprocal ranks, and ``rank``: its
@@ -80,12 +81,13 @@ def conditional_articles(
     procedure article leaves its place to the next), or among the first ``beside_top`` beside a concluded basis
     (where the keeper's choice is wrong, the search's next is often right); while the basis holds fewer than
     :data:`CONDITIONAL_MAX`."""
-    criminal = about_crime(question, kept)
+    criminal = about_crime(question, kept, lang)
+    criminal_laws = _crime_words(lang)[2]
 
     def may_join(article: str, item: Mapping[str, Any]) -> bool:
         if article in kept or not touches(item):
             return False
-        return not (law_of(article) in CRIMINAL_LAWS and not criminal) and not unspoken(article, question)
+        return not (law_of(article) in criminal_laws and not criminal) and not unspoken(article, question)
 
     ranked = sorted(
         ((int(item.get("rank", i)), str(item["article_id"]), item) for i, item in enumerate(evidence)),
