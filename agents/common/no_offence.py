@@ -38,6 +38,9 @@ def threshold_record(charge: str, found: Shortfall, language: str) -> NoOffence:
     )
     floor = label(f"floor_{t.measure}", language, value=_number(found.floor))
     instead = label("no_offence_instead", language, law=t.instead) if t.instead else ""
+    # A halved floor is the source's first rule as its 第二条 halves it: both are named, or 500 yuan would be cited
+    # to the article that says 1,000.
+    source_article = t.source_article + (f"、{t.halved_article}" if found.floor < t.floor else "")
     reason = label(
         "no_offence_threshold",
         language,
@@ -46,7 +49,7 @@ def threshold_record(charge: str, found: Shortfall, language: str) -> NoOffence:
         measure=label(f"measure_{t.measure}", language),
         floor=floor,
         source=t.source,
-        source_article=t.source_article,
+        source_article=source_article,
         quote=t.quote,
         stated=stated,
         instead=instead,
@@ -57,7 +60,7 @@ def threshold_record(charge: str, found: Shortfall, language: str) -> NoOffence:
         "by": "threshold",
         "stated": stated,
         "floor": floor,
-        "source": f"{t.source}{t.source_article}",
+        "source": f"{t.source}{source_article}",
         "quote": t.quote,
         "instead": t.instead,
         "reason": reason,

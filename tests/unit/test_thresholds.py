@@ -57,6 +57,18 @@ def test_theft_needs_no_amount_when_it_is_a_burglary_pickpocketing_or_repeated()
     assert shortfall("盗窃", small.replace("他人", "残疾人").replace("500", "400")) is not None
 
 
+def test_a_halved_floor_names_the_article_that_halves_it() -> None:
+    from agents.common.no_offence import threshold_record
+
+    fact = "被告人张某盗窃他人手机一部，价值400元。"
+    whole = shortfall("盗窃", fact)
+    halved = shortfall("盗窃", fact.replace("他人", "残疾人"))
+    assert whole is not None and halved is not None and halved.floor == whole.floor / 2
+    assert threshold_record("盗窃", whole, "zh")["source"].endswith("第一条")
+    record = threshold_record("盗窃", halved, "zh")
+    assert record["source"].endswith("第一条、第二条") and "500元" in record["reason"]
+
+
 def test_drunk_driving_starts_at_80_mg_and_racing_needs_no_alcohol() -> None:
     fact = "被告人饮酒后驾驶机动车，经检验血液中酒精含量为79.5mg/100ml。"
     found = shortfall("危险驾驶", fact)

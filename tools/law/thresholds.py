@@ -75,6 +75,7 @@ class Threshold:
     halved_when: str
     """A pattern: circumstances under which the interpretation halves the floor (its 第二条)."""
     halved_article: str
+    """The source's article that halves the floor (where ``halved_when`` holds), named beside ``source_article``."""
     instead: str
     """The provision what is left falls under (a law, or an article id)."""
     instead_act: str
