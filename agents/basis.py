@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from langgraph.runtime import Runtime
 
+from agents.common.answers import legal_basis
 from agents.common.audits import AuditGraph, run_audit
 from agents.common.evidence import fetch_evidence
 from agents.common.question import user_words
@@ -204,7 +205,8 @@ def make_keep_basis(audit: AuditGraph) -> ConsultNode:
         return {
             "evidence": evidence,
             "verdicts": verdicts,
-            "conditional": conditional,
+            # Their text verbatim from the knowledge graph, in the tier's order.
+            "conditional_basis": legal_basis(get_services().statutes.get_articles(conditional), []),
             "audited": audited,
             "usage": usage,
             "trace": [

@@ -75,12 +75,10 @@ def check_content(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     for raw in malformed_citations(response):
         response = response.replace(raw, "")
         dropped.append(raw)
-    conditional = [a for a in statutes.get_articles(state.conditional) if a.id not in allowed_ids]
     return {
         "response": response.strip(),
         # In the keeper's order (the verdicts list the kept articles most supported first).
         "legal_basis": legal_basis(applicable, []),
-        "conditional_basis": legal_basis(conditional, []),
         "dropped_citations": dropped,
         "usage": usage,
         "trace": [

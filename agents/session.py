@@ -47,7 +47,6 @@ def start_turn(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[st
         "response": "",
         "declined": False,
         "legal_basis": [],
-        "conditional": [],
         "conditional_basis": [],
         "audit_notes": [],
         "trace": [trace_event("start_turn", started, turn=len(state.history) + 1, ignored=len(ignored))],

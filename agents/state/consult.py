@@ -138,9 +138,6 @@ class ConsultState(ConsultInput, ConsultOutput):
     round: int = 0
     """Manager rounds done in this turn."""
 
-    conditional: list[str] = field(default_factory=list)
-    """The article ids keep_basis joined as a conditional basis (check_content fetches their text)."""
-
     stalled: bool = False
     """A revision returned the draft unchanged from the same basis (a format-only round, or a law search that kept
     the same articles): the next Manager round would see the same draft and evidence (decoding is deterministic),
