@@ -46,6 +46,7 @@ from tools.law.claims import (
     sentences,
 )
 from tools.law.penalties import article_tiers, closest_tier, condition_match, penalty_kinds, stated_condition
+from tools.law.periods import condition_range, stated_period
 from tools.law.wording import bigram_share, relevant_passage, shared_pairs, unstated_repeat, without_unmet
 from tools.llm.chat import Usage, empty_usage, invoke_text
 from tools.services import get_services
@@ -273,13 +274,25 @@ def conditional_sentences(basis: list[LegalBasisItem], lang: str, question: str 
         # An article that introduces a list (有下列情形之一的) is quoted: its condition is the list, not the lead.
         if (found := _CONDITION.match(first)) and "下列" not in first and "：" not in first:
             consequence = found["consequence"] + (label("clause_separator", lang) + proviso if proviso else "")
-            parts.append(label("conditional_item", lang, condition=found["condition"], consequence=consequence,
-                               article=heading))  # fmt: skip
+            parts.append(_period(found["condition"], question, lang) + label(
+                "conditional_item", lang, condition=found["condition"], consequence=consequence, article=heading
+            ))  # fmt: skip
         else:
             text = first + _closest_item(rules, first, question)
             text += label("clause_separator", lang) + proviso if proviso else ""
             parts.append(label("provision", lang, article=heading, text=text + label("sentence_end", lang)))
     return parts
+
+
+def _period(condition: str, question: str, lang: str) -> str:
+    """Whether the one period the question states lies in the range ``condition`` names, said before the rule:
+    入职半年 is within 82's 超过一个月不满一年 (code compares them; the rule's other conditions stay conditions);
+    "" when either states none."""
+    stated, bounds = stated_period(question), condition_range(condition)
+    if stated is None or bounds is None:
+        return ""
+    key = "period_within" if bounds.holds(stated.months) else "period_outside"
+    return label(key, lang, stated=stated.text, range=bounds.text)
 
 
 def _proviso(rules: list[str], rule: str) -> str:

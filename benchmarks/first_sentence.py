@@ -31,6 +31,7 @@ from tools.services import get_services
 
 OLD_OPENING = "现有检索结果不足以直接得出结论"
 """How an answer with nothing concluded opened until session 59."""
+OLD_PREFIX = OLD_OPENING + "；下列条文在一定条件下适用，能否适用取决于您的具体情况："
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:
@@ -49,6 +50,14 @@ def opening(answer: str, gold: set[str]) -> str:
     if not cited:
         return "none"
     return "lawyer's" if cited & gold else "other"
+
+
+def _past_opening(answer: str) -> str:
+    """What an answer with nothing concluded says after its first article's sentence, in either wording: the old
+    opening, the hedge and the sentence that introduces the other articles set aside."""
+    for words in (OLD_PREFIX, label("conditional_turns_on", "zh"), label("conditional_also", "zh")):
+        answer = answer.replace(words, "", 1)
+    return answer.split("。", 1)[-1]
 
 
 def replayed(question: str, conditional: list[str]) -> str:
@@ -76,9 +85,7 @@ def main() -> None:
         if args.replay and not prediction.get("basis") and prediction.get("conditional"):
             again = replayed(item["question"], prediction["conditional"])
             replays += 1
-            # Past the opening and its hedge the two say the same: the other articles, the fact asked back, where to go.
-            said = again.split("。", 1)[1].replace(label("conditional_turns_on", "zh"), "", 1)
-            same_tail += answer.split("。", 1)[1] == said.replace(label("conditional_also", "zh"), "", 1)
+            same_tail += _past_opening(answer) == _past_opening(again)
             answer = again
         kind = opening(answer, gold)
         counts[kind] = counts.get(kind, 0) + 1

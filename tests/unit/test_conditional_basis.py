@@ -185,3 +185,31 @@ def test_every_crime_word_speaks_of_a_crime_by_its_example_and_a_civil_word_of_n
     # A concluded criminal law article makes the question one about a crime, whatever its words.
     assert all(about_crime("房东不退押金怎么办？", [f"{law}:1"]) for law in table["criminal_laws"])
     assert not about_crime("房东不退押金怎么办？", ["民法典:577"])
+
+
+def test_a_stated_period_is_set_against_the_range_the_rule_names() -> None:
+    from tools.law.periods import condition_range, stated_period
+
+    text = article_texts()["劳动合同法:82"]
+
+    def stated(question: str) -> str:
+        item: LegalBasisItem = {"article_id": "劳动合同法:82", "law": "", "number": "", "text": text}
+        return "".join(conditional_sentences([item], "zh", question))
+
+    # 半年 lies in 82's 超过一个月不满一年: said, in the sentence of the rule, whose other conditions stay conditions.
+    assert stated("入职半年了公司一直不跟我签劳动合同，能要什么？").startswith(
+        "您所说的半年在本条“超过一个月不满一年”的范围内：如果用人单位自用工之日起超过一个月不满一年"
+    )
+    assert stated("入职两年了公司一直不跟我签劳动合同，能要什么？").startswith(
+        "您所说的两年不在本条“超过一个月不满一年”的范围内，本条的这一规定不适用于您的情况。"
+    )
+    # No period, or two of them: nothing is compared.
+    assert stated("公司一直不跟我签劳动合同，能要什么？").startswith("如果用人单位")
+    assert stated("入职8个月又10天，公司一直不跟我签劳动合同").startswith("如果用人单位")
+    # The bounds as the law words them: 超过 excludes, 满 includes, 不满 excludes; a date is no period.
+    months = condition_range("超过一个月不满一年")
+    assert months is not None and [months.holds(m) for m in (1, 1.5, 12)] == [False, True, False]
+    year = condition_range("满一年")
+    assert year is not None and [year.holds(m) for m in (11, 12)] == [False, True]
+    assert stated_period("2020年3月入职，干了三个月") == stated_period("三个月")
+    assert (period := stated_period("工作了一年半")) is not None and period.months == 18
