@@ -263,3 +263,43 @@ def test_a_data_dir_named_through_a_symlink_finds_the_running_server(tmp_path: P
         assert _server(real).pid == server.pid
     finally:
         server.stop()
+
+
+def test_a_server_stuck_loading_is_killed_and_started_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    from tools.kb import embedded
+
+    # A "redis-server" that listens and never answers, using no CPU: FalkorDB deadlocked loading its snapshot so
+    # (its main thread waiting for its graph registry's write lock), and every caller waited 600 s.
+    data_dir = tmp_path / "falkordb"
+    data_dir.mkdir()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    script = (
+        "import socket, sys, time; s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen(); "
+        "time.sleep(300)"
+    )
+    stuck = subprocess.Popen([sys.executable, "-c", script, str(port), "redis-server"], cwd=data_dir)
+    try:
+        time.sleep(1.0)
+        with pytest.raises(embedded.StuckLoading, match="no answer and no CPU"):
+            embedded._wait_ready(port, stuck.pid, data_dir / "server.log", stuck_s=1.0)
+        # Recorded as the data dir's server, it is found, taken for stuck, killed, and a real one started instead.
+        for name, value in (("port", port), ("pid", stuck.pid), ("password", "x")):
+            (data_dir / name).write_text(str(value))
+        monkeypatch.setattr(embedded, "STUCK_S", 1.0)
+        monkeypatch.setattr(embedded._wait_ready, "__defaults__", (1.0,))
+        started = time.monotonic()
+        server = embedded.ensure_server(data_dir, idle_s=5)
+        try:
+            # Ended (the kill's waiting reaps it, so its status reads 0 here) and replaced.
+            stuck.wait(timeout=10)
+            assert server.pid != stuck.pid
+            assert embedded._answers_ping(server.port) and time.monotonic() - started < 30
+        finally:
+            server.stop()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            stuck.kill()

@@ -34,6 +34,15 @@ _LOAD_TIMEOUT_S = 600.0
 """How long a live server may take to load its data before it answers (AOF replay can take minutes)."""
 
 
+STUCK_S = 30.0
+"""How long a live server that does not answer may use no CPU before it is taken for stuck, not loading: replaying a
+file keeps a core busy, and FalkorDB can deadlock while loading its snapshot (its main thread waiting for the write
+lock on its graph registry, ``Globals_AddGraph``, that another of its threads holds; seen in the test suite after a
+store was killed and started again), which no wait ends. Such a server is killed and started once more."""
+
+STARTS = 2
+"""Starts of a server for one request when the first one gets stuck loading (the deadlock is a race)."""
+
 DEFAULT_IDLE_S = 600.0
 """How long the server stays up with no client connected: long enough that consecutive CLI runs find it
 loaded, short enough that a forgotten one does not run for good."""
@@ -60,9 +69,9 @@ class EmbeddedServer:
             _terminate(self.pid, self.data_dir)
 
 
-def _terminate(pid: int, data_dir: Path) -> None:
+def _terminate(pid: int, data_dir: Path, sig: signal.Signals = signal.SIGTERM) -> None:
     with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGTERM)
+        os.kill(pid, sig)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and _alive(pid):
         time.sleep(0.05)
@@ -116,13 +125,27 @@ def _answers_ping(port: int) -> bool:
         return False
 
 
-def _wait_ready(port: int, pid: int, log_path: Path) -> None:
-    """Block until the server answers PING; fail as soon as its process is gone.
+class StuckLoading(StoreUnavailableError):
+    """A live server that neither answers nor uses CPU (:data:`STUCK_S`)."""
+
+
+def _cpu_ticks(pid: int) -> int | None:
+    """The CPU time ``pid`` has used (user and system clock ticks), None when it cannot be read."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _wait_ready(port: int, pid: int, log_path: Path, stuck_s: float = STUCK_S) -> None:
+    """Block until the server answers PING; fail as soon as its process is gone, or is stuck (:class:`StuckLoading`).
 
     While loading a large append-only file the server may not even accept connections, so a live
-    process is given _LOAD_TIMEOUT_S.
+    process is given _LOAD_TIMEOUT_S as long as it works.
     """
     deadline = time.monotonic() + _LOAD_TIMEOUT_S
+    ticks, progressed = _cpu_ticks(pid), time.monotonic()
     while not _answers_ping(port):
         if not _alive(pid):
             if reason := _load_failure(log_path, pid):
@@ -135,6 +158,13 @@ def _wait_ready(port: int, pid: int, log_path: Path) -> None:
             raise StoreUnavailableError(
                 f"the embedded FalkorDB server on port {port} did not answer within {_LOAD_TIMEOUT_S:.0f} s "
                 f"(log {log_path})"
+            )
+        if (now := _cpu_ticks(pid)) != ticks or now is None:
+            ticks, progressed = now, time.monotonic()
+        elif time.monotonic() - progressed > stuck_s:
+            raise StuckLoading(
+                f"the embedded FalkorDB server (pid {pid}) stopped loading its data: no answer and no CPU for "
+                f"{stuck_s:.0f} s (log {log_path})"
             )
         time.sleep(0.1)
 
@@ -189,15 +219,24 @@ def _read_int(path: Path) -> int | None:
 
 def ensure_server(data_dir: Path, port: int = 0, idle_s: float = DEFAULT_IDLE_S) -> EmbeddedServer:
     """Return a running embedded server for ``data_dir``, starting one (and its watchdog) if none runs."""
-    with _locked(data_dir):
-        server = _recorded_server(data_dir) or _start_server(data_dir, port, idle_s)
-    # Waited for outside the lock: loading a large append-only file can take minutes.
-    try:
-        _wait_ready(server.port, server.pid, data_dir / "server.log")
-    except StoreUnavailableError:
-        server.stop()
-        raise
-    return server
+    starts = STARTS
+    while True:
+        with _locked(data_dir):
+            server = _recorded_server(data_dir) or _start_server(data_dir, port, idle_s)
+        # Waited for outside the lock: loading a large append-only file can take minutes.
+        try:
+            _wait_ready(server.port, server.pid, data_dir / "server.log")
+            return server
+        except StuckLoading:
+            with _locked(data_dir):
+                # Killed, not asked to stop: a server stuck loading never reads its signal, and has written nothing.
+                _terminate(server.pid, data_dir, signal.SIGKILL)
+            starts -= 1
+            if not starts:
+                raise
+        except StoreUnavailableError:
+            server.stop()
+            raise
 
 
 def _recorded_server(data_dir: Path) -> EmbeddedServer | None:
