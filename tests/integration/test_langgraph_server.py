@@ -122,6 +122,9 @@ def test_judge_interrupts_for_review_and_resumes(server: str) -> None:
     fact = "被告人张某秘密窃取被害人李某的电动自行车一辆，价值人民币2300元。"
     run = {"assistant_id": "judge", "input": {"fact": fact}, "context": context}
     first = _http("POST", f"{server}/threads/{thread}/runs/wait", run, timeout=120)
+    # What the run answered instead, when it did not pause: an error, or a judgment with no borderline verdict.
+    shown = ("__error__", "verdicts", "undecided", "trace")
+    assert "__interrupt__" in first, {key: first[key] for key in shown if key in first}
     (pending,) = first["__interrupt__"]  # the auditor paused the run with its borderline verdict
     assert "adjudicate" not in [e["node"] for e in first["trace"]]
     (verdict,) = pending["value"]["verdicts"]
