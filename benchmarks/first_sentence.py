@@ -1,6 +1,6 @@
 """Does a consultation's answer open with the law that answers it? Read from a ``jurisgraph eval --task consult`` run.
 
-    python benchmarks/first_sentence.py benchmarks/runs/RUN/results.jsonl.gz DATA.jsonl [--replay]
+    python benchmarks/first_sentence.py benchmarks/runs/RUN/results.jsonl DATA.jsonl [--replay]
 
 Per ``full`` answer: whether its first sentence (up to the first 。) cites an article a lawyer cites for the
 question (the data file's ``answer``), cites another, cites none, or is the old opening that said nothing decides
@@ -13,16 +13,15 @@ says what the recorded answer said.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
 
 from agents.claim_check import verify_claims
 from agents.common.answers import legal_basis
 from agents.context import ConsultContext
 from agents.state.consult import ConsultState
+from app.eval.runner import read_results
 from app.eval.tasks import gold_articles
 from prompts import label
 from tools.kb.statutes import StatuteRepository
@@ -32,12 +31,6 @@ from tools.services import get_services
 OLD_OPENING = "现有检索结果不足以直接得出结论"
 """How an answer with nothing concluded opened until session 59."""
 OLD_PREFIX = OLD_OPENING + "；下列条文在一定条件下适用，能否适用取决于您的具体情况："
-
-
-def _rows(path: Path) -> list[dict[str, Any]]:
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
 
 
 def opening(answer: str, gold: set[str]) -> str:
@@ -76,7 +69,8 @@ def main() -> None:
     items = {row["id"]: row for row in (json.loads(x) for x in args.data.read_text(encoding="utf-8").splitlines())}
     counts: dict[str, int] = {}
     same_tail = replays = 0
-    for row in _rows(args.results):
+    # A committed run's results.jsonl.gz is read through its results.jsonl path, as every run reader does.
+    for row in read_results(args.results):
         if row["system"] != "full" or row["item_id"] not in items:
             continue
         item, prediction = items[row["item_id"]], row["prediction"]

@@ -44,10 +44,11 @@ PENALTY_KINDS = tuple(_KINDS)
 """Every penalty kind code recognises: criminal (principal and accessory) and administrative."""
 _KIND_RE = {kind: re.compile(pattern) for kind, pattern in _KINDS.items()}
 
-_NUMBER = rf"(?:\d+(?:\.\d+)?|[{CN_NUMERAL}]+)"
-_QUANTITY = re.compile(rf"百分之(?P<percent>{_NUMBER})|(?P<value>{_NUMBER})\s*(?P<unit>%|个月|年|日|天|万元|元|倍)")
-# Dates are not claims about the law: 2016年3月28日 names a day, 5.1号 a holiday.
-_DATE = re.compile(r"\d{2,4}年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|\d{1,2}月\d{1,2}[日号]")
+NUMBER = rf"(?:\d+(?:\.\d+)?|[{CN_NUMERAL}]+)"
+"""A number as statutes and people write it: 3, 2.5 or 三, 十二."""
+_QUANTITY = re.compile(rf"百分之(?P<percent>{NUMBER})|(?P<value>{NUMBER})\s*(?P<unit>%|个月|年|日|天|万元|元|倍)")
+# Dates are not claims about the law, nor periods: 2016年3月28日 names a day, 5.1号 a holiday.
+DATE = re.compile(r"\d{2,4}年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|\d{1,2}月\d{1,2}[日号]")
 _UNIT = {"天": "日", "万元": "元", "%": "%"}
 
 
@@ -65,7 +66,8 @@ def penalty_kinds(text: str) -> list[str]:
     return [kind for kind, pattern in _KIND_RE.items() if pattern.search(text)]
 
 
-def _number(text: str) -> float | None:
+def number_value(text: str) -> float | None:
+    """The value of a :data:`NUMBER` match (三 is 3.0), None when it is no numeral."""
     try:
         return float(text) if text[0].isdigit() else float(cn_to_int(text))
     except ValueError:
@@ -75,11 +77,11 @@ def _number(text: str) -> float | None:
 def quantities(text: str) -> list[Quantity]:
     """The amounts and periods ``text`` states with a unit: N年, N个月, N日, N元, N倍, 百分之N (dates aside)."""
     found: list[Quantity] = []
-    for match in _QUANTITY.finditer(_DATE.sub(" ", text)):
+    for match in _QUANTITY.finditer(DATE.sub(" ", text)):
         if match["percent"]:
-            value, unit = _number(match["percent"]), "%"
+            value, unit = number_value(match["percent"]), "%"
         else:
-            value, unit = _number(match["value"]), match["unit"]
+            value, unit = number_value(match["value"]), match["unit"]
             if unit == "万元" and value is not None:
                 value *= 10000
         if value is not None:

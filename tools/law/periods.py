@@ -8,14 +8,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tools.law.articles import CN_NUMERAL, cn_to_int
+from tools.law.penalties import DATE, NUMBER, number_value
 
-_NUMBER = rf"(?:\d+(?:\.\d+)?|[{CN_NUMERAL}]+)"
-_UNIT_MONTHS = {"年": 12.0, "个月": 1.0, "个多月": 1.0, "月": 1.0, "日": 1 / 30, "天": 1 / 30}
-_STATED = re.compile(rf"(?P<half>半年)|(?P<value>{_NUMBER})(?P<unit>个多月|个月|年半|年|天|日)")
-# A date names a day, not a period: 2020年3月 is no 2020 years.
-_DATE = re.compile(r"\d{2,4}年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|\d{1,2}月\d{1,2}[日号]")
-_BOUND = rf"(?P<{{name}}>{_NUMBER})(?P<{{name}}_unit>个月|年|日)"
+_UNIT_MONTHS = {"年": 12.0, "个月": 1.0, "个多月": 1.0, "日": 1 / 30, "天": 1 / 30}
+_STATED = re.compile(rf"(?P<half>半年)|(?P<value>{NUMBER})(?P<unit>个多月|个月|年半|年|天|日)")
+_BOUND = rf"(?P<{{name}}>{NUMBER})(?P<{{name}}_unit>个月|年|日)"
 _RANGE = re.compile(
     rf"(?P<from>超过|满){_BOUND.format(name='low')}(?:(?:以上)?不满{_BOUND.format(name='high')})?"
     rf"|不满{_BOUND.format(name='below')}"
@@ -23,9 +20,8 @@ _RANGE = re.compile(
 
 
 def _months(number: str, unit: str) -> float | None:
-    try:
-        value = float(number) if number[0].isdigit() else float(cn_to_int(number))
-    except ValueError:
+    value = number_value(number)
+    if value is None:
         return None
     if unit == "年半":
         return value * 12 + 6
@@ -44,7 +40,8 @@ def stated_period(text: str) -> StatedPeriod | None:
     """The period ``text`` states (半年, 三个月, 两年, 90天), when it states exactly one; None when it states none or
     several (which of them the law's range is about is not code's to guess)."""
     found: dict[float, str] = {}
-    for match in _STATED.finditer(_DATE.sub(" ", text)):
+    # A date names a day, not a period: 2020年3月 is no 2020 years.
+    for match in _STATED.finditer(DATE.sub(" ", text)):
         months = 6.0 if match["half"] else _months(match["value"], match["unit"])
         if months is not None:
             found.setdefault(months, match.group(0))
