@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
-from agents.common.no_offence import offences_stated
+from agents.common.no_offence import look_further, offences_stated
 from agents.common.offences import offence_index
 from agents.common.precedents import own_copies
 from agents.context import JudgeContext
@@ -199,6 +199,19 @@ def score_charges(
     gone = switches.charge_scoring and chosen_before and not chosen
     left_out = (chosen_before[0], (defined.get(chosen_before[0]) or [""])[0]) if gone else None
     proposed, no_offence = offences_stated(proposed, state.fact, nearest, ctx.language, untold=left_out)
+    if not proposed and no_offence and no_offence[0]["by"] not in ("victim", "floor") and switches.charge_scoring:
+        # Every charge proposed was set aside on its own element: the next candidates with evidence of their own
+        # are checked the same way before the fact is held to state no offence.
+        def check(charges: list[str]) -> list[str]:
+            return stand_together(check_families(charges, candidates, state.fact, ask)[0], state.fact)[0]
+
+        tried = {*chosen_before, *told, *(r["charge"] for r in no_offence)}
+        further = ranked[: ctx.scored_charges]
+        proposed, records = look_further(further, tried, state.fact, policy.stand_in, defined, ctx.language, check)
+        no_offence += records
+        # A neighbour the family check put in the stand-in's place may lie outside the candidates scored.
+        kept += [c for c in proposed if c not in kept]
+        defined |= repository.articles_for([c for c in proposed if c not in defined])
     act = assign_acts(kept, act_rankings)
     scored: list[ScoredCharge] = [
         {

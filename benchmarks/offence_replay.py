@@ -6,8 +6,9 @@
 For each recorded fact (``benchmarks/charge_signals.py`` rows, with the local model's pre-judgments), the
 proposal as the scorer made it before issue 77 (:func:`app.fit.charges.decide` with any stand-in for an untold
 act offence), then today's steps in the scorer's order: a stand-in needs its own evidence (the policy's
-``stand_in``), the charges that may stand together (:mod:`tools.law.charge_relations`) and whether the fact
-states an offence at all (:func:`agents.common.no_offence.offences_stated`). Printed per file and half: exact
+``stand_in``), the charges that may stand together (:mod:`tools.law.charge_relations`), whether the fact
+states an offence at all (:func:`agents.common.no_offence.offences_stated`) and, when that sets every charge
+aside, the further candidates (:func:`agents.common.no_offence.look_further`). Printed per file and half: exact
 charge sets after each step, the paired change from before to after (bootstrap 95% interval), how many facts
 end with no charge, and the related charges proposed together before and after. With ``--negative`` (repeatable),
 how many non-crime facts are convicted before and after, per batch and half (``benchmarks/noncrime_facts.jsonl``:
@@ -24,13 +25,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from agents.common.no_offence import offences_stated
+from agents.common.no_offence import look_further, offences_stated
 from agents.scorer import nearest_offence
 from app.eval.metrics import match_charges
 from app.fit.charges import decide, policy_choice
 from tools.corpus.halves import half_of
 from tools.corpus.jsonl import read_jsonl, recorded_lines
 from tools.kb.charges import ChargeRepository
+from tools.law.charge_families import check_families
 from tools.law.charge_model import fitted_charge_policy
 from tools.law.charge_relations import load_relations, stand_together
 from tools.services import get_services
@@ -49,20 +51,34 @@ def load(spec: str) -> list[dict[str, Any]]:
     ]
 
 
-def steps(rows: list[dict[str, Any]]) -> list[tuple[list[str], list[str], list[str], list[str]]]:
+STEPS = ("exact before", "stand-in", "relations", "offence checks", "further")
+
+
+def steps(rows: list[dict[str, Any]]) -> list[tuple[list[str], ...]]:
     """Per row: the charges proposed before issue 77, with the stand-in rule, after the relations, after the
-    offence checks."""
+    offence checks, after looking further (each of :data:`STEPS`)."""
     services = get_services()
     repository = ChargeRepository(services.graph)
     policy = fitted_charge_policy()
     choice = policy_choice(policy, 3)
-    out = []
+    out: list[tuple[list[str], ...]] = []
     for row in rows:
+        fact = row["fact"]
         _, before = decide(row, policy.model, replace(choice, stand_in=0.0))
-        _, standing = decide(row, policy.model, choice)
-        related, _ = stand_together(standing, row["fact"])
-        stated, _ = offences_stated(related, row["fact"], nearest_offence(services, repository, row["fact"]), "zh")
-        out.append((before, standing, related, stated))
+        ranked, standing = decide(row, policy.model, choice)
+        related, _ = stand_together(standing, fact)
+        stated, records = offences_stated(related, fact, nearest_offence(services, repository, fact), "zh")
+        further = stated
+        if not stated and records and records[0]["by"] not in ("victim", "floor"):
+            candidates = [name for name, _ in ranked[:8]]
+
+            def check(charges: list[str], candidates: list[str] = candidates, fact: str = fact) -> list[str]:
+                return stand_together(check_families(charges, candidates, fact)[0], fact)[0]
+
+            tried = {*before, *standing, *(r["charge"] for r in records)}
+            articles = repository.articles_for(candidates)
+            further, _ = look_further(ranked[:8], tried, fact, policy.stand_in, articles, "zh", check)
+        out.append((before, standing, related, stated, further))
     return out
 
 
@@ -106,8 +122,9 @@ def main() -> None:
     parser.add_argument("rows", nargs="+", help="ROWS.jsonl:DATA.jsonl (criminal facts with gold charges)")
     parser.add_argument("--negative", action="append", default=[], help="ROWS.jsonl:DATA.jsonl of non-crime facts")
     args = parser.parse_args()
-    print("| file | half | n | exact before | stand-in | relations | offence checks | paired change | no charge |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    last = len(STEPS) - 1
+    print(f"| file | half | n | {' | '.join(STEPS)} | paired change | no charge |")
+    print("|---" * (len(STEPS) + 5) + "|")
     pairs_before: Counter[str] = Counter()
     pairs_after: Counter[str] = Counter()
     confusions: tuple[Counter[str], Counter[str]] = (Counter(), Counter())
@@ -119,9 +136,9 @@ def main() -> None:
             if not index:
                 continue
             gold = [rows[i]["gold"] for i in index]
-            exacts = [[exact(decided[i][k], g) for i, g in zip(index, gold, strict=True)] for k in range(4)]
-            change, low, high = paired(exacts[0], exacts[3])
-            acquitted = sum(bool(decided[i][0]) and not decided[i][3] for i in index)
+            exacts = [[exact(decided[i][k], g) for i, g in zip(index, gold, strict=True)] for k in range(len(STEPS))]
+            change, low, high = paired(exacts[0], exacts[last])
+            acquitted = sum(bool(decided[i][0]) and not decided[i][last] for i in index)
             n = len(index)
             shares = " | ".join(f"{sum(e) / n:.3f}" for e in exacts)
             print(
@@ -131,9 +148,9 @@ def main() -> None:
             if half == "report":
                 for i in index:
                     pairs_before.update(together(decided[i][0]))
-                    pairs_after.update(together(decided[i][3]))
+                    pairs_after.update(together(decided[i][last]))
                     confusions[0].update(confused(decided[i][0], rows[i]["gold"]))
-                    confusions[1].update(confused(decided[i][3], rows[i]["gold"]))
+                    confusions[1].update(confused(decided[i][last], rows[i]["gold"]))
     print("\nRelated charges proposed together (report halves): before → after")
     for pair in sorted(set(pairs_before) | set(pairs_after)):
         print(f"- {pair}: {pairs_before[pair]} → {pairs_after[pair]}")
@@ -147,10 +164,12 @@ def main() -> None:
         for batch, half in groups:
             index = [i for i, r in enumerate(rows) if (str(r["batch"]), half_of(str(r["id"]))) == (batch, half)]
             convicted_before = [rows[i]["id"] for i in index if decided[i][0]]
-            convicted_after = [f"{rows[i]['id']} ({'、'.join(decided[i][3])})" for i in index if decided[i][3]]
+            convicted_after = [f"{rows[i]['id']} ({'、'.join(decided[i][-1])})" for i in index if decided[i][-1]]
+            checked = sum(bool(decided[i][last - 1]) for i in index)
             print(
                 f"\nnon-crimes, batch {batch or '-'} ({half}, {len(index)}): convicted before"
-                f" {len(convicted_before)}, after {len(convicted_after)}: {', '.join(convicted_after)}"
+                f" {len(convicted_before)}, after the offence checks {checked}, after looking further"
+                f" {len(convicted_after)}: {', '.join(convicted_after)}"
             )
 
 

@@ -14,10 +14,11 @@ that the fact states no offence instead (不构成犯罪):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from agents.state.judge import NoOffence
 from prompts import label
+from tools.law.charge_families import untold_act
 from tools.law.charge_model import OffenceFloor, fitted_offence_floor
 from tools.law.elements import Element, missing_element
 from tools.law.thresholds import Shortfall, shortfall
@@ -168,15 +169,62 @@ def offences_stated(
     records: list[NoOffence] = []
     kept: list[str] = []
     for name in proposed:
-        if found := shortfall(name, fact):
-            records.append(threshold_record(name, found, language))
-        elif element := missing_element(name, fact):
-            records.append(element_record(name, element, language))
+        if record := set_aside(name, fact, language):
+            records.append(record)
         else:
             kept.append(name)
     return kept, records
 
 
+def set_aside(charge: str, fact: str, language: str) -> NoOffence | None:
+    """The record of ``charge`` set aside because ``fact`` states its measure under the floor or does not state
+    its element; None when neither check sets it aside."""
+    if found := shortfall(charge, fact):
+        return threshold_record(charge, found, language)
+    if element := missing_element(charge, fact):
+        return element_record(charge, element, language)
+    return None
+
+
+def look_further(
+    ranked: Sequence[tuple[str, float]],
+    tried: Collection[str],
+    fact: str,
+    least: float,
+    articles: Mapping[str, Sequence[str]],
+    language: str,
+    check: Callable[[list[str]], list[str]] = list,
+) -> tuple[list[str], list[NoOffence]]:
+    """(charges, records) for a fact whose proposal every check set aside: the best further candidate of
+    ``ranked`` (best first; those in ``tried`` were the proposal) that has its own evidence (probability at least
+    ``least``, the bar a stand-in for an untold act must clear), whose act the fact tells and whose threshold and
+    elements it meets, after ``check`` (its neighbours and relations, as any proposal's); with a record of each
+    candidate set aside on the way. The first candidate failing is no proof that no offence is stated: a fact
+    whose 盗窃 is untold may still state the 破坏电力设备 ranked under it. ``articles``: each charge's defining
+    articles, which the records cite."""
+    records: list[NoOffence] = []
+    for name, probability in ranked:
+        if probability < least:
+            break
+        if name in tried:
+            continue
+        kept: list[str] = []
+        for charge in [name] if untold_act(name, fact) else check([name]):
+            if untold_act(charge, fact):
+                records.append(untold_record(charge, (list(articles.get(charge, [])) or [""])[0], language))
+            elif record := set_aside(charge, fact, language):
+                records.append(record)
+            else:
+                kept.append(charge)
+        if kept:
+            return kept, records
+    return [], records
+
+
 def not_a_crime(records: Sequence[NoOffence], language: str) -> str:
-    """The judgment's reason (``undecided``) when no charge is left: every record's reason."""
-    return label("not_a_crime", language, reasons=label("list_separator", language).join(r["reason"] for r in records))
+    """The judgment's reason (``undecided``) when no charge is left: every record's reason, and, where candidates
+    were set aside one by one, that no other had evidence enough to stand."""
+    reasons = [r["reason"] for r in records]
+    if any(r["by"] in ("untold", "threshold", "element") for r in records):
+        reasons.append(label("no_offence_other", language))
+    return label("not_a_crime", language, reasons=label("clause_separator", language).join(reasons))

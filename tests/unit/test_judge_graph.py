@@ -944,18 +944,22 @@ def test_a_theft_told_in_judgments_words_is_convicted(active_judge_kb: Services,
 @pytest.mark.parametrize(
     ("fact", "by"),
     [
-        # The fake model pre-judges a theft: its act is never told, and nothing else stands in.
-        ("被告人李某在邻居家门口骂了几句脏话。", "untold"),
-        ("我家昨晚被小偷撬门入室，丢失了一台笔记本电脑和现金2000元，我已经报警。", "victim"),
+        # The fake model pre-judges a theft: its act is never told; the next candidate with evidence of its own
+        # (故意伤害, p 0.22) is looked at too, and its act is not told either.
+        ("被告人李某在邻居家门口骂了几句脏话。", [("untold", "盗窃"), ("untold", "故意伤害")]),
+        ("我家昨晚被小偷撬门入室，丢失了一台笔记本电脑和现金2000元，我已经报警。", [("victim", "")]),
     ],
 )
 def test_a_fact_that_states_no_offence_is_not_convicted_and_says_why(
-    active_judge_kb: Services, install: Any, fact: str, by: str
+    active_judge_kb: Services, install: Any, fact: str, by: list[tuple[str, str]]
 ) -> None:
-    install(by_schema={"Prejudgment": [PREJUDGMENT]})
     for profile in ("fast", "thorough"):  # code decides in both: the Adjudicator's call would convict
+        install(by_schema={"Prejudgment": [PREJUDGMENT]})
         out = build_graph().invoke(JudgeInput(fact=fact), context=JudgeContext(model="fake", profile=profile))
-        assert out["charges"] == [] and [r["by"] for r in out["no_offence"]] == [by]
+        assert out["charges"] == [] and [(r["by"], r["charge"]) for r in out["no_offence"]] == by
         assert out["undecided"] == out["reasoning"] and out["undecided"].startswith("不构成犯罪：")
+        if by[0][0] == "untold":  # every candidate looked at is named, with what it lacks
+            assert "盗窃（刑法:264）" in out["undecided"] and "故意伤害（刑法:234）" in out["undecided"]
+            assert out["undecided"].endswith("其他候选罪名的证据都不足以单独成立")
         print_judgment(out)  # the CLI prints what the graph returns, though the audit never ran
         assert judge_view(fact, out)["term"].startswith("不构成犯罪")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agents.common.no_offence import not_a_crime, offences_stated
+from agents.common.no_offence import look_further, not_a_crime, offences_stated
 from tools.law.charge_model import OffenceFloor
 
 NEAR = ("交通肇事", "刑法:133", 0.6)
@@ -42,3 +42,42 @@ def test_the_checks_come_in_order_victim_untold_floor() -> None:
     [record] = offences_stated([], quarrel, NEAR, "zh", FLOOR, untold=("盗窃", "刑法:264"))[1]
     assert record["by"] == "untold" and "盗窃（刑法:264）的行为" in record["reason"]
     assert offences_stated([], quarrel, NEAR, "zh", FLOOR) == ([], [])  # nothing proposed, nothing to say
+
+
+ARTICLES = {"盗窃": ["刑法:264"], "危险驾驶": ["刑法:133-1"], "危害珍贵、濒危野生动物": ["刑法:341"]}
+
+
+def test_a_proposal_set_aside_gives_way_to_the_next_candidate_the_fact_states() -> None:
+    # 非法狩猎 was proposed and set aside (nobody hunted: the animals were bought). The candidate ranked under it,
+    # with evidence of its own, is an offence whose elements the fact does not lack (issue 86).
+    fact = "被告人王某从他人处收购国家二级重点保护野生动物穿山甲2只，运回家中饲养后出售。"
+    [record] = offences_stated(["非法狩猎"], fact, NEAR, "zh", FLOOR)[1]
+    assert record["by"] == "element"
+    ranked = [("非法狩猎", 0.87), ("危害珍贵、濒危野生动物", 0.83), ("盗窃", 0.06)]
+    assert look_further(ranked, {"非法狩猎"}, fact, 0.2, ARTICLES, "zh") == (["危害珍贵、濒危野生动物"], [])
+    # Evidence of its own means the stand-in's bar: a candidate under it is no proof of an offence.
+    weak = [("非法狩猎", 0.87), ("危害珍贵、濒危野生动物", 0.15)]
+    assert look_further(weak, {"非法狩猎"}, fact, 0.2, ARTICLES, "zh") == ([], [])
+    # The neighbours' check runs on the candidate as on any proposal, and decides what stands.
+    checked = look_further(ranked, {"非法狩猎"}, fact, 0.2, ARTICLES, "zh", lambda charges: ["盗窃"])
+    assert checked[0] == [] and [(r["by"], r["charge"]) for r in checked[1]] == [("untold", "盗窃")] == [
+        (r["by"], r["charge"]) for r in look_further([("盗窃", 0.3)], set(), fact, 0.2, ARTICLES, "zh")[1]
+    ]
+
+
+def test_every_candidate_looked_at_is_named_with_what_it_lacks() -> None:
+    fact = "被告人宋某驾驶机动车前喝了一瓶啤酒，被查获时呼气酒精含量为30mg/100ml，车辆撞上路边护栏，无人受伤。"
+    ranked = [("交通肇事", 0.9), ("盗窃", 0.5), ("危险驾驶", 0.4), ("故意伤害", 0.1)]
+    kept, records = look_further(ranked, {"交通肇事"}, fact, 0.2, ARTICLES, "zh")
+    assert kept == [] and [(r["by"], r["charge"], r["article"]) for r in records] == [
+        ("untold", "盗窃", "刑法:264"),
+        ("threshold", "危险驾驶", "刑法:133-1"),
+    ]
+    first = offences_stated(["交通肇事"], fact, NEAR, "zh", FLOOR)[1]
+    reason = not_a_crime(first + records, "zh")
+    assert reason.startswith("不构成犯罪：交通肇事（刑法:133）须有")
+    assert "；事实没有讲述盗窃（刑法:264）的行为；" in reason
+    assert "30毫克/100毫升" in reason and reason.endswith("；其他候选罪名的证据都不足以单独成立")
+    # A victim's own account names no candidate: nothing was set aside one by one.
+    victim = offences_stated(["盗窃"], "我家昨晚被小偷撬门入室，丢失了一台笔记本电脑。", NEAR, "zh", FLOOR)[1]
+    assert not not_a_crime(victim, "zh").endswith("其他候选罪名的证据都不足以单独成立")
