@@ -306,11 +306,12 @@ def moved_by_circumstances(term: Term, fact: str) -> tuple[Term, list[Circumstan
     return {**term, "months": factors.apply(term["months"], [c.name for c in stated])}, records
 
 
-def acquittal(state: JudgeState, language: str) -> dict[str, Any]:
-    """The judgment of a fact that states no offence (the scorer's ``no_offence`` left nothing to convict):
-    不构成犯罪, with each reason, and no sentence. Decided by code in every profile: the model's call would
-    convict of something, as it always did."""
-    reason = not_a_crime(state.no_offence, language)
+def acquit(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, Any]:
+    """The judgment of a fact that states no offence (``decide_offence`` left nothing to convict): 不构成犯罪,
+    with each reason, and no sentence. Written by code in every profile: the model's call would convict of
+    something, as it always did."""
+    started = time.perf_counter()
+    reason = not_a_crime(state.no_offence, runtime.context.language)
     return {
         "charges": [],
         "articles": [],
@@ -326,6 +327,7 @@ def acquittal(state: JudgeState, language: str) -> dict[str, Any]:
         # The audit it skipped would have written these: a reader of the judgment finds them empty, not missing.
         "verdicts": [],
         "usage": empty_usage(),
+        "trace": [trace_event("acquit", started, reasons=[r["by"] for r in state.no_offence])],
     }
 
 
@@ -333,8 +335,6 @@ def adjudicate(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict[str, A
     """Decide charges, articles and sentence from the numbered evidence."""
     started = time.perf_counter()
     ctx = runtime.context
-    if state.no_offence and not state.proposed:
-        return {**acquittal(state, ctx.language), "trace": [trace_event("adjudicate", started, by="no_offence")]}
     if ctx.audit:
         applicable = [v["article_id"] for v in state.verdicts if v["applicable"]]
     else:

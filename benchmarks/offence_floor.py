@@ -4,7 +4,7 @@
         --negative benchmarks/noncrime_facts.jsonl [--write] [--out RUN/offence_floor.txt]
 
 Model-free (the offence index of the KB, no model call). For every fact, the offence-index score of the
-charge-defining article it covers best (``agents.scorer.nearest_offence``). The curve prints, per candidate
+charge-defining article it covers best (``agents.offence.nearest_offence``). The curve prints, per candidate
 floor, the share of criminal facts it would acquit and of non-crimes it would convict, on each half; the floor
 chosen (on ``tune``) is the highest that acquits at most ``--criminal-cost`` of the criminal facts, and
 ``--write`` ships it (``tools/law/offence_floor.json``) with its provenance. What the judge's other checks
@@ -17,7 +17,7 @@ import argparse
 import json
 from pathlib import Path
 
-from agents.scorer import nearest_offence
+from agents.offence import nearest_offence
 from tools.corpus.halves import half_of
 from tools.fitted import provenance, write_fitted
 from tools.kb.charges import ChargeRepository

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.common.no_offence import look_further, offences_stated
-from agents.scorer import nearest_offence
+from agents.offence import nearest_offence
 from app.eval.metrics import match_charges
 from app.fit.charges import decide, policy_choice
 from tools.corpus.halves import half_of

@@ -214,8 +214,12 @@ class JudgeOutput(RunRecord):
     """The candidate charges the scorer kept, with their signals, probability and act: what the conviction
     was decided from."""
 
+    chosen: list[str] = field(default_factory=list)
+    """The charges the scorer's fitted policy chose from the scores, before any check of what the fact states."""
+
     proposed: list[str] = field(default_factory=list)
-    """The charges the scorer chose (after the family checks), before the audit and the Adjudicator."""
+    """The charges the fact states (``decide_offence``: the chosen, after their acts, neighbours, relations,
+    elements and thresholds were checked), before the audit and the Adjudicator."""
 
     family_checks: list[FamilyRecord] = field(default_factory=list)
     """Each proposed charge that has a neighbouring candidate, checked on their distinguishing element."""

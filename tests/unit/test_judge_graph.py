@@ -651,7 +651,7 @@ def test_a_charge_no_evidence_supports_is_never_convicted(active_judge_kb: Servi
 
 
 def test_the_family_question_is_one_yes_no_call_and_garbage_is_no_answer(active_kb: Services, install: Any) -> None:
-    from agents.scorer import element_question
+    from agents.offence import element_question
     from tools.law.charge_families import FAMILIES
 
     member = FAMILIES[0].members[1]  # 职务侵占: a staff member using the post
@@ -895,7 +895,7 @@ def test_a_theft_under_the_interpretations_floor_is_not_a_crime_and_cites_it(
     assert "关于办理盗窃刑事案件适用法律若干问题的解释" in out["undecided"]
     assert "第一条" in out["undecided"] and "58元" in out["undecided"] and "1000元" in out["undecided"]
     # Nothing to audit: the judgment is the reason, and the model wrote none of it.
-    assert [e["node"] for e in out["trace"]][-2:] == ["score_charges", "adjudicate"] and out["evidence"] == []
+    assert [e["node"] for e in out["trace"]][-2:] == ["decide_offence", "acquit"] and out["evidence"] == []
     # The same theft at 2,300 yuan is convicted.
     assert build_graph().invoke(JudgeInput(fact=FACT), context=JudgeContext(model="fake"))["charges"] == ["盗窃"]
 
