@@ -143,7 +143,7 @@ test: test-install
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -p no:cacheprovider --durations=10
 
-# The unit tests alone (in-memory graph, fake model, no subprocess): the check for a change, about a minute.
+# The unit tests alone (the session's one embedded FalkorDB, fake model, no CLI process): the check for a change.
 unit: test-install
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit
 

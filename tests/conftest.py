@@ -1,5 +1,6 @@
-"""Shared fixtures: an isolated data dir, an ingested Criminal Law in an in-memory graph (the graph unit tests)
-and in one embedded FalkorDB for the session (the integration tests)."""
+"""Shared fixtures: an isolated data dir, one embedded FalkorDB server for the session (the engine users run), and
+on it the Criminal Law ingested twice, each in a graph of its own: one for the unit tests, one for the integration
+tests. A test wanting a store of its own gets a new graph on the same server (``new_graph``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import signal
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +20,8 @@ import pytest
 from agents.state.consult import EvidenceItem
 from tools.corpus.laws_db import default_db_path, list_laws, load_articles, resolve_laws
 from tools.corpus.regulations import load_regulations
+from tools.kb import open_graph_store
+from tools.kb.port import GraphStore
 from tools.pipelines.ingestion import ingest_laws
 from tools.services import Services, build_services, set_services
 from tools.settings import Settings
@@ -75,19 +79,31 @@ def kb(kb_settings: Settings) -> Iterator[Services]:
 
 
 @pytest.fixture(scope="session")
-def memory_kb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
-    """The Criminal Law in Chroma (hash embeddings) and in an in-memory graph: no server is started."""
-    from tools.kb.memory_store import InMemoryGraphStore
+def new_graph(kb_settings: Settings) -> Iterator[Callable[[], GraphStore]]:
+    """Make an empty graph of its own on the session's server: a store reaching the server through the session
+    data dir, so a server its watchdog retired between two tests is started again with every graph it held."""
+    names: list[str] = []
 
+    def make() -> GraphStore:
+        names.append(f"g_{uuid.uuid4().hex[:12]}")
+        return open_graph_store(replace(kb_settings, graph_name=names[-1]))
+
+    yield make
+    # Emptied through stores of their own: a test may have closed the one it was given.
+    for name in names:
+        store = open_graph_store(replace(kb_settings, graph_name=name))
+        store.clear()
+        store.close()
+
+
+@pytest.fixture(scope="session")
+def criminal_kb(tmp_path_factory: pytest.TempPathFactory, new_graph: Callable[[], GraphStore]) -> Iterator[Services]:
+    """The Criminal Law in Chroma (hash embeddings) and in a graph of its own on the session's server: the unit
+    tests' knowledge base, apart from the integration tests' ``kb``."""
     settings = Settings(
-        data_dir=tmp_path_factory.mktemp("memory_kb"),
-        embeddings="hash",
-        neo4j_uri="",
-        falkordb_host="",
-        chroma_host="",
-        graph_name="memory_kb",
+        data_dir=tmp_path_factory.mktemp("criminal_kb"), embeddings="hash", neo4j_uri="", chroma_host=""
     )
-    services = build_services(settings, graph=InMemoryGraphStore())
+    services = build_services(settings, graph=new_graph())
     ingest_laws(resolve_laws(["刑法"], list_laws()), services.vectors, services.statutes, batch_size=128)
     yield services
     services.close()

@@ -80,8 +80,8 @@ class Services:
 
 
 def build_services(settings: Settings, graph: GraphStore | None = None) -> Services:
-    """Open the stores named by ``settings`` (the knowledge graph ``graph`` when given, e.g.
-    :class:`tools.kb.memory_store.InMemoryGraphStore`); raises StoreUnavailableError/ModelUnavailableError."""
+    """Open the stores named by ``settings`` (the knowledge graph ``graph`` when given: a store the caller opened,
+    such as another graph on the same server); raises StoreUnavailableError/ModelUnavailableError."""
     protect_data_dir(settings.data_dir)
     cache = VectorCache(settings.vector_cache_file)
     embeddings = DocumentCachedEmbeddings(load_embeddings(settings.embeddings), cache, seeds=[BUNDLED_VECTORS])

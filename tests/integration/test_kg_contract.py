@@ -1,4 +1,4 @@
-"""One contract for every graph adapter: the in-memory store and FalkorDB always, Neo4j wherever NEO4J_URI is
+"""One contract for every graph adapter: FalkorDB (the embedded server) always, Neo4j wherever NEO4J_URI is
 set."""
 
 from __future__ import annotations
@@ -30,13 +30,8 @@ def _article(number: int, text: str, suffix: int = 0) -> Article:
     )
 
 
-@pytest.fixture(params=["memory", "falkordb", "neo4j"])
+@pytest.fixture(params=["falkordb", "neo4j"])
 def store(request: pytest.FixtureRequest, kb_settings: Settings) -> Iterator[GraphStore]:
-    if request.param == "memory":
-        from tools.kb.memory_store import InMemoryGraphStore
-
-        yield InMemoryGraphStore()
-        return
     # The session KB fixture starts the embedded server the FalkorDB store connects to.
     request.getfixturevalue("kb")
     if request.param == "neo4j":

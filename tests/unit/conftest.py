@@ -1,4 +1,5 @@
-"""Unit tests reach no server: a test that would start the embedded FalkorDB fails instead."""
+"""Unit tests reach one server, the session's embedded FalkorDB (each test's graph under a name of its own): a test
+that would start another fails instead."""
 
 from __future__ import annotations
 
@@ -8,22 +9,28 @@ from typing import Any
 
 import pytest
 
+from tools.kb import embedded
 from tools.services import Services, set_services
+from tools.settings import Settings
 
 
 @pytest.fixture(autouse=True)
-def _no_graph_server(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*_args: Any, **_kwargs: Any) -> None:
-        raise AssertionError("a unit test tried to start the embedded FalkorDB: use the memory_kb fixture")
+def _one_graph_server(monkeypatch: pytest.MonkeyPatch, kb_settings: Settings) -> None:
+    ensure = embedded.ensure_server
 
-    monkeypatch.setattr("tools.kb.embedded.ensure_server", refuse)
+    def session_only(data_dir: Path, *args: Any, **kwargs: Any) -> embedded.EmbeddedServer:
+        if data_dir != kb_settings.falkordb_dir:
+            raise AssertionError(f"a unit test tried to start a FalkorDB server in {data_dir}: use new_graph()")
+        return ensure(data_dir, *args, **kwargs)
+
+    monkeypatch.setattr("tools.kb.embedded.ensure_server", session_only)
 
 
 @pytest.fixture
-def active_kb(memory_kb: Services) -> Iterator[Services]:
-    """Make the in-memory knowledge base the one graph nodes use."""
-    set_services(memory_kb)
-    yield memory_kb
+def active_kb(criminal_kb: Services) -> Iterator[Services]:
+    """Make the unit tests' knowledge base the one graph nodes use."""
+    set_services(criminal_kb)
+    yield criminal_kb
     set_services(None)
 
 

@@ -255,14 +255,14 @@ def basis_ids(basis: list[dict[str, str]]) -> list[str]:
     return [b["article_id"] for b in basis]
 
 
-def test_a_kept_articles_liability_clause_keeps_the_criminal_article_naming_its_conduct(memory_kb: Services) -> None:
+def test_a_kept_articles_liability_clause_keeps_the_criminal_article_naming_its_conduct(criminal_kb: Services) -> None:
     # 道路交通安全法:91: 醉酒驾驶机动车的，……依法追究刑事责任; 刑法:133-1 (危险驾驶) names 醉酒驾驶机动车 word for word.
     traffic = {
         **evidence_item("道路交通安全法:91", 0.76, True),
         "heading": "《中华人民共和国道路交通安全法》第九十一条",
         "text": laws_db_text("中华人民共和国道路交通安全法", "第九十一条"),
     }
-    counterparts, evidence = criminal_counterparts(["道路交通安全法:91"], [traffic], memory_kb.statutes)
+    counterparts, evidence = criminal_counterparts(["道路交通安全法:91"], [traffic], criminal_kb.statutes)
     assert counterparts == {"刑法:133-1": "道路交通安全法:91"}
     added = evidence[-1]
     assert added["sources"] == [COUNTERPART]
@@ -271,12 +271,12 @@ def test_a_kept_articles_liability_clause_keeps_the_criminal_article_naming_its_
     assert [v["applicable"] for v in verdicts] == [True, True]
     assert verdicts[1]["reason"].startswith("《中华人民共和国道路交通安全法》第九十一条规定对该行为依法追究刑事责任")
     # Not kept, its clause adds nothing; general wording (构成犯罪) names no one article.
-    assert criminal_counterparts([], [traffic], memory_kb.statutes)[0] == {}
+    assert criminal_counterparts([], [traffic], criminal_kb.statutes)[0] == {}
     general = {**traffic, "article_id": "x:1", "text": "违反本法规定。构成犯罪的，依法追究刑事责任。"}
-    assert criminal_counterparts(["x:1"], [general], memory_kb.statutes)[0] == {}
+    assert criminal_counterparts(["x:1"], [general], criminal_kb.statutes)[0] == {}
     tax_text = laws_db_text("中华人民共和国税收征收管理法", "第六十七条")  # 以暴力、威胁方法拒不缴纳税款的 (抗税)
     tax = {**traffic, "article_id": "税收征收管理法:67", "text": tax_text}
-    assert criminal_counterparts(["税收征收管理法:67"], [tax], memory_kb.statutes)[0] == {
+    assert criminal_counterparts(["税收征收管理法:67"], [tax], criminal_kb.statutes)[0] == {
         "刑法:202": "税收征收管理法:67"
     }
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,7 @@ from tools.corpus.laws_db import list_laws, resolve_laws
 from tools.kb.cases import CaseRepository
 from tools.kb.charges import ChargeRepository
 from tools.kb.consultations import ConsultationRepository
-from tools.kb.memory_store import InMemoryGraphStore
+from tools.kb.port import GraphStore
 from tools.pipelines.consistency import Gap, restore_collections, store_gaps
 from tools.pipelines.ingestion import ingest_cases, ingest_consultations, ingest_laws
 from tools.retrieval.vectors import CASES, CONSULTATIONS, STATUTES
@@ -23,9 +23,9 @@ from tools.settings import Settings
 
 
 @pytest.fixture
-def services(tmp_path: Path) -> Iterator[Services]:
+def services(tmp_path: Path, new_graph: Callable[[], GraphStore]) -> Iterator[Services]:
     settings = Settings(data_dir=tmp_path, embeddings="hash", neo4j_uri="", chroma_host="")
-    built = build_services(settings, graph=InMemoryGraphStore())
+    built = build_services(settings, graph=new_graph())
     ingest_laws(resolve_laws(["刑法"], list_laws()), built.vectors, built.statutes, batch_size=256)
     cases = CaseRepository(built.graph, ChargeRepository(built.graph))
     ingest_cases(load_cases(SHARED_DATA / "zh/cases/cail2018_sample_train.jsonl")[:20], built.vectors, cases, 64)

@@ -27,6 +27,7 @@ from tools.errors import InputError
 from tools.kb.cases import CaseRepository, get_cases
 from tools.kb.charges import ChargeRepository
 from tools.kb.ontology import OntologyRepository, extract_lexical
+from tools.kb.port import GraphStore
 from tools.law.charge_scores import SIGNALS
 from tools.law.circumstances import fitted_circumstance_factors
 from tools.llm.fake import FakeChatModel
@@ -41,24 +42,27 @@ FACT = (
 
 
 @pytest.fixture(scope="module")
-def judge_kb(memory_kb: Services) -> Iterator[Services]:
-    """The in-memory KB plus charges, 120 training cases and their Ontology graph (removed afterwards). The first
+def judge_kb(criminal_kb: Services) -> Iterator[Services]:
+    """The unit tests' KB plus charges, 120 training cases and their Ontology graph (removed afterwards). The first
     120 hold five thefts, each convicted with another charge; the next six sentenced to a term for theft alone
     are added, so a theft's term has precedents of its own charge."""
     ingest_charges(
         load_charge_rules(SHARED_DATA / "zh/interpretations/lawrefbook"),
-        ChargeRepository(memory_kb.graph),
-        memory_kb.statutes,
+        ChargeRepository(criminal_kb.graph),
+        criminal_kb.statutes,
     )
     every = load_cases(SHARED_DATA / "zh/cases/cail2018_sample_train.jsonl")
     cases = every[:120] + [c for c in every[120:] if c.charges == ("盗窃",) and c.term_months][:6]
     ingest_cases(
-        cases, memory_kb.vectors, CaseRepository(memory_kb.graph, ChargeRepository(memory_kb.graph)), batch_size=60
+        cases,
+        criminal_kb.vectors,
+        CaseRepository(criminal_kb.graph, ChargeRepository(criminal_kb.graph)),
+        batch_size=60,
     )
-    build_ontology(OntologyRepository(memory_kb.graph), extract_lexical, k=5)
-    yield memory_kb
-    memory_kb.graph.query("MATCH (n) WHERE n:Case OR n:Feature OR n:Community DETACH DELETE n")
-    memory_kb.vectors.reset(CASES)
+    build_ontology(OntologyRepository(criminal_kb.graph), extract_lexical, k=5)
+    yield criminal_kb
+    criminal_kb.graph.query("MATCH (n) WHERE n:Case OR n:Feature OR n:Community DETACH DELETE n")
+    criminal_kb.vectors.reset(CASES)
 
 
 @pytest.fixture
@@ -716,10 +720,11 @@ def test_a_precedent_that_records_no_sentence_sets_no_term(judge_kb: Services) -
 
 
 @pytest.fixture(scope="module")
-def statutes_only_kb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
+def statutes_only_kb(
+    tmp_path_factory: pytest.TempPathFactory, new_graph: Callable[[], GraphStore]
+) -> Iterator[Services]:
     """The Criminal Law alone, no charges: the knowledge base `jurisgraph ingest` builds by default."""
     from tools.corpus.laws_db import list_laws, resolve_laws
-    from tools.kb.memory_store import InMemoryGraphStore
     from tools.pipelines.ingestion import ingest_laws
     from tools.services import build_services
     from tools.settings import Settings
@@ -727,7 +732,7 @@ def statutes_only_kb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servi
     settings = Settings(
         data_dir=tmp_path_factory.mktemp("statutes_only"), embeddings="hash", neo4j_uri="", chroma_host=""
     )
-    services = build_services(settings, graph=InMemoryGraphStore())
+    services = build_services(settings, graph=new_graph())
     ingest_laws(resolve_laws(["刑法"], list_laws()), services.vectors, services.statutes, batch_size=128)
     yield services
     services.close()

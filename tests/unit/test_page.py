@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from app.web.presence import SERVER_FILE, announced, data_dir_id, running_server
 from app.web.routes import page_app
 from app.web.views import marked_sentences
 from tests.conftest import evidence_item, laws_db_text
-from tools.kb.memory_store import InMemoryGraphStore
+from tools.kb.port import GraphStore
 from tools.services import Services, build_services, set_services
 from tools.settings import Settings, load_settings
 
@@ -159,9 +159,11 @@ def test_the_page_runs_only_its_own_script(client: TestClient) -> None:
     assert "https://" not in page.text and 'src="http' not in page.text and 'href="http' not in page.text
 
 
-def test_an_empty_knowledge_base_is_an_error_naming_the_fix(client: TestClient, tmp_path: Path) -> None:
+def test_an_empty_knowledge_base_is_an_error_naming_the_fix(
+    client: TestClient, tmp_path: Path, new_graph: Callable[[], GraphStore]
+) -> None:
     settings = Settings(data_dir=tmp_path, embeddings="hash", neo4j_uri="", chroma_host="", graph_name="empty")
-    empty: Services = build_services(settings, graph=InMemoryGraphStore())
+    empty: Services = build_services(settings, graph=new_graph())
     set_services(empty)
     try:
         streamed = _events(client.post("/api/ask", json={"question": DRUNK}))

@@ -100,20 +100,20 @@ def test_shipped_vectors_are_read_before_any_is_computed(
 
 
 def test_law_search_adds_the_reranked_source_when_installed_and_says_why_not(
-    memory_kb: Services, monkeypatch: pytest.MonkeyPatch
+    criminal_kb: Services, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     query = "醉酒驾驶机动车会受到什么处罚？"
     context = ConsultContext(model="fake", consultation_k=0)
-    assert RERANKED not in source_rankings(query, [STATUTES], memory_kb, context)  # not installed here
-    set_services(memory_kb)
+    assert RERANKED not in source_rankings(query, [STATUTES], criminal_kb, context)  # not installed here
+    set_services(criminal_kb)
     try:
         state = ConsultState(question=query)
         traced = search_law(state, Runtime(context=context, store=None, stream_writer=lambda _: None, previous=None))
-        assert traced["trace"][0]["detail"]["reranker"] == memory_kb.reranker.missing != ""
+        assert traced["trace"][0]["detail"]["reranker"] == criminal_kb.reranker.missing != ""
 
-        reranker = ArticleReranker(HashEmbeddings(), partial(memory_kb.vectors.texts, STATUTES))
-        monkeypatch.setattr(memory_kb.reranker, "get", lambda: reranker)
-        rankings = source_rankings(query, [STATUTES], memory_kb, context)
+        reranker = ArticleReranker(HashEmbeddings(), partial(criminal_kb.vectors.texts, STATUTES))
+        monkeypatch.setattr(criminal_kb.reranker, "get", lambda: reranker)
+        rankings = source_rankings(query, [STATUTES], criminal_kb, context)
         found = {a for name, ranked in rankings.items() if name != RERANKED for a in ranked}
         assert rankings[RERANKED] and set(rankings[RERANKED]) <= found
         assert len(rankings[RERANKED]) == len(set(rankings[RERANKED])) <= context.candidates_per_retriever

@@ -3,12 +3,13 @@ answers, is refused before anything is written; the same file, re-run or moved, 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tools.errors import InputError
-from tools.kb.memory_store import InMemoryGraphStore
+from tools.kb.port import GraphStore
 from tools.kb.sources import SourceRepository
 
 
@@ -18,8 +19,10 @@ def _file(path: Path, text: str) -> Path:
     return path
 
 
-def test_another_file_of_the_same_name_is_refused_naming_both(tmp_path: Path) -> None:
-    sources = SourceRepository(InMemoryGraphStore())
+def test_another_file_of_the_same_name_is_refused_naming_both(
+    tmp_path: Path, new_graph: Callable[[], GraphStore]
+) -> None:
+    sources = SourceRepository(new_graph())
     first = _file(tmp_path / "files/dupA.jsonl", '{"id": "a"}\n')
     assert sources.claim("cases", first) == "dupA"
     assert sources.claim("cases", first) == "dupA"  # the same file again: a resumed or updated ingestion
@@ -29,8 +32,10 @@ def test_another_file_of_the_same_name_is_refused_naming_both(tmp_path: Path) ->
     assert sources.claim("consultations", other) == "dupA"  # kinds are apart: remove --source names which
 
 
-def test_a_moved_file_is_the_same_source_and_a_removed_source_frees_its_name(tmp_path: Path) -> None:
-    sources = SourceRepository(InMemoryGraphStore())
+def test_a_moved_file_is_the_same_source_and_a_removed_source_frees_its_name(
+    tmp_path: Path, new_graph: Callable[[], GraphStore]
+) -> None:
+    sources = SourceRepository(new_graph())
     first = _file(tmp_path / "dupA.jsonl", '{"id": "a"}\n')
     sources.claim("cases", first)
     moved = first.rename(tmp_path / "elsewhere.jsonl").rename(_dir(tmp_path / "moved") / "dupA.jsonl")
@@ -42,8 +47,8 @@ def test_a_moved_file_is_the_same_source_and_a_removed_source_frees_its_name(tmp
     assert sources.claim("cases", edited) == "dupA"
 
 
-def test_the_remembered_answers_name_is_no_files(tmp_path: Path) -> None:
-    sources = SourceRepository(InMemoryGraphStore(), reserved=frozenset({"remembered"}))
+def test_the_remembered_answers_name_is_no_files(tmp_path: Path, new_graph: Callable[[], GraphStore]) -> None:
+    sources = SourceRepository(new_graph(), reserved=frozenset({"remembered"}))
     with pytest.raises(InputError, match="ask --remember"):
         sources.claim("consultations", _file(tmp_path / "remembered.jsonl", "{}\n"))
 

@@ -1,6 +1,7 @@
 """The knowledge-graph port: the only surface agents and ingestion use to reach a graph database.
 
-Adapters (FalkorDB, Neo4j, and :mod:`tools.kb.memory_store` in process) implement :class:`GraphStore`.
+Adapters (FalkorDB, external or embedded, and Neo4j) implement :class:`GraphStore`; tests run on the embedded
+FalkorDB users run, and contract-test the Neo4j adapter against a server when one is configured.
 Queries are always parameterised Cypher in the subset FalkorDB and Neo4j share; backend-specific DDL lives in
 the adapters.
 """
