@@ -122,8 +122,10 @@ def decide_offence(state: JudgeState, runtime: Runtime[JudgeContext]) -> Command
     asks = switches.family_questions and switches.charge_scoring
     ask, usages = element_question(fact, ctx) if asks else (None, [])
     proposed, checks = check_families(told, candidates, fact, ask)
-    # After the families, which choose each charge on its element: the law then says which may stand together.
-    proposed, merged = stand_together(proposed, fact)
+    # After the families, which choose each charge on its element: the law then says which may stand together
+    # (charges each found on an act of its own are separate offences).
+    acts = {s["name"]: s["act"] for s in state.scored_charges}
+    proposed, merged = stand_together(proposed, fact, acts)
     if not switches.charge_scoring:
         proposed, checks, merged = [], [], []
     scored = {s["name"]: s for s in state.scored_charges}
@@ -135,7 +137,7 @@ def decide_offence(state: JudgeState, runtime: Runtime[JudgeContext]) -> Command
         # Every charge proposed was set aside on its own element: the next candidates with evidence of their own
         # are checked the same way before the fact is held to state no offence.
         def check(charges: list[str]) -> list[str]:
-            return stand_together(check_families(charges, candidates, fact, ask)[0], fact)[0]
+            return stand_together(check_families(charges, candidates, fact, ask)[0], fact, acts)[0]
 
         tried = {*chosen, *told, *(r["charge"] for r in no_offence)}
         articles = {name: s["articles"] for name, s in scored.items()}

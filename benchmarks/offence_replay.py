@@ -35,6 +35,7 @@ from tools.kb.charges import ChargeRepository
 from tools.law.charge_families import check_families
 from tools.law.charge_model import fitted_charge_policy
 from tools.law.charge_relations import load_relations, stand_together
+from tools.law.charge_scores import assign_acts, rank_charges
 from tools.services import get_services
 
 
@@ -51,6 +52,7 @@ def load(spec: str) -> list[dict[str, Any]]:
     ]
 
 
+Acts = dict[str, int | None]
 STEPS = ("exact before", "stand-in", "relations", "offence checks", "further")
 
 
@@ -66,14 +68,17 @@ def steps(rows: list[dict[str, Any]]) -> list[tuple[list[str], ...]]:
         fact = row["fact"]
         _, before = decide(row, policy.model, replace(choice, stand_in=0.0))
         ranked, standing = decide(row, policy.model, choice)
-        related, _ = stand_together(standing, fact)
+        acts = assign_acts(standing, [rank_charges(act, policy.model) for act in row.get("acts", [])])
+        related, _ = stand_together(standing, fact, acts)
         stated, records = offences_stated(related, fact, nearest_offence(services, repository, fact), "zh")
         further = stated
         if not stated and records and records[0]["by"] not in ("victim", "floor"):
             candidates = [name for name, _ in ranked[:8]]
 
-            def check(charges: list[str], candidates: list[str] = candidates, fact: str = fact) -> list[str]:
-                return stand_together(check_families(charges, candidates, fact)[0], fact)[0]
+            def check(
+                charges: list[str], candidates: list[str] = candidates, fact: str = fact, acts: Acts = acts
+            ) -> list[str]:
+                return stand_together(check_families(charges, candidates, fact)[0], fact, acts)[0]
 
             tried = {*before, *standing, *(r["charge"] for r in records)}
             articles = repository.articles_for(candidates)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import SHARED_DATA
 from tools.law.charge_relations import TABLE, RelationTableError, load_relations, stand_together
 
 RULES = json.loads(TABLE.read_text(encoding="utf-8"))["rules"]
@@ -44,6 +45,54 @@ def test_smuggling_is_one_charge_per_object_the_fact_names() -> None:
     assert stand_together(proposed, "被告人走私废塑料300吨。")[0] == ["走私废物"]
     assert stand_together(proposed, "被告人走私废塑料300吨，另夹带淫秽光盘500张。")[0] == ["走私废物", "走私淫秽物品"]
     assert stand_together(proposed, "被告人走私手机300部。")[0] == ["走私普通货物、物品"]
+
+
+def test_mixed_cargo_keeps_the_goods_whose_tax_was_evaded_beside_what_was_hidden_in_them() -> None:
+    # 2014 走私 解释 第二十二条: charged by what was actually smuggled, each offence punished together (issue 86).
+    proposed = ["走私珍贵动物、珍贵动物制品", "走私普通货物、物品"]
+    mixed = "被告人以冻品名义申报进口，偷逃应缴税额人民币80万元，并在冻品中藏匿象牙制品12件。"
+    assert stand_together(proposed, mixed)[0] == proposed
+    # Without goods of its own (no tax evaded), the object named is the one charge.
+    hidden = "被告人入境时未申报，在行李箱夹层中藏匿象牙制品12件。"
+    assert stand_together(proposed, hidden)[0] == ["走私珍贵动物、珍贵动物制品"]
+
+
+def test_posing_as_an_official_to_defraud_is_judged_by_the_heavier_charge() -> None:
+    # 2011 诈骗 解释 第八条: 择一重罪. From 数额巨大 (30,000 yuan) 诈骗's band is the heavier; below it 招摇撞骗's.
+    large = "被告人冒充公安民警，以帮忙处理案件为名，骗取被害人现金20万元。"
+    small = large.replace("20万元", "5000元")
+    for proposed in (["诈骗", "招摇撞骗"], ["招摇撞骗", "诈骗"]):
+        assert stand_together(proposed, large)[0] == ["诈骗"], proposed
+        assert stand_together(proposed, small)[0] == ["招摇撞骗"], proposed
+    # No amount stated: 招摇撞骗 needs none, 诈骗 is not shown to be the heavier.
+    assert stand_together(["诈骗", "招摇撞骗"], "被告人冒充法官，骗得被害人信任后与其交往。")[0] == ["招摇撞骗"]
+    # The special frauds still take 诈骗's place whatever the amount.
+    assert stand_together(["诈骗", "保险诈骗"], large)[0] == ["保险诈骗"]
+
+
+def test_bribes_told_as_separate_acts_to_different_recipients_stand_together() -> None:
+    fact = "一、被告人为承揽工程，送给某县交通局局长现金10万元。二、被告人为销售钢材，向某公司采购经理支付回扣5万元。"
+    proposed = ["行贿", "对非国家工作人员行贿"]
+    assert stand_together(proposed, fact, {"行贿": 0, "对非国家工作人员行贿": 1})[0] == proposed
+    # One act (or a fact of one act): one bribe, one charge, chosen as before.
+    assert len(stand_together(proposed, fact, {"行贿": 0, "对非国家工作人员行贿": 0})[0]) == 1
+    assert len(stand_together(proposed, fact)[0]) == 1
+    # Takings on separate acts whose other element is nowhere stated stay one charge: a firm's buyer taking four
+    # times is 非国家工作人员受贿 four times, not 受贿 too.
+    buyer = "1、被告人在任某公司采购员期间，收受甲公司好处费5万元；2、被告人利用职务之便，收受乙公司好处费8000元。"
+    takings = {"受贿": 1, "非国家工作人员受贿": 0}
+    assert stand_together(["非国家工作人员受贿", "受贿"], buyer, takings)[0] == ["非国家工作人员受贿"]
+
+
+@pytest.mark.parametrize("rule", [r for r in RULES if "quote" in r], ids=lambda r: str(r["name"]))
+def test_a_rule_citing_an_interpretation_quotes_its_words(rule: dict[str, str]) -> None:
+    source = SHARED_DATA / "zh/interpretations/lawrefbook" / f"{rule['source']}.md"
+    if not source.exists():
+        pytest.skip(f"{rule['source']} is not among the shared interpretations")
+    line = next(
+        line for line in source.read_text(encoding="utf-8").splitlines() if line.startswith(rule["source_article"])
+    )
+    assert rule["quote"] in line
 
 
 def test_a_rule_whose_example_fails_names_itself(tmp_path: Path) -> None:

@@ -1,18 +1,19 @@
 """Charges that cannot stand together for one course of conduct, by the law's own structure.
 
 The scorer proposes charges one by one from their evidence; the law relates them. 受贿, 非国家工作人员受贿
-and 单位受贿 are one taking, chosen by who took; 诈骗 yields to 保险诈骗 and the other special frauds
-(刑法:266: '本法另有规定的，依照规定'); smuggling is charged by the object the fact names (153 covers goods
-other than those of 151, 152 and 347). The rules are data (``charge_relations.json``: each with its
-article and why); a rule whose example does not come out as written fails at import, naming it. A rule
-never adds a charge: it keeps one of those proposed.
+and 单位受贿 are one taking, chosen by who took, and two takings told as separate acts are two; 诈骗 yields to
+保险诈骗 and the other special frauds (刑法:266: '本法另有规定的，依照规定'), and to 招摇撞骗 only where that is the
+heavier (择一重罪, by the stated amount's band); smuggling is charged by the object the fact names (153 covers goods
+other than those of 151, 152 and 347), and goods whose tax was evaded beside them are charged too. The rules are
+data (``charge_relations.json``: each with its article and why); a rule whose example does not come out as written
+fails at import, naming it. A rule never adds a charge: it keeps one of those proposed.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any
 
 from tools.law.charge_families import FAMILIES
 from tools.law.tables import entry_errors
+from tools.law.thresholds import stated_amount
 
 TABLE = Path(__file__).with_name("charge_relations.json")
 
@@ -30,8 +32,10 @@ class RelationTableError(ValueError):
 
 @dataclass(frozen=True)
 class Relation:
-    """One rule: ``alternatives`` (one of ``charges``), ``yields`` (``general`` goes where one of ``charges``
-    stands) or ``objects`` (``charges`` by the object the fact names; ``general`` for what none names)."""
+    """One rule: ``alternatives`` (one of ``charges`` for one act), ``yields`` (``general`` goes where one of
+    ``charges`` stands), ``heavier`` (``general`` where the stated amount reaches ``heavier_from``, the band where
+    it is punished more heavily, else ``charges``) or ``objects`` (``charges`` by the object the fact names;
+    ``general`` for what none names, and beside them where ``general_also`` is stated)."""
 
     name: str
     kind: str
@@ -40,6 +44,8 @@ class Relation:
     why: str
     general: str = ""
     objects: dict[str, str] = field(default_factory=dict)
+    heavier_from: float = 0.0
+    general_also: str = ""
 
 
 @dataclass(frozen=True)
@@ -62,29 +68,46 @@ def _stated_member(charges: Sequence[str], fact: str) -> str:
     return ""
 
 
-def _apply(rule: Relation, charges: list[str], fact: str) -> tuple[list[str], list[Merged]]:
+def _apply(
+    rule: Relation, charges: list[str], fact: str, acts: Mapping[str, int | None]
+) -> tuple[list[str], list[Merged]]:
     related = [c for c in charges if c in rule.charges or c == rule.general]
     if len(related) < 2:
         return charges, []
     if rule.kind == "alternatives":
+        # Alternatives for one act: each found best on an act of its own whose element the fact states (a bribe to
+        # an official, another to a firm's buyer) is a separate offence, punished together. Four takings by one
+        # buyer are not: 受贿's element (a state functionary) is nowhere stated.
+        separate = len({acts.get(c) for c in related} - {None}) == len(related)
+        if separate and all(_stated_member([c], fact) for c in related):
+            return charges, []
         keep = {_stated_member(related, fact) or related[0]}
     elif rule.kind == "yields":
         keep = {c for c in related if c != rule.general}
+    elif rule.kind == "heavier":
+        amount = stated_amount(fact)
+        heavier = amount is not None and amount >= rule.heavier_from and rule.general in related
+        keep = {rule.general} if heavier else {c for c in related if c != rule.general}
     else:
         named = {c for c in related if c in rule.objects and re.search(rule.objects[c], fact)}
         # No object named: the goods of 153, the remainder, when proposed; else the best-ranked.
         keep = named or ({rule.general} if rule.general in related else {related[0]})
+        if named and rule.general in related and rule.general_also and re.search(rule.general_also, fact):
+            keep.add(rule.general)
     first = next(c for c in charges if c in keep)
     merged = [Merged(c, first, rule.name, rule.article) for c in related if c not in keep]
     return [c for c in charges if c not in {m.charge for m in merged}], merged
 
 
-def stand_together(proposed: Sequence[str], fact: str) -> tuple[list[str], list[Merged]]:
-    """(charges, merged): ``proposed`` (best first) with every rule applied, and what each rule removed."""
+def stand_together(
+    proposed: Sequence[str], fact: str, acts: Mapping[str, int | None] | None = None
+) -> tuple[list[str], list[Merged]]:
+    """(charges, merged): ``proposed`` (best first) with every rule applied, and what each rule removed. ``acts``:
+    the act (of a fact telling several) each charge scores best on, None for one act."""
     charges = list(proposed)
     merged: list[Merged] = []
     for rule in load_relations():
-        charges, removed = _apply(rule, charges, fact)
+        charges, removed = _apply(rule, charges, fact, acts or {})
         merged += removed
     return charges, merged
 
@@ -100,13 +123,17 @@ def _relation(entry: dict[str, Any]) -> Relation:
             entry["why"],
             entry.get("general", ""),
             dict(entry.get("objects", {})),
+            float(entry.get("heavier_from", 0.0)),
+            entry.get("general_also", ""),
         )
-        for pattern in rule.objects.values():
+        for pattern in [*rule.objects.values(), rule.general_also]:
             re.compile(pattern)
         example = entry["example"]
-    if rule.kind not in ("alternatives", "yields", "objects"):
+    if rule.kind not in ("alternatives", "yields", "heavier", "objects"):
         raise RelationTableError(f"{where}: unknown kind {rule.kind!r}")
-    kept, _ = _apply(rule, list(example["proposed"]), example.get("fact", ""))
+    if rule.kind == "heavier" and rule.heavier_from <= 0:
+        raise RelationTableError(f"{where}: a 'heavier' rule needs heavier_from, the amount from which it holds")
+    kept, _ = _apply(rule, list(example["proposed"]), example.get("fact", ""), example.get("acts", {}))
     if kept != example["kept"]:
         raise RelationTableError(f"{where}: its example keeps {kept}, not {example['kept']}")
     return rule
