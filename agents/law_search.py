@@ -156,8 +156,7 @@ def source_rankings(
     default the query); the articles cited by the hits of
     each routed collection; the KG traversal from the charges and statute entities the query names; what
     answered consultations similar to ``question`` (default: the query) add; and all of them reranked by the
-    reranker's similarity to ``question`` with its own nearest of the whole collection, unless it is off
-    (``JURIS_RERANKER``) or not installed. ``neighbours``:
+    reranker's similarity to ``question``, unless it is off (``JURIS_RERANKER``) or not installed. ``neighbours``:
     the consultations nearest ``question``, when the caller has read them (:func:`nearest_consultations`)."""
     rankings = services.retriever.rankings(query, ctx.candidates_per_retriever, named_in)
     hits_per_collection = {INTERPRETATIONS: ctx.interpretation_k, CASES: ctx.case_k, COMMUNITY_REPORTS: ctx.top_k}
@@ -177,9 +176,7 @@ def source_rankings(
     rankings |= consultation_rankings(question or query, query, rankings, services, ctx, neighbours)
     if (reranker := services.reranker.get()) is not None:
         candidates = [a for ranked in rankings.values() for a in ranked]
-        # Its own nearest too: the other sources miss articles a lawyer cites (1063 for a premarital house).
-        own = 3 if consult_switches(ctx).reranker_searches_all else 0
-        rankings[RERANKED] = reranker.rank(question or query, candidates, ctx.candidates_per_retriever, own)
+        rankings[RERANKED] = reranker.rank(question or query, candidates, ctx.candidates_per_retriever)
     return rankings
 
 

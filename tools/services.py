@@ -98,12 +98,7 @@ def build_services(settings: Settings, graph: GraphStore | None = None) -> Servi
         consultations=ConsultationSearch(vectors, settings.cache_dir, retriever.statute_index),
         vector_cache=cache,
         reranker=RerankerLoader(
-            settings.reranker_dir,
-            cache,
-            partial(vectors.texts, STATUTES),
-            adapter=adapter_file(settings.query_adapter),
-            documents=partial(vectors.documents, STATUTES),
-            size=partial(vectors.count, STATUTES),
+            settings.reranker_dir, cache, partial(vectors.texts, STATUTES), adapter=adapter_file(settings.query_adapter)
         ),
     )
 

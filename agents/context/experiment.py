@@ -27,11 +27,6 @@ class ConsultSwitches:
         True, "Search statutes before the first draft (JurisMA drafts from the element graph alone)."
     )
     use_elements: bool = setting(True, "Extract the legal element graph before drafting.")
-    reranker_searches_all: bool = setting(
-        True,
-        "The reranker also searches the whole statute collection for candidates of its own (off: it orders the "
-        "other sources' candidates only).",
-    )
 
 
 @dataclass(kw_only=True)

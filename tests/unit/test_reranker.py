@@ -18,14 +18,8 @@ from agents.law_search import RERANKED, search_law, source_rankings
 from agents.state.consult import ConsultState
 from tools.errors import ModelUnavailableError
 from tools.llm.embeddings import HashEmbeddings
-from tools.retrieval.reranker import ArticleReranker, RerankerLoader, StoredCorpus
-from tools.retrieval.vector_cache import (
-    DocumentCachedEmbeddings,
-    VectorCache,
-    VectorFile,
-    text_digest,
-    write_vector_file,
-)
+from tools.retrieval.reranker import ArticleReranker, RerankerLoader
+from tools.retrieval.vector_cache import VectorCache, VectorFile, text_digest, write_vector_file
 from tools.retrieval.vectors import STATUTES
 from tools.services import Services, set_services
 from tools.settings import Settings
@@ -145,21 +139,3 @@ def test_a_model_that_cannot_load_is_reported_once_and_not_retried(
         assert loader.get() is None and loader.get() is None
     assert len(calls) == 1 and loader.missing.startswith("reranker unavailable: install sentence-transformers")
     assert [r.message for r in caplog.records] == [loader.missing]
-
-
-def test_the_reranker_finds_articles_of_its_own_among_those_whose_vectors_are_stored(tmp_path: Path) -> None:
-    # No other source found 133-1; the reranker's own search of the collection does, where its vector is stored
-    # (shipped or cached), and never embeds the collection to do it.
-    inner = Counting()
-    cached = DocumentCachedEmbeddings(inner, VectorCache(tmp_path / "v.sqlite"))
-    size = [3]
-    corpus = StoredCorpus(lambda: (list(TEXTS), list(TEXTS.values())), lambda: size[0], cached)
-    reranker = ArticleReranker(cached, _lookup, corpus=corpus)
-    question = "醉酒驾驶机动车会怎么处罚"
-    assert reranker.rank(question, ["刑法:264"], 5, own=2) == ["刑法:264"]  # nothing stored yet: nothing found
-    assert inner.embedded == 1  # the candidate alone
-    cached.embed_documents([TEXTS["刑法:133-1"], TEXTS["刑法:234"]])  # the ingestion caches them
-    size[0] = 4  # and the collection grew: the matrix is read again
-    assert reranker.rank(question, ["刑法:264"], 5, own=1) == ["刑法:133-1", "刑法:264"]
-    assert reranker.rank(question, ["刑法:264"], 5) == ["刑法:264"]  # own=0: the candidates alone
-    assert inner.embedded == 3

@@ -135,15 +135,6 @@ class DocumentCachedEmbeddings(Embeddings):
                     break
         return found
 
-    def stored(self, texts: Sequence[str]) -> dict[int, np.ndarray]:
-        """Index into ``texts`` -> its vector, for the texts the cache or the seed files hold; none is computed
-        (a whole collection's texts, most seeded, the rest costing minutes each hundred to embed)."""
-        digests = [text_digest(t) for t in texts]
-        found = self.cache.get_many(self.name, digests)
-        if self._seed_paths and (seeded := self._seeded([d for d in digests if d not in found])):
-            found |= seeded
-        return {i: found[d] for i, d in enumerate(digests) if d in found}
-
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         digests = [text_digest(t) for t in texts]
         found = self.cache.get_many(self.name, digests)
