@@ -68,7 +68,9 @@ def steps(rows: list[dict[str, Any]]) -> list[tuple[list[str], ...]]:
         fact = row["fact"]
         _, before = decide(row, policy.model, replace(choice, stand_in=0.0))
         ranked, standing = decide(row, policy.model, choice)
-        acts = assign_acts(standing, [rank_charges(act, policy.model) for act in row.get("acts", [])])
+        # Acts assigned as the scorer assigns them: the best candidates in rank order first, then the rest.
+        scored = list(dict.fromkeys([name for name, _ in ranked[:8]] + standing))
+        acts = assign_acts(scored, [rank_charges(act, policy.model) for act in row.get("acts", [])])
         related, _ = stand_together(standing, fact, acts)
         stated, records = offences_stated(related, fact, nearest_offence(services, repository, fact), "zh")
         further = stated
