@@ -29,7 +29,7 @@ from langgraph.pregel import Pregel
 ROOT = Path(__file__).resolve().parents[1]
 MAP = ROOT / "docs" / "map.md"
 _DATA_FILE = re.compile(r"^[\w.-]+\.(?:json|npz)$")
-_PROMPT_CALLS = {"render_prompt": "{}.md", "load_table": "{}.json", "label": "labels.json"}
+_PROMPT_CALLS = {"render_prompt": "{}.md", "load_table": "{}.json", "declared_table": "{}.json", "label": "labels.json"}
 """Calls that read ``prompts/<language>/``: the file each reads, by its first argument."""
 
 

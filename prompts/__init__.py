@@ -9,8 +9,11 @@ import json
 import re
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from string import Template
 from typing import Any
+
+from tools.law.tables import Table, read_table
 
 
 @lru_cache(maxsize=64)
@@ -65,3 +68,12 @@ def load_table(name: str, lang: str = "zh") -> dict[str, Any]:
     if not path.is_file():
         raise FileNotFoundError(f"table {lang}/{name}.json not found")
     return dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+def declared_table(name: str, lang: str = "zh") -> Table:
+    """The table of entries ``prompts/<lang>/<name>.json``, checked against the schema it declares
+    (:mod:`tools.law.tables`): consultations' decisive facts, instructions and areas of law."""
+    path = resources.files(__package__).joinpath(lang, f"{name}.json")
+    if not path.is_file():
+        raise FileNotFoundError(f"table {lang}/{name}.json not found")
+    return read_table(Path(str(path)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from prompts import label, load_table
+from prompts import declared_table, label
 from tools.law.articles import law_of
 from tools.law.penalties import Tier, article_tiers, asked_tiers
 from tools.law.wording import bigram_share, without_unmet
@@ -18,11 +18,12 @@ def _number(article_id: str) -> int:
     return int(number) if number.isdigit() else 0
 
 
-def _covers(area: dict[str, Any], article_id: str) -> bool:
+def _covers(area: Mapping[str, Any], article_id: str) -> bool:
     law = law_of(article_id)
     # Amendments are cited as 刑法修正案（八）: the table names the law they amend.
     named = any(law == name or law.startswith(f"{name}（") for name in area["laws"])
-    return named and int(area.get("from", 0)) <= _number(article_id) <= int(area.get("to", 10**6))
+    # An area without "to" runs to the law's last article.
+    return named and area["from"] <= _number(article_id) <= (area["to"] or 10**6)
 
 
 def where_to_ask(article_ids: Sequence[str], lang: str, question: str = "", basis: bool = False) -> str:
@@ -34,22 +35,22 @@ def where_to_ask(article_ids: Sequence[str], lang: str, question: str = "", basi
     ``basis`` (the articles are the answer's Legal Basis) the question's words choose only among the areas the
     articles are in: asked 醉酒驾驶会受到什么处罚？ with 道路交通安全法:91 and 刑法:133-1 kept, the person is the one
     prosecuted (刑事), not a party to an accident (道路交通)."""
-    table = load_table("where_to_ask", lang)
-    areas = table["areas"]
+    table = declared_table("where_to_ask", lang)
+    areas = list(table.entries)
     # A word the person says is unmet names no area: 没到醉驾 is no drunk driver's (criminal) question.
     question = without_unmet(question)
     if basis:
         areas = [a for a in areas if any(_covers(a, article_id) for article_id in article_ids)]
     for area in areas if question else ():
-        if any(word in question for word in area.get("words", ())):
+        if any(word in question for word in area["words"]):
             return label("guidance", lang, area=area["area"], where=area["where"])
     for article_id in article_ids:
         # An area the person's own words name (the victim of a crime: 被骗, 被盗) is never read off an article:
         # the Criminal Law's articles are the same for the one who stole and the one robbed.
-        for area in [a for a in table["areas"] if not a.get("by_words_only")]:
+        for area in [a for a in table.entries if not a["by_words_only"]]:
             if _covers(area, article_id):
                 return label("guidance", lang, area=area["area"], where=area["where"])
-    return label("guidance_default", lang, where=table["default"]["where"])
+    return label("guidance_default", lang, where=(table.top or {})["default"]["where"])
 
 
 def missing_fact(
@@ -78,14 +79,14 @@ def missing_fact(
     return ""
 
 
-def decisive_facts(lang: str) -> dict[str, dict[str, Any]]:
+def decisive_facts(lang: str) -> dict[str, Mapping[str, Any]]:
     """The language's table of decisive facts by article (``prompts/<lang>/decisive_facts.json``; none without one):
     an article with an entry turns on that fact, so once the question states it nothing else of it is asked."""
     try:
-        table = load_table("decisive_facts", lang)
+        table = declared_table("decisive_facts", lang)
     except FileNotFoundError:
         return {}
-    return {fact["article"]: fact for fact in table["facts"]}
+    return {fact["article"]: fact for fact in table.entries}
 
 
 def decisive_fact(article_ids: Sequence[str], lang: str, question: str) -> str:

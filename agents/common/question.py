@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from agents.state.consult import Turn
-from prompts import load_table
+from prompts import declared_table
 from tools.errors import InputError
+from tools.law.tables import Entry
 from tools.text import check_text
 
 
@@ -40,7 +41,11 @@ _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)(?=\s)")
 
 @lru_cache(maxsize=4)
 def _instruction_patterns(lang: str) -> tuple[re.Pattern[str], ...]:
-    return tuple(re.compile(entry["pattern"]) for entry in load_table("instructions", lang)["patterns"])
+    def compiled(entry: Entry) -> re.Pattern[str]:
+        return re.compile(entry["pattern"])
+
+    # Each entry's examples are checked to be found by its pattern when the table is read.
+    return declared_table("instructions", lang).build(compiled, lambda pattern, text: bool(pattern.search(text)))
 
 
 def set_aside_instructions(text: str, lang: str = "zh", what: str = "question") -> tuple[str, list[str]]:

@@ -16,10 +16,9 @@ FACTS = load_table("decisive_facts", "zh")["facts"]
 
 
 @pytest.mark.parametrize("fact", FACTS, ids=[f["article"] for f in FACTS])
-def test_each_entry_is_justified_by_its_article_and_asks_in_a_persons_words(fact: dict[str, object]) -> None:
+def test_each_entry_asks_in_a_persons_words(fact: dict[str, object]) -> None:
+    # Its why quotes its article: tests/unit/test_tables.py checks every table's quotes.
     text = re.sub(r"\s", "", article_texts()[str(fact["article"])])
-    quote = re.fullmatch(r"「([^」]+)」", str(fact["why"]))
-    assert quote and quote.group(1) in text, f"{fact['article']}: its why is not a quote of the article"
     ask = str(fact["ask"])
     assert ask.endswith("？") and bigram_share(ask, text) < COPIED_SHARE, f"{fact['article']}: {ask} copies its article"
     assert fact["stated"] and all(isinstance(word, str) and word for word in fact["stated"])  # type: ignore[attr-defined]

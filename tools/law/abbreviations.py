@@ -1,14 +1,14 @@
-"""Everyday abbreviations of conduct the law words in full (醉驾 for 醉酒驾驶), as data (``abbreviations.json``: each
-entry with the provision it spells out). A question matched against an article's penalty tiers reads them in the
-law's words: 醉驾怎么处罚？ shares no character pair with 91's 醉酒驾驶机动车的, so its drinking tier's 暂扣六个月 was
-given as the penalty for drunk driving."""
+"""Everyday abbreviations of conduct the law words in full (醉驾 for 醉酒驾驶), as data (``abbreviations.json``, read by
+:mod:`tools.law.tables`: each entry with the provision it spells out). A question matched against an article's
+penalty tiers reads them in the law's words: 醉驾怎么处罚？ shares no character pair with 91's 醉酒驾驶机动车的, so
+its drinking tier's 暂扣六个月 was given as the penalty for drunk driving."""
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
+from tools.law.tables import read_table
 from tools.law.thresholds import stated_conduct
 
 TABLE = Path(__file__).with_name("abbreviations.json")
@@ -17,8 +17,7 @@ TABLE = Path(__file__).with_name("abbreviations.json")
 @lru_cache(maxsize=1)
 def abbreviations() -> dict[str, str]:
     """Short form -> the law's wording."""
-    table = json.loads(TABLE.read_text(encoding="utf-8"))
-    return {entry["short"]: entry["long"] for entry in table["abbreviations"]}
+    return {entry["short"]: entry["long"] for entry in read_table(TABLE).entries}
 
 
 def spelled_out(text: str) -> str:

@@ -1,28 +1,26 @@
 """Neighbouring charges: families of offences that differ in one element, and the check that separates them.
 
-A small model confuses 职务侵占 with 盗窃, 保险诈骗 with 诈骗, 寻衅滋事 with 故意伤害: the act is the same, and
-the charge turns on who acted (国家工作人员, 公司、企业或者其他单位的人员), on what (保险金, 合同) or why
-(无事生非). Each member names that element, the wording by which a fact states it, and a yes/no
-question for when the fact does not say. Members are ordered most specific first: a fact that states
-保险金 and 虚构事实 is 保险诈骗, not 诈骗.
+A small model confuses 职务侵占 with 盗窃, 保险诈骗 with 诈骗, 寻衅滋事 with 故意伤害: the act is the same, and the
+charge turns on who acted (国家工作人员, 公司、企业或者其他单位的人员), on what (保险金, 合同) or why (无事生非). Each
+member names that element, the wording by which a fact states it, and a yes/no question for when the fact does not say.
+Members are ordered most specific first: a fact that states 保险金 and 虚构事实 is 保险诈骗, not 诈骗.
 
-The families are data (``charge_families.json``: each member's article, element, patterns, the law behind them
-and an example fact), loaded and checked here: a pattern that does not compile, a fragment that is not defined
-or a member that does not find its own example stated fails at import, naming it. A family stays while it makes
-more judgments exact than inexact on corpora no pattern was written from (``benchmarks/charge_crossfit.py
+The families are data (``charge_families.json``, read by :mod:`tools.law.tables`: each member's article, element, the
+article's words for it, patterns, the law behind them and an example fact): a pattern that does not compile, a fragment
+that is not defined or a member that does not find its own example stated fails at import, naming it. A family stays
+while it makes more judgments exact than inexact on corpora no pattern was written from (``benchmarks/charge_crossfit.py
 --unseen``: CMDL's report half, the CAIL samples).
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
+from tools.law.tables import Entry, read_table
 from tools.law.wording import hides_words, told_of_own
 
 DEFENDANT = "<defendant>"
@@ -82,57 +80,21 @@ class Family:
 
 
 TABLE = Path(__file__).with_name("charge_families.json")
-_FRAGMENT = re.compile(r"\{([A-Z_]+)\}")
-"""A fragment's name in a pattern: a regex quantifier ({0,30}) never holds capitals."""
 
 
-class FamilyTableError(ValueError):
-    """The families table is malformed: the message names the entry."""
+def _member(entry: Entry) -> Member:
+    return Member(entry["charge"], entry["element"], entry["stated"], entry["article"], entry["example"])
 
 
-def _expanded(pattern: str, fragments: Mapping[str, str], where: str) -> str:
-    """``pattern`` with each {NAME} replaced by its fragment (fragments may name earlier ones), compiled to check it."""
-
-    def fragment(found: re.Match[str]) -> str:
-        if found.group(1) not in fragments:
-            raise FamilyTableError(f"{where}: unknown fragment {{{found.group(1)}}}")
-        return _expanded(fragments[found.group(1)], fragments, where)
-
-    text = _FRAGMENT.sub(fragment, pattern)
-    try:
-        re.compile(text.replace(DEFENDANT, "被告人"))
-    except re.error as exc:
-        raise FamilyTableError(f"{where}: the pattern does not compile: {exc}") from exc
-    return text
-
-
-def _member(entry: Mapping[str, Any], fragments: Mapping[str, str], family: str) -> Member:
-    where = f"{TABLE.name}: {family}/{entry.get('charge')}"
-    try:
-        stated = tuple(_expanded(p, fragments, where) for p in entry["stated"])
-        member = Member(entry["charge"], entry["element"], stated, entry["article"], entry["example"])
-    except KeyError as exc:
-        raise FamilyTableError(f"{where}: missing {exc}") from exc
-    if not member.stated_in(member.example):
-        raise FamilyTableError(f"{where}: its example does not state its element: {member.example}")
-    return member
+def _family(entry: Entry) -> Family:
+    return Family(entry["name"], entry["members"].build(_member, Member.stated_in), entry["by_law"])
 
 
 @cache
 def load_families(path: Path = TABLE) -> tuple[tuple[Family, ...], dict[str, str]]:
-    """(families, act words) from the table, every entry checked."""
-    table = json.loads(path.read_text(encoding="utf-8"))
-    fragments = {name: entry["pattern"] for name, entry in table["fragments"].items()}
-    families = tuple(
-        Family(
-            f["name"],
-            tuple(_member(m, fragments, f["name"]) for m in f["members"]),
-            bool(f.get("by_law", False)),
-        )
-        for f in table["families"]
-    )
-    act_words = {c: _expanded(w, fragments, f"{TABLE.name}: act_words/{c}") for c, w in table["act_words"].items()}
-    return families, act_words
+    """(families, act words) from the table, every member checked against its example."""
+    table = read_table(path)
+    return table.build(_family), dict((table.top or {})["act_words"])
 
 
 FAMILIES, ACT_WORDS = load_families()

@@ -1,33 +1,27 @@
 """Charges that cannot stand together for one course of conduct, by the law's own structure.
 
-The scorer proposes charges one by one from their evidence; the law relates them. 受贿, 非国家工作人员受贿
-and 单位受贿 are one taking, chosen by who took, and two takings told as separate acts are two; 诈骗 yields to
-保险诈骗 and the other special frauds (刑法:266: '本法另有规定的，依照规定'), and to 招摇撞骗 only where that is the
-heavier (择一重罪, by the stated amount's band); smuggling is charged by the object the fact names (153 covers goods
-other than those of 151, 152 and 347), and goods whose tax was evaded beside them are charged too. The rules are
-data (``charge_relations.json``: each with its article and why); a rule whose example does not come out as written
-fails at import, naming it. A rule never adds a charge: it keeps one of those proposed.
+The scorer proposes charges one by one from their evidence; the law relates them. 受贿, 非国家工作人员受贿 and 单位受贿
+are one taking, chosen by who took, and two takings told as separate acts are two; 诈骗 yields to 保险诈骗 and the other
+special frauds (刑法:266: '本法另有规定的，依照规定'), and to 招摇撞骗 only where that is the heavier (择一重罪, by the
+stated amount's band); smuggling is charged by the object the fact names (153 covers goods other than those of 151, 152
+and 347), and goods whose tax was evaded beside them are charged too. The rules are data (``charge_relations.json``,
+read by :mod:`tools.law.tables`: each with its article and why); a rule whose example does not come out as written fails
+at import, naming it. A rule never adds a charge: it keeps one of those proposed.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from tools.law.charge_families import FAMILIES
-from tools.law.tables import entry_errors
+from tools.law.tables import Entry, read_table
 from tools.law.thresholds import stated_amount
+from tools.law.wording import told
 
 TABLE = Path(__file__).with_name("charge_relations.json")
-
-
-class RelationTableError(ValueError):
-    """The relations table is malformed: the message names the rule."""
 
 
 @dataclass(frozen=True)
@@ -89,10 +83,10 @@ def _apply(
         heavier = amount is not None and amount >= rule.heavier_from and rule.general in related
         keep = {rule.general} if heavier else {c for c in related if c != rule.general}
     else:
-        named = {c for c in related if c in rule.objects and re.search(rule.objects[c], fact)}
+        named = {c for c in related if c in rule.objects and told(rule.objects[c], fact)}
         # No object named: the goods of 153, the remainder, when proposed; else the best-ranked.
         keep = named or ({rule.general} if rule.general in related else {related[0]})
-        if named and rule.general in related and rule.general_also and re.search(rule.general_also, fact):
+        if named and rule.general in related and rule.general_also and told(rule.general_also, fact):
             keep.add(rule.general)
     first = next(c for c in charges if c in keep)
     merged = [Merged(c, first, rule.name, rule.article) for c in related if c not in keep]
@@ -112,34 +106,23 @@ def stand_together(
     return charges, merged
 
 
-def _relation(entry: dict[str, Any]) -> Relation:
-    where = f"{TABLE.name}: {entry.get('name')}"
-    with entry_errors(where, RelationTableError):
-        rule = Relation(
-            entry["name"],
-            entry["kind"],
-            tuple(entry["charges"]),
-            entry["article"],
-            entry["why"],
-            entry.get("general", ""),
-            dict(entry.get("objects", {})),
-            float(entry.get("heavier_from", 0.0)),
-            entry.get("general_also", ""),
-        )
-        for pattern in [*rule.objects.values(), rule.general_also]:
-            re.compile(pattern)
-        example = entry["example"]
+def _relation(entry: Entry) -> Relation:
+    rule = Relation(
+        entry["name"], entry["kind"], entry["charges"], entry["article"], entry["why"], entry["general"],
+        dict(entry["objects"]), float(entry["heavier_from"]), entry["general_also"],
+    )  # fmt: skip
     if rule.kind not in ("alternatives", "yields", "heavier", "objects"):
-        raise RelationTableError(f"{where}: unknown kind {rule.kind!r}")
+        raise ValueError(f"unknown kind {rule.kind!r}")
     if rule.kind == "heavier" and rule.heavier_from <= 0:
-        raise RelationTableError(f"{where}: a 'heavier' rule needs heavier_from, the amount from which it holds")
+        raise ValueError("a 'heavier' rule needs heavier_from, the amount from which it holds")
+    example = entry["example"]
     kept, _ = _apply(rule, list(example["proposed"]), example.get("fact", ""), example.get("acts", {}))
     if kept != example["kept"]:
-        raise RelationTableError(f"{where}: its example keeps {kept}, not {example['kept']}")
+        raise ValueError(f"its example keeps {kept}, not {example['kept']}")
     return rule
 
 
 @cache
 def load_relations(path: Path = TABLE) -> tuple[Relation, ...]:
     """The rules, each checked against its example."""
-    return tuple(_relation(e) for e in json.loads(path.read_text(encoding="utf-8"))["rules"])
+    return read_table(path).build(_relation)

@@ -13,24 +13,20 @@ to the authorities answered a person fined by the police. Divorce (民法典 107
 one: 1085's child support after a divorce answered parents asked to pay for what their child damaged. Damage by
 a building or an object (民法典 1252-1258, 1252: 建筑物、构筑物或者其他设施倒塌、塌陷造成他人损害的) needs the thing
 that fell, was piled or dug: 1255's 堆放物……滑落 answered a shopper who slipped on a wet floor.
-The table (``institutions.json``) is data, each entry with its law's words and two example questions, checked at import.
+The table (``institutions.json``, read by :mod:`tools.law.tables`) is data, each entry with its law's words and two
+example questions, checked at import.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from tools.law.articles import law_of
-from tools.law.tables import entry_errors
+from tools.law.tables import Entry, read_table
 
 TABLE = Path(__file__).with_name("institutions.json")
-
-
-class InstitutionTableError(ValueError):
-    """The institutions table is malformed: the message names the entry."""
 
 
 @dataclass(frozen=True)
@@ -57,21 +53,17 @@ class Institution:
         return any(word in question for word in self.words)
 
 
+def _institution(entry: Entry) -> Institution:
+    return Institution(
+        entry["name"], entry["law"], int(entry["first"]), int(entry["last"]), entry["words"],
+        entry["why_article"], entry["why"], entry["speaks"], entry["silent"],
+    )  # fmt: skip
+
+
 @cache
 def institutions() -> tuple[Institution, ...]:
-    """The table's entries, each checked against its own examples."""
-    found = []
-    for number, entry in enumerate(json.loads(TABLE.read_text(encoding="utf-8"))["institutions"], 1):
-        with entry_errors(f"{TABLE.name} entry {number}", InstitutionTableError):
-            institution = Institution(
-                str(entry["name"]), str(entry["law"]), int(entry["first"]), int(entry["last"]),
-                tuple(entry["words"]), str(entry["why_article"]), str(entry["why"]),
-                str(entry["speaks"]), str(entry["silent"]),
-            )  # fmt: skip
-        if not institution.spoken_of(institution.speaks) or institution.spoken_of(institution.silent):
-            raise InstitutionTableError(f"{TABLE.name} entry {number} ({institution.name}): its examples disagree")
-        found.append(institution)
-    return tuple(found)
+    """The table's entries, each checked against its own examples (``speaks`` speaks of it, ``silent`` does not)."""
+    return read_table(TABLE).build(_institution, Institution.spoken_of)
 
 
 def unspoken(article_id: str, question: str) -> Institution | None:

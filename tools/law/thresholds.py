@@ -15,15 +15,13 @@ amounts code cannot all read (a foreign currency, 数千元) is never found unde
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from tools.law.articles import cn_to_int
-from tools.law.tables import entry_errors
+from tools.law.tables import Entry, read_table
 from tools.law.wording import hides_words, normalised
 
 TABLE = Path(__file__).with_name("thresholds.json")
@@ -49,10 +47,6 @@ _ALCOHOL = re.compile(r"(\d+(?:\.\d+)?)\s*(?:mg|毫克)\s*(?:/|每)\s*(?:100|一
 _MINOR_INJURY = re.compile(r"轻微伤|擦伤|擦破|蹭破|淤青|红肿|软组织挫伤")
 """Injuries under 轻伤 as facts tell them; a fact that also tells a worse one is read by the entry's ``unless``."""
 _SCALE = {"万": 10_000, "千": 1_000, "百": 100}
-
-
-class ThresholdTableError(ValueError):
-    """The thresholds table is malformed: the message names the entry."""
 
 
 @dataclass(frozen=True)
@@ -160,41 +154,21 @@ def stated_amount(fact: str) -> float | None:
     return sum(a for a in amounts if a is not None)
 
 
-def _threshold(entry: dict[str, Any]) -> Threshold:
-    where = f"{TABLE.name}: {entry.get('charge')}"
-    with entry_errors(where, ThresholdTableError):
-        threshold = Threshold(
-            entry["charge"],
-            entry["article"],
-            entry["measure"],
-            float(entry["floor"]),
-            entry["source"],
-            entry["source_article"],
-            entry["quote"],
-            entry["unless"],
-            entry["halved_when"],
-            entry["halved_article"],
-            entry["instead"],
-            entry["instead_act"],
-            entry.get("act", ""),
-            float(entry.get("instead_from", 0)),
-        )
-        for pattern in (threshold.unless, threshold.halved_when):
-            re.compile(pattern)
-    if threshold.measure not in ("amount", "alcohol", "injury"):
-        raise ThresholdTableError(f"{where}: unknown measure {threshold.measure!r}")
-    if threshold.shortfall(entry["example_below"]) is None:
-        raise ThresholdTableError(f"{where}: its example_below is not under its floor: {entry['example_below']}")
-    if threshold.shortfall(entry["example_above"]) is not None:
-        raise ThresholdTableError(f"{where}: its example_above is under its floor: {entry['example_above']}")
-    return threshold
+def _threshold(entry: Entry) -> Threshold:
+    if entry["measure"] not in ("amount", "alcohol", "injury"):
+        raise ValueError(f"unknown measure {entry['measure']!r}")
+    return Threshold(
+        entry["charge"], entry["article"], entry["measure"], float(entry["floor"]), entry["source"],
+        entry["source_article"], entry["quote"], entry["unless"], entry["halved_when"], entry["halved_article"],
+        entry["instead"], entry["instead_act"], entry["act"], float(entry["instead_from"]),
+    )  # fmt: skip
 
 
 @cache
 def load_thresholds(path: Path = TABLE) -> dict[str, Threshold]:
-    """Charge -> its threshold, every entry checked."""
-    table = json.loads(path.read_text(encoding="utf-8"))
-    return {t.charge: t for t in map(_threshold, table["thresholds"])}
+    """Charge -> its threshold, every entry checked: its ``example_below`` under its floor, ``example_above`` not."""
+    thresholds = read_table(path).build(_threshold, lambda t, fact: t.shortfall(fact) is not None)
+    return {t.charge: t for t in thresholds}
 
 
 def stated_conduct(text: str) -> list[str]:
