@@ -135,11 +135,11 @@ def route_sources(
         try:
             route, usage = invoke_structured(model, [HumanMessage(content=prompt)], SourceRoute, ctx.structured_retries)
         except StructuredOutputError as exc:
-            chosen, skipped = route_collections(query, counts)
+            chosen, skipped = route_collections(query, counts, ctx.language)
             return chosen, skipped, {"router": "rules", "fallback": str(exc)}, failed_usage(exc)
         chosen, skipped = select_collections(route.sources, counts, f"router: not for {route.domain}")
         return chosen, skipped, {"router": "llm", "domain": route.domain, "reason": route.reason}, usage
-    chosen, skipped = route_collections(query, counts)
+    chosen, skipped = route_collections(query, counts, ctx.language)
     return chosen, skipped, {"router": "rules"}, empty_usage()
 
 

@@ -25,7 +25,7 @@ from tools.law.charge_families import ACT_WORDS, untold_act
 from tools.law.charge_names import charge_variants
 from tools.law.elements import load_elements, missing_element
 from tools.law.thresholds import load_thresholds, shortfall
-from tools.law.victims import victim_account
+from tools.law.wording import victim_account
 
 FILES = (
     "zh/cases/cail2018_sample_train.jsonl",

@@ -5,12 +5,13 @@ that an answer without a basis still tells the person where to go instead of dra
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
-from prompts import declared_table, label
+from prompts import declared_table, label, load_table
 from tools.law.articles import law_of
 from tools.law.penalties import Tier, article_tiers, asked_tiers
-from tools.law.wording import bigram_share, without_unmet
+from tools.law.wording import bigram_share, mentions, without_unmet
 
 
 def _number(article_id: str) -> int:
@@ -42,7 +43,7 @@ def where_to_ask(article_ids: Sequence[str], lang: str, question: str = "", basi
     if basis:
         areas = [a for a in areas if any(_covers(a, article_id) for article_id in article_ids)]
     for area in areas if question else ():
-        if any(word in question for word in area["words"]):
+        if mentions(area["words"], question):
             return label("guidance", lang, area=area["area"], where=area["where"])
     for article_id in article_ids:
         # An area the person's own words name (the victim of a crime: 被骗, 被盗) is never read off an article:
@@ -72,7 +73,7 @@ def missing_fact(
         asked = asked_tiers(tiers, question)
         for check in (by_article.get(article_id) or {}).get("checks", []):
             item = str(check["item"]).strip()
-            if check.get("stated", True) or not _askable(item) or _copied(item, text):
+            if check.get("stated", True) or not _askable(item, lang) or _copied(item, text):
                 continue
             if not _of_another_tier(item, tiers, asked):
                 return label("ask_missing", lang, item=item)
@@ -98,7 +99,7 @@ def decisive_fact(article_ids: Sequence[str], lang: str, question: str) -> str:
     facts = decisive_facts(lang)
     for article_id in article_ids:
         fact = facts.get(article_id)
-        if fact and not any(word in question for word in fact["stated"]):
+        if fact and not mentions(fact["stated"], question):
             return label("ask_missing", lang, item=fact["ask"])
     return ""
 
@@ -130,16 +131,17 @@ MISSING_FACT_CHARS = 40
 checklist written from the article's text when the model failed), not a fact a person can answer."""
 
 
-NORMATIVE = ("应当", "不得", "有权", "必须")
-"""Words of a duty or a right: an item holding one asks what the law requires (用人单位是否应当…及时足额支付劳动报酬？),
-which the law answers, not a fact the user can supply."""
+@lru_cache(maxsize=4)
+def _unaskable_words(lang: str) -> tuple[str, ...]:
+    """Words that make a checklist item no fact a person can state (``prompts/<lang>/checklist_words.json``: a duty or
+    a right, which the law answers; a list's catch-all item, which names no fact); none without the file."""
+    try:
+        table = load_table("checklist_words", lang)
+    except FileNotFoundError:
+        return ()
+    return (*table["normative"], *table["catch_all"])
 
 
-CATCH_ALL = ("其他情形", "其他情况")
-"""Words of a list's last, catch-all item (法律、行政法规规定的其他情形): it names no fact a person can state, and a
-worker asked about an unpaid non-compete was asked 是否法律、行政法规规定的其他情形？"""
-
-
-def _askable(item: str) -> bool:
+def _askable(item: str, lang: str) -> bool:
     short = len(item) <= MISSING_FACT_CHARS and item.endswith(("？", "?"))
-    return short and not any(word in item for word in (*NORMATIVE, *CATCH_ALL))
+    return short and not mentions(_unaskable_words(lang), item)

@@ -22,7 +22,7 @@ from tools.law.charge_families import untold_act
 from tools.law.charge_model import OffenceFloor, fitted_offence_floor
 from tools.law.elements import Element, missing_element
 from tools.law.thresholds import Shortfall, shortfall
-from tools.law.victims import victim_account
+from tools.law.wording import victim_account
 
 
 def _number(value: float) -> str:

@@ -63,8 +63,9 @@ class ConsultContext(AuditContext):
     )
     conditional_basis: bool = setting(
         True,
-        "With fewer than three articles kept, the next best-supported candidates over the fitted floor join the "
-        "Legal Basis as conditional, and the Response says when each applies (如果……，则……).",
+        "With fewer than three articles kept, candidates the question touches join the Legal Basis as conditional "
+        "(over the fitted floor, or with nothing kept among the search's first few), and the Response says when "
+        "each applies (如果……，则……).",
     )
     next_steps: bool = setting(
         True,

@@ -16,8 +16,7 @@ from tests.conftest import SHARED_DATA
 from tools.law.charge_families import untold_act
 from tools.law.elements import missing_element
 from tools.law.thresholds import shortfall, stated_amount
-from tools.law.victims import victim_account
-from tools.law.wording import hides_words, told
+from tools.law.wording import hides_words, told, victim_account
 
 
 @pytest.fixture(scope="module")

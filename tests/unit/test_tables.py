@@ -25,7 +25,7 @@ NOT_TABLES = {
     # Fitted weights, with their provenance (tools/fitted.py): numbers a fit wrote, not entries a person wrote.
     "charge_model.json", "circumstance_factors.json", "offence_floor.json",
     # Texts the code fills or chooses among, and word lists: no entry of them cites an article or has examples.
-    "labels.json", "legal_words.json", "crime_words.json", "article_questions.json",
+    "labels.json", "legal_words.json", "crime_words.json", "article_questions.json", "checklist_words.json",
 }  # fmt: skip
 INTERPRETATIONS = SHARED_DATA / "zh/interpretations/lawrefbook"
 

@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from tools.fitted import read_fitted
+from tools.law.wording import denied_at
 
 BUNDLED_FACTORS = Path(__file__).with_name("circumstance_factors.json")
 
@@ -44,7 +45,6 @@ RULES = (
     Rule("认罪认罚", re.compile(r"认罪认罚"), "刑事诉讼法:15"),
 )
 """Every circumstance read, in the order a judgment lists them."""
-_NEGATION = re.compile(r"(?:不构成|不属于|不能认定为?|不予认定|不认定|没有|并无|无|未能|未|拒不|不)[^，。；]{0,3}$")
 _DELIMITERS = "，。；"
 
 
@@ -64,7 +64,7 @@ def stated_circumstances(fact: str) -> list[Circumstance]:
     for rule in RULES:
         matches = list(rule.pattern.finditer(fact))
         # One denial anywhere settles it: 辩护人所提自首的意见…经查不构成自首 is no surrender.
-        if not matches or any(_NEGATION.search(fact[max(0, m.start() - 8) : m.start()]) for m in matches):
+        if not matches or any(denied_at(fact, m.start(), finding=True) for m in matches):
             continue
         match = matches[0]
         start = max(fact.rfind(d, 0, match.start()) for d in _DELIMITERS) + 1

@@ -19,7 +19,15 @@ from functools import partial
 from typing_extensions import TypedDict
 
 from tools.law.penalties import Quantity, article_tiers, asked_tiers, penalty_kinds, quantities
-from tools.law.wording import bigram_share
+from tools.law.wording import (
+    DENIAL,
+    PERMITS_PERSISTING,
+    PERMITS_WITHHOLDING,
+    PERSISTING,
+    STATUTE_NEGATION,
+    WITHHOLDING,
+    bigram_share,
+)
 
 SUPPORTED = "supported"
 UNSUPPORTED = "unsupported"
@@ -108,33 +116,6 @@ def _charges_in(text: str, charge_names: Collection[str]) -> list[str]:
     return sorted(found, key=lambda name: text.find(f"{name}罪"))
 
 
-WITHHOLDING = re.compile(r"可以不[交缴付还支履遵退]|有权不|可以拒绝|有权拒绝")
-"""Words with which a sentence lets the person withhold a duty (业主可以不交物业费): as harmful as a denial where the
-law bars the refusal, so checked as one."""
-PERSISTING = re.compile(
-    r"(?:仍然|仍|依然|照样|还是)(?:需要|需|须|应当|应该|应|要|得|必须)(?:继续)?(?:遵守|履行|支付|交|缴|偿还)"
-)
-"""Words with which a sentence holds the person to a duty although the other side failed its own (离职后公司不给补偿，
-你仍然需要遵守): the graded answer that told a worker to keep an unpaid non-compete gave up the worker's claim as a
-denial does."""
-DENIAL = re.compile(
-    r"不可以|不能|无权|不享有|不得|不予|不应当?|不需要?|不用|不会|没有权利|不属于|不构成|不适用|不支持|不必|无需|无须|"
-    + WITHHOLDING.pattern
-    + "|"
-    + PERSISTING.pattern
-)
-"""Words with which a sentence denies the person something (不可以要求…, 不享有…, 不会影响…): the conclusions that
-tell a user to give up a claim. Each was the harmful conclusion of a graded answer or says the same."""
-PERMITS_WITHHOLDING = re.compile(WITHHOLDING.pattern + r"|不承担|免予|可以不予|有权要求解除")
-"""A statute sentence that itself lets a party withhold (可以拒绝履行, 不承担责任): the only kind that states a
-permission to withhold. 民法典:944 shares its words with 业主可以不交物业费 in a sentence barring that refusal
-(不得……拒绝支付物业费) and in another about collecting the fee (不得……催交物业费); neither permits it."""
-PERMITS_PERSISTING = re.compile(r"仍|不影响|继续履行|不得以")
-"""A statute sentence that itself keeps a duty standing (仍应当承担担保责任, 不得以……为由拒绝支付): the only kind that
-states a persisting duty. 劳动合同法:23 conditions a non-compete on monthly compensation and keeps no duty standing
-without it."""
-NEGATION = re.compile(r"不|无|非|没有|除外|禁止")
-"""Words with which a statute sentence denies or excepts (不得收回, 无权, 但是…除外)."""
 DENIAL_SHARE = 0.25
 """Share of a denial's character pairs that one negating sentence of a basis article must hold to state it: on the
 recorded answers (s37 to s46) the denials an article states hold 0.29 to 0.96 (发包人不得收回承包地 from
@@ -172,7 +153,7 @@ def states_denial(denial: str, article: str, question: str) -> bool:
     elif PERSISTING.search(content):
         stating = PERMITS_PERSISTING
     else:
-        stating = NEGATION
+        stating = STATUTE_NEGATION
     return any(bigram_share(content, s) >= DENIAL_SHARE for s in sentences(article) if stating.search(s))
 
 

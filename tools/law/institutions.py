@@ -25,6 +25,7 @@ from pathlib import Path
 
 from tools.law.articles import law_of
 from tools.law.tables import Entry, read_table
+from tools.law.wording import mentions
 
 TABLE = Path(__file__).with_name("institutions.json")
 
@@ -50,7 +51,7 @@ class Institution:
         return law_of(article_id) == self.law and number.isdigit() and self.first <= int(number) <= self.last
 
     def spoken_of(self, question: str) -> bool:
-        return any(word in question for word in self.words)
+        return mentions(self.words, question)
 
 
 def _institution(entry: Entry) -> Institution:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from tools.law.articles import cn_to_int
 from tools.law.tables import Entry, read_table
-from tools.law.wording import hides_words, normalised
+from tools.law.wording import hides_words, normalised, told
 
 TABLE = Path(__file__).with_name("thresholds.json")
 
@@ -81,7 +81,7 @@ class Threshold:
 
     def floor_for(self, fact: str) -> float:
         """The floor for ``fact``: halved where it states a circumstance the interpretation names."""
-        return self.floor / 2 if self.halved_when and re.search(self.halved_when, fact) else self.floor
+        return self.floor / 2 if self.halved_when and told(self.halved_when, fact) else self.floor
 
     def stated(self, fact: str) -> float | None:
         """The measure ``fact`` states (None when it states none code can read)."""
@@ -106,7 +106,7 @@ class Threshold:
     def shortfall(self, fact: str) -> Shortfall | None:
         """How ``fact`` falls under this floor; None when it does not (it states no measure, the measure
         reaches the floor, or it states an alternative that needs none)."""
-        if self.unless and re.search(self.unless, fact):
+        if self.unless and told(self.unless, fact):
             return None
         value = self.stated(fact)
         floor = self.floor_for(fact)

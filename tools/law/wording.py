@@ -1,10 +1,23 @@
-"""How much of one wording another text contains, by character pairs: the measure the checklist checks, the
-penalty tiers, the audit's stated-item rule and the Response's quoted provisions share."""
+"""The one place the law's words are matched in a question, a fact, an answer or a statute's sentence.
+
+- Normalisation: full-width digits and measure signs read half-width (:func:`normalised`); CAIL's ×× masks and facts
+  told by reference, whose own words may hide an act (:func:`hides_words`).
+- Negation, clause-scoped, by what is denied: an act or a result a fact tells (:data:`_DENIED`: 所幸未造成人员死亡),
+  a finding a court or a defence disputes (:data:`_DISCLAIMED`: 不构成自首, 无前科), a condition a question says is
+  unmet (:data:`_UNMET`: 没到醉驾), and what an answer denies the person or a statute's sentence denies
+  (:data:`DENIAL`, :data:`STATUTE_NEGATION`). They differ because the words do: 不 denies a finding (不认定自首) but
+  not an act (不慎撞倒), and 未 makes adjectives (未成年人) that deny nothing.
+- Stated: a pattern told undenied (:func:`told`, :func:`told_match`); a word list named at all (:func:`mentions`).
+- Said by whom: the act of the one the fact is about (:func:`told_of_own`), or a victim's own account
+  (:func:`victim_account`).
+- Shared wording, by character pairs (:func:`bigram_share`): the measure the checklist checks, the penalty tiers, the
+  audit's stated-item rule and the Response's quoted provisions share.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 _NOT_TEXT = re.compile(r"[\W_]|是否")
 """Punctuation and the question frame 是否, which no text states."""
@@ -12,6 +25,143 @@ _DENIED = re.compile(r"(?:未(?!满|成年|婚|经|遂)|没有|并非|不构成|
 """Words before a condition or an act that deny it (所幸未造成人员死亡, 未达重伤, 双方都没有受伤), at most six
 characters back within a clause. 未 that makes an adjective (未满月的女婴, 未成年人, 未婚, 未经同意, 未遂) denies
 nothing after it, and 无人 denies only what it stands right before (无人受伤): 趁店内无人之际窃得 tells the theft."""
+_DISCLAIMED = re.compile(r"(?:不构成|不属于|不能认定为?|不予认定|不认定|没有|并无|无|未能|未|拒不|不)[^，。；]{0,3}$")
+"""Words before a finding that dispute it (辩护人所提自首的意见…经查不构成自首, 无前科, 拒不供述), at most three
+characters back within a clause: any 不 or 无 disputes a finding, where it would deny no act (不慎, 无故)."""
+
+
+_HALF_WIDTH = str.maketrans(
+    {chr(code): chr(code - 0xFEE0) for code in (*range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B), *range(0xFF41, 0xFF5B))}
+    | {"／": "/", "．": ".", "％": "%", "＋": "+", "－": "-"}
+)
+"""Full-width digits, letters and the signs of a measure, half-width; the clause marks the tables read (，；：！？（）)
+stay as they are."""
+
+
+def normalised(text: str) -> str:
+    """``text`` as the tables read it: full-width digits, letters and measure signs half-width (judgments write
+    "114.31mg／100ml" and "蒙Ｄ"), Chinese punctuation untouched (a pattern's clause ends at its ，)."""
+    return text.translate(_HALF_WIDTH)
+
+
+_MASK = re.compile(r"(?<![×\dA-Za-z])××(?!×)")
+"""CAIL's mask of a charge's own words, two characters (窜至他家中××现金200元, 使用网兜××青蛙, 构成××罪); a plate
+number or an address masks more (蒙Ｄ×××××), and a masked number follows a digit (95××3); a masked heading may precede
+one (一、××2013年)."""
+_BY_REFERENCE = re.compile(
+    r"^[^。]{0,30}?(?:上述|以上|前述)(?:事实|指控)|^[^。]{0,12}?(?:另查明|又查明|再查明|庭审中查明)|"
+    r"(?:与|和|同)(?:原审|一审|原判|二审|本院认定|公诉机关指控|起诉书指控)[^。]{0,24}(?:相同|一致)"
+)
+"""A fact found by reference to another text (二审查明的事实与一审相同; 上述事实，被告人无异议 with the facts above it
+cut away; a fragment opening on a further finding, 另查明): its acts are told there."""
+
+
+def hides_words(fact: str) -> bool:
+    """Whether ``fact``'s own words may hide what an offence is made of: CAIL's ×× mask, or facts told by reference
+    to another text. No rule may then read the fact as not telling an act, an element or an amount: a fact whose
+    element is unreadable is never acquitted for it."""
+    return bool(_MASK.search(fact) or _BY_REFERENCE.search(fact))
+
+
+def denied_at(text: str, at: int, finding: bool = False) -> bool:
+    """Whether the words just before ``at`` in ``text`` deny what stands there: an act or a result
+    (:data:`_DENIED`), or with ``finding`` a finding (:data:`_DISCLAIMED`)."""
+    return bool((_DISCLAIMED if finding else _DENIED).search(text[max(0, at - 8) : at]))
+
+
+def _undenied(pattern: str, fact: str) -> Iterator[tuple[str, re.Match[str]]]:
+    """(the normalised fact, the match) for each occurrence of ``pattern`` in ``fact`` not denied just before it."""
+    text = normalised(fact)
+    for m in re.finditer(pattern, text):
+        if not denied_at(text, m.start()):
+            yield text, m
+
+
+def told_match(pattern: str, fact: str) -> str | None:
+    """The words of ``fact`` (:func:`normalised`) where ``pattern`` is first told undenied (None when it is not)."""
+    return next((m.group() for _, m in _undenied(pattern, fact)), None)
+
+
+def told(pattern: str, fact: str) -> bool:
+    """Whether ``pattern`` occurs in ``fact`` (:func:`normalised`) other than denied (所幸未造成人员死亡, 未达重伤,
+    双方都没有受伤)."""
+    return any(_undenied(pattern, fact))
+
+
+_OTHERS_DO = re.compile(
+    r"(?:有人|小偷|窃贼|盗贼|陌生人|(?:一|两|几|数)(?:名|个)?(?:陌生)?(?:男子|女子|男人|女人|小偷)|不明身份[^，。；]{0,3}人)"
+    r"[^，。；]{0,4}$"
+)
+"""Another the fact names as the doer, just before an act (有人撬自家门锁, 一名男子拿走): not the defendant's act."""
+_JOINT = re.compile(r"伙同|纠集|指使|雇佣|带领|与|和|同")
+"""Words that make the other the defendant's accomplice (伙同一名男子撬门): the act is theirs together."""
+
+
+def told_of_own(pattern: str, fact: str) -> bool:
+    """Whether ``pattern`` occurs in ``fact`` as the act of the one the fact is about: :func:`told`, and not done by
+    another it names as the doer (a householder who heard 有人撬自家门锁 and chased him told no theft of his own). An
+    act told in the passive (被盗, 被骗) says nothing of who did it: judgments tell the defendant's own theft so."""
+    for text, m in _undenied(pattern, fact):
+        clause = re.split(r"[，。；]", text[max(0, m.start() - 16) : m.start()])[-1]
+        if not (_OTHERS_DO.search(clause) and not _JOINT.search(clause)):
+            return True
+    return False
+
+
+def mentions(words: Iterable[str], text: str) -> bool:
+    """Whether ``text`` names one of ``words`` at all, denied or not: a question that says 没有抵押 still asks about a
+    security, and a list of an area's words (离婚, 抚养) names the area whichever way the question turns."""
+    return any(word in text for word in words)
+
+
+# A victim's own account: the teller is the one things were done to, and no act of theirs is stated (刑法:14, 15: a
+# person answers for their own act). "我家昨晚被小偷撬门入室" tells a theft, by someone else.
+_POLICE = r"(?!(?:警察|民警|交警|公安|派出所|抓|拘|查|传唤|带走))"
+_FIRST_PERSON_DONE_TO = re.compile(
+    rf"(?:我|本人|我们)[^。，；！？]{{0,8}}被{_POLICE}|(?:我|我们)(?:的|家的?)[^。！？]{{0,24}}被{_POLICE}"
+)
+"""The teller, their family or their property as the object of what happened: 我被同事打了, 我家昨晚被小偷撬门,
+我的电动车停在楼下被人偷了, 我母亲在小区里被人推销, and what is theirs told over a clause (我家的电动车放在楼道里
+充电，今天早上发现被人偷了); not the police acting on the teller (我被警察带走, 我被抓), which follows the teller's own
+act."""
+_DEFENDANT = re.compile(r"被告人|犯罪嫌疑人|嫌疑人[^，。]{0,2}(?:我|本人)|上诉人|原审被告")
+"""A defendant named: the text is a charge's, an appeal's (上诉人, 原审被告人) or a confession's, not a victim's."""
+_OWN_ACT = re.compile(r"(?:我|本人)(?!被)[^被。，；！？]{0,4}(?:偷|盗|窃|抢|骗|打了|打伤|砸|杀|撞|拿走|藏|卖了)")
+"""The teller doing what an offence is made of (我偷了, 我把他打伤, 我开车撞了): the account is then theirs to
+answer for."""
+
+
+def victim_account(fact: str) -> str:
+    """The words by which ``fact`` tells what was done to its teller, when it is a victim's own account ('' when
+    it is not: a third-person fact, a named defendant, or an act of the teller's own)."""
+    done_to = _FIRST_PERSON_DONE_TO.search(fact)
+    if not done_to or _DEFENDANT.search(fact) or _OWN_ACT.search(fact):
+        return ""
+    end = min((i for i in (fact.find(c, done_to.end()) for c in "。，；！？") if i >= 0), default=len(fact))
+    return fact[done_to.start() : end]
+
+
+_UNMET = re.compile(
+    r"(?:没有?达?到|未达到?|够不上|不够|不算|不是|并非)[^，。；？！,;?!\d零一二三四五六七八九十百千万两]{1,10}"
+)
+"""A condition the person says is not met, up to the clause's end (没到醉驾, 不是故意的); a number after the
+negation is the fact itself (没到18岁: under eighteen), so it stays."""
+_REPEAT = re.compile(r"再次|又因|曾因|再犯")
+"""A rule for a repeat offence (因饮酒后驾驶机动车被处罚，再次饮酒后驾驶机动车的)."""
+_PRIOR = re.compile(r"再次|第[二三四五]次|两次|多次|屡次|又被|又一次|上次|以前|之前|曾经|曾被|曾因|再犯")
+"""Words by which a question states a prior offence or penalty."""
+
+
+def without_unmet(text: str) -> str:
+    """``text`` without the conditions it says are not met: 喝了一瓶啤酒开车被查，没到醉驾 states no drunk driving,
+    and was answered with 91's drunk-driving tier."""
+    return _UNMET.sub("", text)
+
+
+def unstated_repeat(rule: str, question: str) -> bool:
+    """Whether ``rule`` is for a repeat offence and ``question`` states no prior one: a first offence's answer
+    quoted 91's 再次饮酒后驾驶 (it shares 处罚 with 会怎么处罚)."""
+    return bool(_REPEAT.search(rule)) and not _PRIOR.search(question)
 
 
 def bigram_share(phrase: str, text: str) -> float:
@@ -49,91 +199,32 @@ def relevant_passage(parts: list[str], query: str, count: int, max_chars: int) -
     return "".join(parts[i].strip() for i in sorted(chosen))
 
 
-_HALF_WIDTH = str.maketrans(
-    {chr(code): chr(code - 0xFEE0) for code in (*range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B), *range(0xFF41, 0xFF5B))}
-    | {"／": "/", "．": ".", "％": "%", "＋": "+", "－": "-"}
+# What an answer denies the person, and what a statute's sentence denies or keeps standing (tools/law/claims.py:
+# an answer's denial stands only where a sentence of its basis states it).
+WITHHOLDING = re.compile(r"可以不[交缴付还支履遵退]|有权不|可以拒绝|有权拒绝")
+"""Words with which a sentence lets the person withhold a duty (业主可以不交物业费): as harmful as a denial where the
+law bars the refusal, so checked as one."""
+PERSISTING = re.compile(
+    r"(?:仍然|仍|依然|照样|还是)(?:需要|需|须|应当|应该|应|要|得|必须)(?:继续)?(?:遵守|履行|支付|交|缴|偿还)"
 )
-"""Full-width digits, letters and the signs of a measure, half-width; the clause marks the tables read (，；：！？（）)
-stay as they are."""
-
-
-def normalised(text: str) -> str:
-    """``text`` as the tables read it: full-width digits, letters and measure signs half-width (judgments write
-    "114.31mg／100ml" and "蒙Ｄ"), Chinese punctuation untouched (a pattern's clause ends at its ，)."""
-    return text.translate(_HALF_WIDTH)
-
-
-_MASK = re.compile(r"(?<![×\dA-Za-z])××(?!×)")
-"""CAIL's mask of a charge's own words, two characters (窜至他家中××现金200元, 使用网兜××青蛙, 构成××罪); a plate
-number or an address masks more (蒙Ｄ×××××), and a masked number follows a digit (95××3); a masked heading may precede
-one (一、××2013年)."""
-_BY_REFERENCE = re.compile(
-    r"^[^。]{0,30}?(?:上述|以上|前述)(?:事实|指控)|^[^。]{0,12}?(?:另查明|又查明|再查明|庭审中查明)|"
-    r"(?:与|和|同)(?:原审|一审|原判|二审|本院认定|公诉机关指控|起诉书指控)[^。]{0,24}(?:相同|一致)"
+"""Words with which a sentence holds the person to a duty although the other side failed its own (离职后公司不给补偿，
+你仍然需要遵守): the graded answer that told a worker to keep an unpaid non-compete gave up the worker's claim as a
+denial does."""
+DENIAL = re.compile(
+    r"不可以|不能|无权|不享有|不得|不予|不应当?|不需要?|不用|不会|没有权利|不属于|不构成|不适用|不支持|不必|无需|无须|"
+    + WITHHOLDING.pattern
+    + "|"
+    + PERSISTING.pattern
 )
-"""A fact found by reference to another text (二审查明的事实与一审相同; 上述事实，被告人无异议 with the facts above it
-cut away; a fragment opening on a further finding, 另查明): its acts are told there."""
-
-
-def hides_words(fact: str) -> bool:
-    """Whether ``fact``'s own words may hide what an offence is made of: CAIL's ×× mask, or facts told by reference
-    to another text. No rule may then read the fact as not telling an act, an element or an amount: a fact whose
-    element is unreadable is never acquitted for it."""
-    return bool(_MASK.search(fact) or _BY_REFERENCE.search(fact))
-
-
-_OTHERS_DO = re.compile(
-    r"(?:有人|小偷|窃贼|盗贼|陌生人|(?:一|两|几|数)(?:名|个)?(?:陌生)?(?:男子|女子|男人|女人|小偷)|不明身份[^，。；]{0,3}人)"
-    r"[^，。；]{0,4}$"
-)
-"""Another the fact names as the doer, just before an act (有人撬自家门锁, 一名男子拿走): not the defendant's act."""
-_JOINT = re.compile(r"伙同|纠集|指使|雇佣|带领|与|和|同")
-"""Words that make the other the defendant's accomplice (伙同一名男子撬门): the act is theirs together."""
-
-
-def _undenied(pattern: str, fact: str) -> Iterator[tuple[str, int]]:
-    """(the normalised fact, where) for each occurrence of ``pattern`` in ``fact`` not denied just before it."""
-    fact = normalised(fact)
-    for m in re.finditer(pattern, fact):
-        if not _DENIED.search(fact[max(0, m.start() - 8) : m.start()]):
-            yield fact, m.start()
-
-
-def told(pattern: str, fact: str) -> bool:
-    """Whether ``pattern`` occurs in ``fact`` (:func:`normalised`) other than denied (所幸未造成人员死亡, 未达重伤,
-    双方都没有受伤)."""
-    return any(_undenied(pattern, fact))
-
-
-def told_of_own(pattern: str, fact: str) -> bool:
-    """Whether ``pattern`` occurs in ``fact`` as the act of the one the fact is about: :func:`told`, and not done by
-    another it names as the doer (a householder who heard 有人撬自家门锁 and chased him told no theft of his own). An
-    act told in the passive (被盗, 被骗) says nothing of who did it: judgments tell the defendant's own theft so."""
-    for text, at in _undenied(pattern, fact):
-        clause = re.split(r"[，。；]", text[max(0, at - 16) : at])[-1]
-        if not (_OTHERS_DO.search(clause) and not _JOINT.search(clause)):
-            return True
-    return False
-
-
-_UNMET = re.compile(
-    r"(?:没有?达?到|未达到?|够不上|不够|不算|不是|并非)[^，。；？！,;?!\d零一二三四五六七八九十百千万两]{1,10}"
-)
-"""A condition the person says is not met, up to the clause's end (没到醉驾, 不是故意的); a number after the
-negation is the fact itself (没到18岁: under eighteen), so it stays."""
-_REPEAT = re.compile(r"再次|又因|曾因|再犯")
-"""A rule for a repeat offence (因饮酒后驾驶机动车被处罚，再次饮酒后驾驶机动车的)."""
-_PRIOR = re.compile(r"再次|第[二三四五]次|两次|多次|屡次|又被|又一次|上次|以前|之前|曾经|曾被|曾因|再犯")
-"""Words by which a question states a prior offence or penalty."""
-
-
-def without_unmet(text: str) -> str:
-    """``text`` without the conditions it says are not met: 喝了一瓶啤酒开车被查，没到醉驾 states no drunk driving,
-    and was answered with 91's drunk-driving tier."""
-    return _UNMET.sub("", text)
-
-
-def unstated_repeat(rule: str, question: str) -> bool:
-    """Whether ``rule`` is for a repeat offence and ``question`` states no prior one: a first offence's answer
-    quoted 91's 再次饮酒后驾驶 (it shares 处罚 with 会怎么处罚)."""
-    return bool(_REPEAT.search(rule)) and not _PRIOR.search(question)
+"""Words with which a sentence denies the person something (不可以要求…, 不享有…, 不会影响…): the conclusions that
+tell a user to give up a claim. Each was the harmful conclusion of a graded answer or says the same."""
+PERMITS_WITHHOLDING = re.compile(WITHHOLDING.pattern + r"|不承担|免予|可以不予|有权要求解除")
+"""A statute sentence that itself lets a party withhold (可以拒绝履行, 不承担责任): the only kind that states a
+permission to withhold. 民法典:944 shares its words with 业主可以不交物业费 in a sentence barring that refusal
+(不得……拒绝支付物业费) and in another about collecting the fee (不得……催交物业费); neither permits it."""
+PERMITS_PERSISTING = re.compile(r"仍|不影响|继续履行|不得以")
+"""A statute sentence that itself keeps a duty standing (仍应当承担担保责任, 不得以……为由拒绝支付): the only kind that
+states a persisting duty. 劳动合同法:23 conditions a non-compete on monthly compensation and keeps no duty standing
+without it."""
+STATUTE_NEGATION = re.compile(r"不|无|非|没有|除外|禁止")
+"""Words with which a statute sentence denies or excepts (不得收回, 无权, 但是…除外)."""

@@ -24,6 +24,7 @@ from prompts import load_table
 from tools.fitted import read_fitted
 from tools.law.articles import law_of
 from tools.law.institutions import unspoken
+from tools.law.wording import mentions
 
 BUNDLED_FLOOR = Path(__file__).with_name("conditional_floor.json")
 CONDITIONAL_MAX = 3
@@ -44,7 +45,7 @@ def about_crime(question: str, kept: Sequence[str], lang: str = "zh") -> bool:
     words, civil, laws = _crime_words(lang)
     for word in civil:
         question = question.replace(word, "")
-    return any(w in question for w in words) or any(law_of(a) in laws for a in kept)
+    return mentions(words, question) or any(law_of(a) in laws for a in kept)
 
 
 RERANKED_TOP = 10

@@ -11,11 +11,14 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from prompts import load_table
 from tools.kb.port import GraphStore
 from tools.law.articles import NAMED_REF_RE, cn_to_int, make_article_id, short_law_name
+from tools.law.wording import mentions
 from tools.retrieval.lexical import LexicalIndex, fingerprint
 from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, INTERPRETATIONS, STATUTES, ChromaVectors
 
@@ -191,15 +194,22 @@ CITED_FIELD = {INTERPRETATIONS: "cites", CASES: "articles", COMMUNITY_REPORTS: "
 OPTIONAL_SOURCES = (INTERPRETATIONS, CASES, COMMUNITY_REPORTS)
 """Collections besides statutes that a law search may read (each only once ingested or indexed)."""
 
-CRIMINAL_MARKERS = re.compile(r"罪|刑|判处|判决|被告人|嫌疑人|拘役|缓刑|自首|盗窃|诈骗|抢劫|伤害|杀人|毒品|醉驾|醉酒驾")
-"""Words marking a criminal question: the only one the CAIL cases (criminal judgments) can help with."""
+
+@lru_cache(maxsize=4)
+def _case_words(lang: str) -> tuple[str, ...]:
+    """Words marking a criminal question, the only one the cases (criminal judgments) can help with
+    (``prompts/<lang>/crime_words.json``'s ``case_words``; none for a language without them)."""
+    try:
+        return tuple(load_table("crime_words", lang).get("case_words", ()))
+    except FileNotFoundError:
+        return ()
 
 
-def route_collections(query: str, counts: Mapping[str, int]) -> tuple[list[str], dict[str, str]]:
+def route_collections(query: str, counts: Mapping[str, int], lang: str = "zh") -> tuple[list[str], dict[str, str]]:
     """Rule-based domain routing: the collections worth searching for ``query`` and why each other one is
     skipped. Statutes always; interpretations and community reports whenever built; cases only for criminal
-    questions."""
-    wanted = [c for c in OPTIONAL_SOURCES if c != CASES or CRIMINAL_MARKERS.search(query)]
+    questions (a word of :func:`_case_words`)."""
+    wanted = [c for c in OPTIONAL_SOURCES if c != CASES or mentions(_case_words(lang), query)]
     return select_collections(wanted, counts, "not a criminal question")
 
 

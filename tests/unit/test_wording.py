@@ -1,0 +1,34 @@
+"""The one module that matches the law's words (tools/law/wording.py): its negation rules differ by what is denied,
+and a denied occurrence is neither told nor quoted."""
+
+from __future__ import annotations
+
+from tools.law.charge_families import FAMILIES
+from tools.law.wording import denied_at, mentions, told, told_match
+
+
+def test_a_finding_is_disputed_by_words_that_deny_no_act() -> None:
+    surrender = "经查不构成自首"
+    assert denied_at(surrender, surrender.index("自首"), finding=True)
+    # 不慎 before an act tells the act (it was careless, not absent); the same 不 disputes a finding.
+    careless = "被告人不慎撞倒行人"
+    assert not denied_at(careless, careless.index("撞倒")) and told("撞倒", careless)
+    assert denied_at(careless, careless.index("撞倒"), finding=True)
+
+
+def test_a_denied_occurrence_is_not_quoted_the_told_one_is() -> None:
+    fact = "所幸未造成人员死亡，但致一人重伤。"
+    assert told_match("死亡|重伤", fact) == "重伤"
+    assert told_match("死亡", fact) is None
+
+
+def test_a_family_member_denied_by_the_fact_is_not_stated() -> None:
+    embezzlement = next(m for f in FAMILIES for m in f.members if m.charge == "贪污")
+    official = "被告人王某系国家工作人员，利用职务上的便利，将公司货款5万元据为己有。"
+    assert embezzlement.quote(official) == "国家工作人员…利用职务上的便利"
+    denied = official.replace("系国家工作人员", "系某公司职员，从未担任国家工作人员")
+    assert not embezzlement.stated_in(denied) and embezzlement.quote(denied) == ""
+
+
+def test_a_word_list_is_named_whichever_way_the_question_turns() -> None:
+    assert mentions(["抵押"], "我没有抵押，借款合同有效吗？") and not mentions(["抵押"], "借钱不还怎么办？")
