@@ -81,6 +81,10 @@ def test_amounts_are_summed_with_their_upper_ends_and_unreadable_ones_decide_not
         "我家昨晚被小偷撬门入室，丢失了一台笔记本电脑。",
         "我被同事打了，鼻骨骨折。",
         "我的电动车停在楼下被人偷了。",
+        # Who did the act, told without 被: another acts on the teller, a seller or a debtor fails them.
+        "我在网上买的鞋子，收到后发现是假货。",
+        "邻居喝醉了酒打了我一拳。",
+        "我借给同学两万块钱，他一直不还。",
     ],
 )
 def test_a_victims_own_account_is_read_as_one(fact: str) -> None:
@@ -93,6 +97,7 @@ def test_a_victims_own_account_is_read_as_one(fact: str) -> None:
         "被告人张某盗窃被害人李某的电动车，李某被打伤。",  # a named defendant
         "我偷了邻居的电动车，后来被警察抓了。",  # the teller's own act
         "张某被李某打伤后，持刀将李某砍死。",  # third person
+        "他骂我，我就打了他一拳，把他打伤了。",  # done to the teller, but the teller acted too
     ],
 )
 def test_a_defendants_fact_or_the_tellers_own_act_is_no_victims_account(fact: str) -> None:

@@ -124,17 +124,28 @@ _FIRST_PERSON_DONE_TO = re.compile(
 我的电动车停在楼下被人偷了, 我母亲在小区里被人推销, and what is theirs told over a clause (我家的电动车放在楼道里
 充电，今天早上发现被人偷了); not the police acting on the teller (我被警察带走, 我被抓), which follows the teller's own
 act."""
+_DONE_TO_TELLER = re.compile(
+    r"(?:打|骗|偷|抢|砸|划|撞|咬|推|骂|威胁|恐吓|拖欠|欠|诽谤|诬陷|殴打|敲诈|勒索)了?(?:我|本人)"
+    r"|(?:我|本人)[^。，；！？]{0,12}(?:上当|受骗)"
+    r"|(?:我|本人)(?:在[^，。；！？]{0,12})?(?:买|购买|网购|订购)的[^。！？]{0,24}(?:假货|假的|质量问题|坏的|过期|不合格)"
+    r"|(?:我|本人)借给[^。！？]{0,30}(?:不还|没还|拉黑|不接|联系不上|失联|跑了)"
+)
+"""The teller as the object of another's act told without 被 (他打了我, 骗了我, 公司拖欠了我三个月工资, 我上当了),
+or as the one a seller or a debtor failed (我在网上买的鞋子是假货, 我借给朋友的钱他不还): who did the act is
+another, whatever the words share with an offence."""
 _DEFENDANT = re.compile(r"被告人|犯罪嫌疑人|嫌疑人[^，。]{0,2}(?:我|本人)|上诉人|原审被告")
 """A defendant named: the text is a charge's, an appeal's (上诉人, 原审被告人) or a confession's, not a victim's."""
-_OWN_ACT = re.compile(r"(?:我|本人)(?!被)[^被。，；！？]{0,4}(?:偷|盗|窃|抢|骗|打了|打伤|砸|杀|撞|拿走|藏|卖了)")
+_OWN_ACT = re.compile(
+    r"(?<![说称赖怪诬冤])(?:我|本人)(?!被)[^被。，；！？]{0,4}(?:偷|盗|窃|抢|骗|打了|打伤|砸|杀|撞|拿走|藏|卖了)"
+)
 """The teller doing what an offence is made of (我偷了, 我把他打伤, 我开车撞了): the account is then theirs to
-answer for."""
+answer for; not what another says the teller did (同事说我偷了他的东西), which is that other's word."""
 
 
 def victim_account(fact: str) -> str:
     """The words by which ``fact`` tells what was done to its teller, when it is a victim's own account ('' when
     it is not: a third-person fact, a named defendant, or an act of the teller's own)."""
-    done_to = _FIRST_PERSON_DONE_TO.search(fact)
+    done_to = _FIRST_PERSON_DONE_TO.search(fact) or _DONE_TO_TELLER.search(fact)
     if not done_to or _DEFENDANT.search(fact) or _OWN_ACT.search(fact):
         return ""
     end = min((i for i in (fact.find(c, done_to.end()) for c in "。，；！？") if i >= 0), default=len(fact))
