@@ -472,6 +472,15 @@ def test_drunk_driving_without_a_serious_accident_stays_dangerous_driving(fact: 
     assert check_families(["交通肇事"], ["交通肇事"], fact)[0] == ["危险驾驶"]
 
 
+def test_an_abandonment_without_a_battlefield_is_the_general_offence() -> None:
+    # 444 is 261's refusal told of wounded servicemen on a battlefield: a baby left in a ditch is 遗弃, proposed or not.
+    baby = "被告人将自己刚满月的女儿遗弃于村东侧水塘旁边的一干沟内，后该女婴被他人抱走。"
+    charges, [check] = check_families(["遗弃伤病军人"], ["遗弃伤病军人"], baby)
+    assert charges == ["遗弃"] and (check.decided, check.by) == ("遗弃", "fact")
+    wounded = "被告人在作战中擅自撤离阵地，将两名受伤的战友遗弃在战场上。"
+    assert check_families(["遗弃伤病军人"], ["遗弃伤病军人"], wounded)[0] == ["遗弃伤病军人"]
+
+
 def test_every_family_orders_distinct_charges() -> None:
     for family in FAMILIES:
         names = [m.charge for m in family.members]
