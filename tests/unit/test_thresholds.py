@@ -85,6 +85,8 @@ def test_amounts_are_summed_with_their_upper_ends_and_unreadable_ones_decide_not
         "我在网上买的鞋子，收到后发现是假货。",
         "邻居喝醉了酒打了我一拳。",
         "我借给同学两万块钱，他一直不还。",
+        # The teller's kin as the one things were done to, told over clauses.
+        "我母亲接到一个自称银行客服的电话，按对方说的把钱转了过去，后来才知道上当了。",
     ],
 )
 def test_a_victims_own_account_is_read_as_one(fact: str) -> None:
@@ -98,6 +100,7 @@ def test_a_victims_own_account_is_read_as_one(fact: str) -> None:
         "我偷了邻居的电动车，后来被警察抓了。",  # the teller's own act
         "张某被李某打伤后，持刀将李某砍死。",  # third person
         "他骂我，我就打了他一拳，把他打伤了。",  # done to the teller, but the teller acted too
+        "我哥偷了邻居的电动车，后来被抓了。",  # the kin's own act, the police acting on it
     ],
 )
 def test_a_defendants_fact_or_the_tellers_own_act_is_no_victims_account(fact: str) -> None:

@@ -117,13 +117,15 @@ def mentions(words: Iterable[str], text: str) -> bool:
 # A victim's own account: the teller is the one things were done to, and no act of theirs is stated (刑法:14, 15: a
 # person answers for their own act). "我家昨晚被小偷撬门入室" tells a theft, by someone else.
 _POLICE = r"(?!(?:警察|民警|交警|公安|派出所|抓|拘|查|传唤|带走))"
+_KIN = "父亲|母亲|爸爸?|妈妈?|老公|丈夫|妻子|老婆|儿子|女儿|孩子|爷爷|奶奶|外公|外婆|哥哥|姐姐|弟弟|妹妹|家人|亲戚"
 _FIRST_PERSON_DONE_TO = re.compile(
     rf"(?:我|本人|我们)[^。，；！？]{{0,8}}被{_POLICE}|(?:我|我们)(?:的|家的?)[^。！？]{{0,24}}被{_POLICE}"
+    rf"|(?:我|我们)(?:的|家的?)?(?:{_KIN})[^。！？]{{0,60}}(?:被{_POLICE}|上当|受骗)"
 )
 """The teller, their family or their property as the object of what happened: 我被同事打了, 我家昨晚被小偷撬门,
-我的电动车停在楼下被人偷了, 我母亲在小区里被人推销, and what is theirs told over a clause (我家的电动车放在楼道里
-充电，今天早上发现被人偷了); not the police acting on the teller (我被警察带走, 我被抓), which follows the teller's own
-act."""
+我的电动车停在楼下被人偷了, 我母亲在小区里被人推销, and what is theirs or their kin's told over a clause (我家的电动车
+放在楼道里充电，今天早上发现被人偷了; 我父亲接到一个自称公安局的电话……转了5万元后才发现被骗); not the police
+acting on the teller (我被警察带走, 我被抓), which follows the teller's own act."""
 _DONE_TO_TELLER = re.compile(
     r"(?:打|骗|偷|抢|砸|划|撞|咬|推|骂|威胁|恐吓|拖欠|欠|诽谤|诬陷|殴打|敲诈|勒索)了?(?:我|本人)"
     r"|(?:我|本人)[^。，；！？]{0,12}(?:上当|受骗)"
