@@ -26,7 +26,7 @@ from pydantic import BaseModel
 
 from agents.common.messages import facts_first
 from agents.common.models import chat_model
-from agents.common.no_offence import look_further, offences_stated
+from agents.common.no_offence import Decision, decide_charges
 from agents.common.offences import offence_index
 from agents.context import JudgeContext
 from agents.context.experiment import judge_switches
@@ -35,9 +35,8 @@ from agents.state.judge import FamilyRecord, JudgeState, ScoredCharge
 from prompts import render_prompt
 from tools.errors import StructuredOutputError
 from tools.kb.charges import ChargeRepository
-from tools.law.charge_families import Ask, Member, act_family, check_families, told_acts
+from tools.law.charge_families import Ask, Member, act_family
 from tools.law.charge_model import fitted_charge_policy
-from tools.law.charge_relations import stand_together
 from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured
 from tools.services import Services, get_services
 
@@ -113,36 +112,22 @@ def decide_offence(state: JudgeState, runtime: Runtime[JudgeContext]) -> Command
     repository = ChargeRepository(services.graph)
     fact = state.fact
     ranked = [(s["name"], s["probability"]) for s in state.scored_charges[: ctx.scored_charges]]
-    candidates = [name for name, _ in ranked]
     chosen = state.chosen
-    # Before the family checks, so that the candidate standing in is checked against its own neighbours.
-    able = [name for name, p in ranked if p >= policy.stand_in]
-    told = told_acts(chosen, candidates, fact, able)
-    untold = untold_records([c for c in chosen if c not in told], [c for c in told if c not in chosen])
     asks = switches.family_questions and switches.charge_scoring
     ask, usages = element_question(fact, ctx) if asks else (None, [])
-    proposed, checks = check_families(told, candidates, fact, ask)
-    # After the families, which choose each charge on its element: the law then says which may stand together
-    # (charges each found on an act of its own are separate offences).
-    acts = {s["name"]: s["act"] for s in state.scored_charges}
-    proposed, merged = stand_together(proposed, fact, acts)
-    if not switches.charge_scoring:
-        proposed, checks, merged = [], [], []
     scored = {s["name"]: s for s in state.scored_charges}
     nearest = nearest_offence(services, repository, fact)
-    gone = switches.charge_scoring and chosen and not told
-    left_out = (chosen[0], (scored[chosen[0]]["articles"] or [""])[0]) if gone else None
-    proposed, no_offence = offences_stated(proposed, fact, nearest, ctx.language, untold=left_out)
-    if not proposed and no_offence and no_offence[0]["by"] not in ("victim", "floor") and switches.charge_scoring:
-        # Every charge proposed was set aside on its own element: the next candidates with evidence of their own
-        # are checked the same way before the fact is held to state no offence.
-        def check(charges: list[str]) -> list[str]:
-            return stand_together(check_families(charges, candidates, fact, ask)[0], fact, acts)[0]
-
-        tried = {*chosen, *told, *(r["charge"] for r in no_offence)}
+    if switches.charge_scoring:
+        acts = {s["name"]: s["act"] for s in state.scored_charges}
         articles = {name: s["articles"] for name, s in scored.items()}
-        proposed, records = look_further(ranked, tried, fact, policy.stand_in, articles, ctx.language, check)
-        no_offence += records
+        decision = decide_charges(chosen, ranked, fact, acts, articles, nearest, ctx.language, policy.stand_in, ask)
+    else:
+        # Without the scorer (the eval's ablation) nothing is proposed here: the Adjudicator's supported charges are
+        # the conviction.
+        decision = Decision(list(chosen), [], [], [], [])
+    proposed, checks, merged, no_offence = decision.proposed, decision.checks, decision.merged, decision.no_offence
+    told = decision.told
+    untold = untold_records([c for c in chosen if c not in told], [c for c in told if c not in chosen])
     # The proposal first, as the Adjudicator and a reader see it; a neighbour the family check put in a charge's
     # place may lie outside the candidates scored.
     added = [c for c in proposed if c not in scored]

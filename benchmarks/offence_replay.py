@@ -25,16 +25,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from agents.common.no_offence import look_further, offences_stated
+from agents.common.no_offence import decide_charges
+from agents.context import JudgeContext
 from agents.offence import nearest_offence
 from app.eval.metrics import match_charges
-from app.fit.charges import decide, policy_choice
+from app.fit.charges import choose, decide, policy_choice
 from tools.corpus.halves import half_of
 from tools.corpus.jsonl import read_jsonl, recorded_lines
 from tools.kb.charges import ChargeRepository
-from tools.law.charge_families import check_families
 from tools.law.charge_model import fitted_charge_policy
-from tools.law.charge_relations import load_relations, stand_together
+from tools.law.charge_relations import load_relations
 from tools.law.charge_scores import assign_acts, rank_charges
 from tools.services import get_services
 
@@ -52,7 +52,8 @@ def load(spec: str) -> list[dict[str, Any]]:
     ]
 
 
-Acts = dict[str, int | None]
+CANDIDATES = JudgeContext().scored_charges
+"""The candidates the judge graph's offence decision reads, best first (its default)."""
 STEPS = ("exact before", "stand-in", "relations", "offence checks", "further")
 
 
@@ -67,25 +68,16 @@ def steps(rows: list[dict[str, Any]]) -> list[tuple[list[str], ...]]:
     for row in rows:
         fact = row["fact"]
         _, before = decide(row, policy.model, replace(choice, stand_in=0.0))
-        ranked, standing = decide(row, policy.model, choice)
-        # Acts assigned as the scorer assigns them: the best candidates in rank order first, then the rest.
-        scored = list(dict.fromkeys([name for name, _ in ranked[:8]] + standing))
+        ranked, chosen = choose(row, policy.model, choice)
+        # The best candidates, as the judge graph's node reads them; acts assigned as the scorer assigns them.
+        best = ranked[:CANDIDATES]
+        candidates = [name for name, _ in best]
+        scored = list(dict.fromkeys(candidates + chosen))
         acts = assign_acts(scored, [rank_charges(act, policy.model) for act in row.get("acts", [])])
-        related, _ = stand_together(standing, fact, acts)
-        stated, records = offences_stated(related, fact, nearest_offence(services, repository, fact), "zh")
-        further = stated
-        if not stated and records and records[0]["by"] not in ("victim", "floor"):
-            candidates = [name for name, _ in ranked[:8]]
-
-            def check(
-                charges: list[str], candidates: list[str] = candidates, fact: str = fact, acts: Acts = acts
-            ) -> list[str]:
-                return stand_together(check_families(charges, candidates, fact)[0], fact, acts)[0]
-
-            tried = {*before, *standing, *(r["charge"] for r in records)}
-            articles = repository.articles_for(candidates)
-            further, _ = look_further(ranked[:8], tried, fact, policy.stand_in, articles, "zh", check)
-        out.append((before, standing, related, stated, further))
+        nearest = nearest_offence(services, repository, fact)
+        articles = repository.articles_for(scored)
+        d = decide_charges(chosen, best, fact, acts, articles, nearest, "zh", policy.stand_in)
+        out.append((before, d.families, d.related, d.stated, d.proposed))
     return out
 
 

@@ -3,7 +3,8 @@
 The charge scorer always has a best candidate: the precedents are all criminal, and a quarrel, an unpaid loan or
 a parking ticket shares words with some of them. Three checks, each on evidence a reader can verify, decide
 that the fact states no offence instead (不构成犯罪):
-- the teller's own account of what was done to them (:mod:`tools.law.victims`): no act of theirs is stated;
+- the teller's own account of what was done to them (:func:`tools.law.wording.victim_account`): no act of theirs
+  is stated;
 - a proposed charge whose stated amount or level is under the floor its interpretation sets
   (:mod:`tools.law.thresholds`: 盗窃 58 元, 饮酒 45 mg/100 ml), set aside, citing the interpretation;
 - a proposed charge whose element the fact does not state (:mod:`tools.law.elements`: 交通肇事 without a death,
@@ -15,11 +16,13 @@ that the fact states no offence instead (不构成犯罪):
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from agents.state.judge import NoOffence
 from prompts import label
-from tools.law.charge_families import untold_act
+from tools.law.charge_families import Ask, FamilyCheck, check_families, told_acts, untold_act
 from tools.law.charge_model import OffenceFloor, fitted_offence_floor
+from tools.law.charge_relations import Merged, stand_together
 from tools.law.elements import Element, missing_element
 from tools.law.thresholds import Shortfall, shortfall
 from tools.law.wording import victim_account
@@ -219,6 +222,60 @@ def look_further(
         if kept:
             return kept, records
     return [], records
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the fact states, step by step: the charges whose act it tells (``told``), after the family checks
+    (``families``) and the relations (``related``), after the offence checks (``stated``) and after looking further
+    (``proposed``), with the family checks, the relations' merges and every record of a charge set aside."""
+
+    told: list[str]
+    families: list[str]
+    related: list[str]
+    stated: list[str]
+    proposed: list[str]
+    checks: list[FamilyCheck] = field(default_factory=list)
+    merged: list[Merged] = field(default_factory=list)
+    no_offence: list[NoOffence] = field(default_factory=list)
+
+
+def decide_charges(
+    chosen: Sequence[str],
+    ranked: Sequence[tuple[str, float]],
+    fact: str,
+    acts: Mapping[str, int | None],
+    articles: Mapping[str, Sequence[str]],
+    nearest: tuple[str, str, float],
+    language: str,
+    stand_in: float,
+    ask: Ask | None = None,
+) -> Decision:
+    """The offence decision over the scorer's ``chosen`` charges and its ``ranked`` candidates (best first, with
+    their probabilities): told acts (a candidate with ``stand_in`` evidence stands in for an untold one), family
+    checks (``ask``: the model's yes/no question on an element), relations (``acts``: the act each charge scores
+    best on), thresholds, elements and the victim rule, then looking further before acquitting. One function for
+    the judge graph's node and for the replays that predict it (``benchmarks/offence_replay.py``)."""
+    candidates = [name for name, _ in ranked]
+    able = [name for name, p in ranked if p >= stand_in]
+    told = told_acts(chosen, candidates, fact, able)
+    families, checks = check_families(told, candidates, fact, ask)
+    # After the families, which choose each charge on its element: the law then says which may stand together
+    # (charges each found on an act of its own are separate offences).
+    related, merged = stand_together(families, fact, acts)
+    left_out = (chosen[0], (list(articles.get(chosen[0], [])) or [""])[0]) if chosen and not told else None
+    stated, no_offence = offences_stated(related, fact, nearest, language, untold=left_out)
+    proposed = stated
+    if not stated and no_offence and no_offence[0]["by"] not in ("victim", "floor"):
+        # Every charge proposed was set aside on its own element: the next candidates with evidence of their own
+        # are checked the same way before the fact is held to state no offence.
+        def check(charges: list[str]) -> list[str]:
+            return stand_together(check_families(charges, candidates, fact, ask)[0], fact, acts)[0]
+
+        tried = {*chosen, *told, *(r["charge"] for r in no_offence)}
+        proposed, records = look_further(ranked, tried, fact, stand_in, articles, language, check)
+        no_offence = no_offence + records
+    return Decision(told, families, related, stated, proposed, checks, merged, no_offence)
 
 
 def not_a_crime(records: Sequence[NoOffence], language: str) -> str:

@@ -74,12 +74,17 @@ def fit(rows: Sequence[dict[str, Any]], c: float, names: Sequence[str] = SIGNALS
     )
 
 
-def decide(row: dict[str, Any], model: ChargeModel, choice: Choice) -> tuple[list[tuple[str, float]], list[str]]:
-    """(ranking, chosen charges) of one recorded item under ``choice``."""
+def choose(row: dict[str, Any], model: ChargeModel, choice: Choice) -> tuple[list[tuple[str, float]], list[str]]:
+    """(ranking, charges the scorer chooses) of one recorded item under ``choice``, before any check of the fact."""
     ranked = rank_charges(row["signals"], model)
     acts = [rank_charges(act, model) for act in row.get("acts", [])] if choice.acts < 1 else []
     least = stated_charge_count(row["fact"]) if choice.stated else 0
-    chosen = choose_charges(ranked, choice.threshold, choice.most, acts, choice.acts, least, choice.fill)
+    return ranked, choose_charges(ranked, choice.threshold, choice.most, acts, choice.acts, least, choice.fill)
+
+
+def decide(row: dict[str, Any], model: ChargeModel, choice: Choice) -> tuple[list[tuple[str, float]], list[str]]:
+    """(ranking, chosen charges) of one recorded item under ``choice``, after the told acts and family checks."""
+    ranked, chosen = choose(row, model, choice)
     candidates = tuple(name for name, _ in ranked[:8])
     able = tuple(name for name, p in ranked[:8] if p >= choice.stand_in)
     checks = (choice.told, choice.families and charge_families.FAMILIES)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agents.common.no_offence import look_further, not_a_crime, offences_stated
+from agents.common.no_offence import decide_charges, look_further, not_a_crime, offences_stated
 from tools.law.charge_model import OffenceFloor
 
 NEAR = ("交通肇事", "刑法:133", 0.6)
@@ -81,3 +81,18 @@ def test_every_candidate_looked_at_is_named_with_what_it_lacks() -> None:
     # A victim's own account names no candidate: nothing was set aside one by one.
     victim = offences_stated(["盗窃"], "我家昨晚被小偷撬门入室，丢失了一台笔记本电脑。", NEAR, "zh", FLOOR)[1]
     assert not not_a_crime(victim, "zh").endswith("其他候选罪名的证据都不足以单独成立")
+
+
+def test_the_decision_runs_every_check_in_the_order_the_judge_graph_runs_them() -> None:
+    # One function decides for the graph's node and for the replays: told acts, families, relations, the offence
+    # checks, then the next candidates with evidence of their own.
+    baby = "被告人将自己刚满月的女儿遗弃于村东侧水塘旁边的一干沟内，后该女婴被他人抱走。"
+    ranked = [("遗弃伤病军人", 0.6), ("故意杀人", 0.1)]
+    d = decide_charges(["遗弃伤病军人"], ranked, baby, {}, {}, NEAR, "zh", 0.2)
+    assert d.told == ["遗弃伤病军人"] and d.families == d.proposed == ["遗弃"] and not d.no_offence
+    # A quarrel: the assault's act is untold, so the candidate with evidence of its own stands in and is set aside
+    # on its element; nothing under the bar of own evidence is looked at.
+    quarrel = "被告人与邻居因停车位发生口角，双方互相指责，后经社区调解平息。"
+    ranked = [("故意伤害", 0.5), ("寻衅滋事", 0.3), ("侮辱", 0.1)]
+    d = decide_charges(["故意伤害"], ranked, quarrel, {}, {"故意伤害": ["刑法:234"]}, NEAR, "zh", 0.2)
+    assert d.told == ["寻衅滋事"] and d.proposed == [] and [r["charge"] for r in d.no_offence] == ["寻衅滋事"]
