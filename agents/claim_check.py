@@ -256,23 +256,30 @@ def _closest_item(rules: list[str], lead: str, question: str) -> str:
     return f"……{ranked[0]}"
 
 
+def _deciding_rule(item: LegalBasisItem, question: str) -> tuple[list[str], str, re.Match[str] | None]:
+    """(the article's rules, the one closest to ``question``, its condition and consequence where it is worded so
+    and introduces no list): the rule a conditional article is read by. A repeat offence's rule is not a first
+    offence's, a condition the person says is unmet matches nothing, and the first rule wins a tie (a statute
+    usually states its rule first)."""
+    rules = [s.strip().rstrip("。；") for s in re.split(r"(?<=[。；\n])", item["text"]) if s.strip()]
+    stated = without_unmet(question)
+    candidates = [r for r in rules if not unstated_repeat(r, question)] or rules
+    first = max(candidates, key=lambda r: shared_pairs(r, stated), default="")
+    # An article that introduces a list (有下列情形之一的) is quoted: its condition is the list, not the lead.
+    found = _CONDITION.match(first) if "下列" not in first and "：" not in first else None
+    return rules, first, found
+
+
 def conditional_sentences(basis: list[LegalBasisItem], lang: str, question: str = "") -> list[str]:
     """Each conditional basis article as the person reads it, one sentence each: 如果 its condition, 则 its
-    consequence, from the rule closest to the question (its first without one) in its own words, and the proviso
+    consequence, from the rule closest to the question (:func:`_deciding_rule`) in its own words, and the proviso
     that follows that rule (但是……): what follows the other way; a rule not worded so is quoted."""
     parts = []
-    # A condition the person says is unmet matches nothing.
-    stated = without_unmet(question)
     for item in basis:
         heading = _heading(item)
-        rules = [s.strip().rstrip("。；") for s in re.split(r"(?<=[。；\n])", item["text"]) if s.strip()]
-        # A repeat offence's rule is not a first offence's.
-        candidates = [r for r in rules if not unstated_repeat(r, question)] or rules
-        # The first rule wins a tie: a statute usually states its rule first.
-        first = max(candidates, key=lambda r: shared_pairs(r, stated), default="")
+        rules, first, found = _deciding_rule(item, question)
         proviso = _proviso(rules, first)
-        # An article that introduces a list (有下列情形之一的) is quoted: its condition is the list, not the lead.
-        if (found := _CONDITION.match(first)) and "下列" not in first and "：" not in first:
+        if found:
             consequence = found["consequence"] + (label("clause_separator", lang) + proviso if proviso else "")
             parts.append(_period(found["condition"], question, lang) + label(
                 "conditional_item", lang, condition=found["condition"], consequence=consequence, article=heading
@@ -282,6 +289,13 @@ def conditional_sentences(basis: list[LegalBasisItem], lang: str, question: str 
             text += label("clause_separator", lang) + proviso if proviso else ""
             parts.append(label("provision", lang, article=heading, text=text + label("sentence_end", lang)))
     return parts
+
+
+def settled_by_period(item: LegalBasisItem, question: str) -> bool:
+    """Whether ``question`` states the one period the condition of ``item``'s deciding rule ranges over: its
+    sentence then says whether the rule applies (:func:`_period`), and nothing is left to turn on that period."""
+    _, _, found = _deciding_rule(item, question)
+    return found is not None and None not in (stated_period(question), condition_range(found["condition"]))
 
 
 def _period(condition: str, question: str, lang: str) -> str:
@@ -422,7 +436,11 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         # opens with what the best supported one provides and when (its proviso: when not), then says that it
         # turns on the person's facts, then what the others provide. It opened with "nothing decides this" above
         # the very rule that answers 狗主人要承担什么责任.
-        response = conditional[0] + label("conditional_turns_on", ctx.language)
+        # A period the question states settles whether the first rule applies (入职半年: within 82's range); else
+        # the answer turns on the person's facts, and says so.
+        question = spelled_out(state.question)
+        settled = settled_by_period(state.conditional_basis[0], question)
+        response = conditional[0] + ("" if settled else label("conditional_turns_on", ctx.language))
         response += label("conditional_also", ctx.language) + "".join(conditional[1:]) if conditional[1:] else ""
         response += _next_steps(state, ctx) if ctx.next_steps else ""
     elif not state.legal_basis or not response.strip():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agents.claim_check import conditional_sentences
+from agents.claim_check import conditional_sentences, settled_by_period
 from agents.state.common import LegalBasisItem
 from tests.conftest import article_texts
 from tools.retrieval.conditional import CONDITIONAL_MAX, conditional_articles
@@ -203,6 +203,11 @@ def test_a_stated_period_is_set_against_the_range_the_rule_names() -> None:
     assert stated("入职两年了公司一直不跟我签劳动合同，能要什么？").startswith(
         "您所说的两年不在本条“超过一个月不满一年”的范围内，本条的这一规定不适用于您的情况。"
     )
+    # The sentence settles whether the rule applies, so the answer does not say it turns on the person's facts.
+    item: LegalBasisItem = {"article_id": "劳动合同法:82", "law": "", "number": "", "text": text}
+    assert settled_by_period(item, "入职半年了公司一直不跟我签劳动合同，能要什么？")
+    assert settled_by_period(item, "入职两年了公司一直不跟我签劳动合同，能要什么？")
+    assert not settled_by_period(item, "公司一直不跟我签劳动合同，能要什么？")
     # No period, or two of them: nothing is compared.
     assert stated("公司一直不跟我签劳动合同，能要什么？").startswith("如果用人单位")
     assert stated("入职8个月又10天，公司一直不跟我签劳动合同").startswith("如果用人单位")
