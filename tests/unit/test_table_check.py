@@ -15,8 +15,8 @@ import pytest
 from tests.conftest import SHARED_DATA
 from tools.law.charge_families import untold_act
 from tools.law.elements import missing_element
-from tools.law.thresholds import shortfall, stated_amount
-from tools.law.wording import hides_words, told, victim_account
+from tools.law.thresholds import shortfall
+from tools.law.wording import hides_words, stated_amount, told, victim_account
 
 
 @pytest.fixture(scope="module")

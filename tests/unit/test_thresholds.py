@@ -14,8 +14,8 @@ from tools.corpus.charge_rules import load_charge_rules
 from tools.corpus.laws_db import list_laws, load_articles, resolve_laws
 from tools.law.charge_families import untold_act
 from tools.law.elements import missing_element
-from tools.law.thresholds import TABLE, load_thresholds, shortfall, stated_amount
-from tools.law.wording import victim_account
+from tools.law.thresholds import TABLE, load_thresholds, shortfall
+from tools.law.wording import stated_amount, victim_account
 
 ENTRIES = json.loads(TABLE.read_text(encoding="utf-8"))["thresholds"]
 INTERPRETATIONS = SHARED_DATA / "zh/interpretations/lawrefbook"

@@ -18,8 +18,7 @@ from pathlib import Path
 
 from tools.law.charge_families import FAMILIES
 from tools.law.tables import Entry, read_table
-from tools.law.thresholds import stated_amount
-from tools.law.wording import told
+from tools.law.wording import stated_amount, told
 
 TABLE = Path(__file__).with_name("charge_relations.json")
 

@@ -15,38 +15,14 @@ amounts code cannot all read (a foreign currency, 数千元) is never found unde
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from tools.law.articles import cn_to_int
 from tools.law.tables import Entry, read_table
-from tools.law.wording import hides_words, normalised, told
+from tools.law.wording import stated_alcohol, stated_amount, states_slight_injury, told
 
 TABLE = Path(__file__).with_name("thresholds.json")
-
-_HAN_NUMBER = "零〇一二两三四五六七八九十百千万"
-_AMOUNT = re.compile(
-    rf"(?P<number>\d+(?:\.\d+)?|[{_HAN_NUMBER}]+)\s*(?P<more>余|多)?\s*(?P<unit>万|千|百)?\s*(?P<more2>余|多)?\s*"
-    r"(?:元|(?<=万)某)"
-)
-"""An amount in yuan: 2300元, 1.5万元, 三千余元, 800多元 (thousands separators removed first), and CAIL's 10.4万某 (its
-anonymiser took 万元 for a name)."""
-_NOT_TAKEN = re.compile(
-    r"(?:价格|售价|价钱|卖了|卖给|卖得|出售|销赃|购买|买了|罚款|罚金|赔偿|退赔|退还|退赃|毒资|嫖资)[^，。；,;]{0,6}$"
-)
-"""Words just before an amount that make it no value taken or obtained: a price paid, a sale, a fine, what was paid
-back (以400元的价格贩卖, 罚款200元, 退赔3000元). The offence's amount is the value of what was taken (盗窃 解释 第四条),
-so such an amount is not added up; with none left, the fact states no amount."""
-_PRICE_AFTER = re.compile(r"\s*的?(?:价格|售价)")
-"""An amount followed by 的价格: a price (以人民币400元的价格向他人购买)."""
-_UNREADABLE = re.compile(r"美元|港元|港币|欧元|日元|英镑|韩元|数[十百千万]元|几[十百千万]元|[十百千万]余万元")
-"""Amounts code cannot add up: a foreign currency, an unspecified count (数千元)."""
-_ALCOHOL = re.compile(r"(\d+(?:\.\d+)?)\s*(?:mg|毫克)\s*(?:/|每)\s*(?:100|一百)\s*(?:ml|mL|毫升)")
-_MINOR_INJURY = re.compile(r"轻微伤|擦伤|擦破|蹭破|淤青|红肿|软组织挫伤")
-"""Injuries under 轻伤 as facts tell them; a fact that also tells a worse one is read by the entry's ``unless``."""
-_SCALE = {"万": 10_000, "千": 1_000, "百": 100}
 
 
 @dataclass(frozen=True)
@@ -88,10 +64,9 @@ class Threshold:
         if self.measure == "amount":
             return stated_amount(fact)
         if self.measure == "alcohol":
-            levels = [float(m) for m in _ALCOHOL.findall(normalised(fact))]
-            return max(levels) if levels else None
+            return stated_alcohol(fact)
         # injury: a slight injury is 0 on a scale where 轻伤 starts at 1; none stated, no reading.
-        return 0.0 if _MINOR_INJURY.search(fact) else None
+        return 0.0 if states_slight_injury(fact) else None
 
     def conduct(self, text: str) -> str:
         """The law's words for the conduct the measure ``text`` states is: ``act`` at the floor or above,
@@ -122,36 +97,6 @@ class Shortfall:
     threshold: Threshold
     value: float
     floor: float
-
-
-def _amount(match: re.Match[str]) -> float | None:
-    number = match["number"]
-    try:
-        value = float(number) if number[0].isdigit() else float(cn_to_int(number))
-    except ValueError:
-        return None
-    unit = _SCALE.get(match["unit"] or "", 1)
-    if match["more"] or match["more2"]:
-        # 三千余元 is under four thousand, 800多元 under nine hundred: the upper end keeps the check on the safe side.
-        step = unit if match["unit"] else 10 ** max(len(str(int(value))) - 1, 0)
-        return value * unit + step
-    return value * unit
-
-
-def stated_amount(fact: str) -> float | None:
-    """The sum of the yuan amounts ``fact`` states (None when it states none, or one code cannot read). A sum,
-    not the largest: a theft of a 800-yuan phone and 300 yuan in cash took 1,100 yuan."""
-    text = re.sub(r"(?<=\d)[,，](?=\d{3})", "", normalised(fact))
-    if _UNREADABLE.search(text) or hides_words(text):
-        return None
-    amounts = [
-        _amount(m)
-        for m in _AMOUNT.finditer(text)
-        if not _NOT_TAKEN.search(text[max(0, m.start() - 12) : m.start()]) and not _PRICE_AFTER.match(text, m.end())
-    ]
-    if not amounts or None in amounts:
-        return None
-    return sum(a for a in amounts if a is not None)
 
 
 def _threshold(entry: Entry) -> Threshold:
