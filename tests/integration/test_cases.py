@@ -192,7 +192,6 @@ def test_a_baselines_charges_are_scored_as_the_table_names_them(active_kb: Servi
     from app.eval.systems import named_as_table
 
     evidence: list[EvidenceItem] = [{"article_id": "刑法:280"}, {"article_id": "刑法:128"}]  # type: ignore[typeddict-item]
-    names = ["伪造国家机关证件罪", "非法持有、私藏枪支", "故意毁坏公私财物", "诽谤他人", "无此罪名罪"]
-    named = named_as_table(names, evidence)
+    named = named_as_table(["伪造国家机关证件罪", "非法持有、私藏枪支", "故意毁坏公私财物", "无此罪名罪"], evidence)
     assert named[:2] == ["伪造、变造、买卖国家机关公文、证件、印章", "非法持有、私藏枪支、弹药"]
-    assert named[2:] == ["故意毁坏财物", "诽谤", "无此罪名罪"]  # a name the table does not know stays as written
+    assert named[2:] == ["故意毁坏财物", "无此罪名罪"]  # a name the table does not know stays as written
