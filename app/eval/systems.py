@@ -32,7 +32,7 @@ from tools.kb.charges import ChargeRepository
 from tools.kb.consultations import ConsultationRepository
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import CRIMINAL_LAW, make_article_id, parse_citations, without_references
-from tools.law.charge_names import MAX_CHARGE_CHARS, normalise_charge
+from tools.law.charge_names import MAX_CHARGE_CHARS
 from tools.llm.chat import empty_usage, invoke_structured, invoke_text, load_chat_model
 from tools.retrieval.hybrid import (
     OPTIONAL_SOURCES,
@@ -207,18 +207,6 @@ def consult_system(name: str, context: MeasuredConsult) -> System:
     raise InputError(f"unknown system {name!r} for task consult: choose from {', '.join(CONSULT_SYSTEMS)}")
 
 
-def named_as_table(names: list[str], evidence: list[EvidenceItem]) -> list[str]:
-    """A baseline's charges as the charge table names them, the way the judge's are (issue 86's fair baseline): the
-    罪 suffix stripped, then the one charge a name denotes among those its evidence articles define, else among
-    every charge (:meth:`ChargeRepository.map_label`: 伪造国家机关证件罪 is 伪造、变造、买卖国家机关公文、证件、
-    印章), else the nearest by shared character pairs (故意毁坏公私财物: 故意毁坏财物), as data files' labels are
-    read; a name neither knows stays as written. The names as written are kept beside (``charges_as_named``)."""
-    repository = ChargeRepository(get_services().graph)
-    within = {c for found in repository.charges_of(e["article_id"] for e in evidence).values() for c in found}
-    resolved = (repository.map_label(normalise_charge(n), within) or repository.nearest(n) or n for n in names)
-    return list(dict.fromkeys(resolved))
-
-
 def _predict_judgment(task: str, fact: str, context: Context, evidence: list[EvidenceItem] | None) -> Prediction:
     model = load_chat_model(context.model, load_settings())
     block = (
@@ -239,9 +227,6 @@ def _predict_judgment(task: str, fact: str, context: Context, evidence: list[Evi
     )
     values = parsed.model_dump()
     articles = [make_article_id(CRIMINAL_LAW, n) for n in values.pop("articles", []) if n > 0]
-    # Its judgment counts, not its spelling: the charges as the table names them, as full's are named.
-    values["charges_as_named"] = list(values["charges"])
-    values["charges"] = named_as_table(values["charges"], evidence or [])
     return {
         **values,
         "articles": articles,

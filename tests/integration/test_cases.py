@@ -184,14 +184,3 @@ def test_a_judgment_stored_once_per_defendant_counts_once_for_its_charges(
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     ingest_cases(load_cases(path), kb.vectors, repo, batch_size=16)
     assert judgment_counts(kb.graph) == {"盗窃": 2}
-
-
-def test_a_baselines_charges_are_scored_as_the_table_names_them(active_kb: Services, repo: CaseRepository) -> None:
-    # naive_rag spells charges its own way; the eval counts its judgment, as it counts the judge's (issue 86).
-    from agents.state.consult import EvidenceItem
-    from app.eval.systems import named_as_table
-
-    evidence: list[EvidenceItem] = [{"article_id": "刑法:280"}, {"article_id": "刑法:128"}]  # type: ignore[typeddict-item]
-    named = named_as_table(["伪造国家机关证件罪", "非法持有、私藏枪支", "故意毁坏公私财物", "无此罪名罪"], evidence)
-    assert named[:2] == ["伪造、变造、买卖国家机关公文、证件、印章", "非法持有、私藏枪支、弹药"]
-    assert named[2:] == ["故意毁坏财物", "无此罪名罪"]  # a name the table does not know stays as written
