@@ -17,6 +17,7 @@ from tools.corpus.jsonl import read_jsonl
 from tools.errors import CorpusError, InputError
 from tools.kb.charges import ChargeRepository
 from tools.law.articles import CRIMINAL_LAW, make_article_id
+from tools.law.charge_names import ground_charge
 
 TASKS = ("ljp", "charge", "consult", "retrieval")
 _REQUIRED = {
@@ -115,16 +116,19 @@ def predicted_charges(names: Sequence[str], evidence: Sequence[str], charges: Ch
     """A system's charges as the charge table names them, the way the judge grounds its own model's names: the
     罪 suffix and brackets normalised (:func:`canonical_charges`), then a name the table does not know is the
     charge it stands for among those its evidence articles define, or the one it abridges or begins
-    (:meth:`ChargeRepository.map_label`), else the nearest name (:meth:`ChargeRepository.nearest`). naive_rag's
-    伪造国家机关证件罪 and 故意毁坏公私财物 are then scored on the judgment, not the spelling."""
+    (:meth:`ChargeRepository.map_label`), else the one charge whose name it holds (诽谤他人: 诽谤), else the nearest
+    name (:meth:`ChargeRepository.nearest`). naive_rag's 伪造国家机关证件罪 and 故意毁坏公私财物 are then scored on the
+    judgment, not the spelling."""
     canonical = canonical_charges(names, charges.named, charges.resolve)
     unknown = [n for n in canonical if charges.named(n) is None]
     within = charges.defined_by(evidence) if unknown else set()
-    return list(
-        dict.fromkeys(
-            n if n not in unknown else charges.map_label(n, within) or charges.nearest(n) or n for n in canonical
-        )
-    )
+    every = charges.names() if unknown else set()
+
+    def named(name: str) -> str:
+        held = ground_charge(name, every)
+        return charges.map_label(name, within) or (held[0] if len(held) == 1 else None) or charges.nearest(name) or name
+
+    return list(dict.fromkeys(n if n not in unknown else named(n) for n in canonical))
 
 
 def resolve_charge_labels(

@@ -438,12 +438,13 @@ def test_a_baselines_charges_are_scored_on_the_judgment_not_the_spelling(judge_k
     from app.eval.tasks import predicted_charges
 
     charges = ChargeRepository(judge_kb.graph)
-    named = ["伪造国家机关证件罪", "故意毁坏公私财物", "盗窃罪", "非法持有、私藏枪支"]
+    named = ["伪造国家机关证件罪", "故意毁坏公私财物", "盗窃罪", "非法持有、私藏枪支", "诽谤他人"]
     assert predicted_charges(named, [], charges) == [
         "伪造、变造、买卖国家机关公文、证件、印章",
         "故意毁坏财物",
         "盗窃",
         "非法持有、私藏枪支、弹药",
+        "诽谤",  # a name that holds one charge's name, and no other's
     ]
     # A name that shares a word or two with some charge, and no more, stays as written (and wrong).
     assert predicted_charges(["违法行为"], [], charges) == ["违法行为"]
