@@ -51,7 +51,7 @@ def where_to_ask(article_ids: Sequence[str], lang: str, question: str = "", basi
         for area in [a for a in table.entries if not a["by_words_only"]]:
             if _covers(area, article_id):
                 return label("guidance", lang, area=area["area"], where=area["where"])
-    return label("guidance_default", lang, where=(table.top or {})["default"]["where"])
+    return label("guidance_default", lang, where=table.top["default"]["where"])
 
 
 def missing_fact(

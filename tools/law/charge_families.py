@@ -95,7 +95,7 @@ def _family(entry: Entry) -> Family:
 def load_families(path: Path = TABLE) -> tuple[tuple[Family, ...], dict[str, str]]:
     """(families, act words) from the table, every member checked against its example."""
     table = read_table(path)
-    return table.build(_family), dict((table.top or {})["act_words"])
+    return table.build(_family), dict(table.top["act_words"])
 
 
 FAMILIES, ACT_WORDS = load_families()

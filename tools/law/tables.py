@@ -84,9 +84,7 @@ class Rows:
     entries: tuple[Entry, ...]
 
     def name(self, number: int) -> str:
-        entry = self.entries[number]
-        named = "/".join("、".join(v) if isinstance(v := entry[f], tuple) else str(v) for f in self.schema.name)
-        return f"{self.where} entry {number + 1}" + (f" ({named})" if named else "")
+        return _entry_name(self.where, number, self.entries[number], self.schema)
 
     def build(self, build: Callable[[Entry], T], holds: Callable[[T, str], bool] | None = None) -> tuple[T, ...]:
         """Each entry made by ``build`` (which may raise ValueError for a check of its own) and tried on its
@@ -111,13 +109,20 @@ class Rows:
 class Table(Rows):
     """A table file: its entries, and its other top-level fields (``top``) read by their declared kinds."""
 
-    path: Path = Path()
-    top: Mapping[str, Any] | None = None
+    top: Mapping[str, Any]
 
     def sources(self) -> Iterator[tuple[str, Mapping[str, str]]]:
         """(name, {role: value}) for every entry, nested ones too, that cites a source: the roles of the schema's
         ``source`` (article, quote, interpretation) with the entry's values."""
         yield from _sources(self)
+
+
+def _entry_name(where: str, number: int, entry: Mapping[str, Any], schema: Schema) -> str:
+    """``where`` and the entry's number (from 0), with the values of the fields that name it (a list joined by 、)."""
+    named = "/".join(
+        "、".join(map(str, v)) if isinstance(v := entry.get(f), list | tuple) else str(v) for f in schema.name
+    )
+    return f"{where} entry {number + 1}" + (f" ({named})" if named else "")
 
 
 def _sources(rows: Rows) -> Iterator[tuple[str, Mapping[str, str]]]:
@@ -173,9 +178,8 @@ def _rows(entries: Any, schema: Schema, where: str, fragments: Mapping[str, str]
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise TableError(f"{where}: the entries are not a list of objects")
     read = []
-    for number, entry in enumerate(entries, 1):
-        named = "/".join("、".join(map(str, v)) if isinstance(v := entry.get(f), list) else str(v) for f in schema.name)
-        at = f"{where} entry {number}" + (f" ({named})" if named else "")
+    for number, entry in enumerate(entries):
+        at = _entry_name(where, number, entry, schema)
         if undeclared := sorted(set(entry) - set(schema.fields)):
             raise TableError(f"{at}: fields the schema does not declare: {undeclared}")
         values = {}
@@ -192,7 +196,7 @@ def _rows(entries: Any, schema: Schema, where: str, fragments: Mapping[str, str]
     return Rows(where, schema, tuple(read))
 
 
-def read_table_data(data: Mapping[str, Any], where: str, path: Path = Path()) -> Table:
+def read_table_data(data: Mapping[str, Any], where: str) -> Table:
     """The table ``data`` (a table file's JSON) checked against its own schema."""
     if "schema" not in data:
         raise TableError(f"{where}: declares no schema")
@@ -211,7 +215,7 @@ def read_table_data(data: Mapping[str, Any], where: str, path: Path = Path()) ->
         for field, kind in (declared.get("top") or {}).items()
     }
     rows = _rows(data[key], schema, where, fragments)
-    return Table(where, schema, rows.entries, path, top)
+    return Table(where, schema, rows.entries, top)
 
 
 @cache
@@ -221,4 +225,4 @@ def read_table(path: Path) -> Table:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise TableError(f"{path.name}: cannot be read as JSON: {exc}") from exc
-    return read_table_data(data, path.name, path)
+    return read_table_data(data, path.name)
