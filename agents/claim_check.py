@@ -430,7 +430,8 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     if state.legal_basis and response.strip():
         notes.append(how_chosen(state, ctx.language))
         response += _unverified_basis(state, ctx.language)
-    conditional = conditional_sentences(state.conditional_basis, ctx.language, spelled_out(state.question))
+    question = spelled_out(state.question)
+    conditional = conditional_sentences(state.conditional_basis, ctx.language, question)
     if (not state.legal_basis or not response.strip()) and conditional:
         # Nothing concluded from, but articles that apply under a condition the question leaves open: the answer
         # opens with what the best supported one provides and when (its proviso: when not), then says that it
@@ -438,7 +439,6 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         # the very rule that answers 狗主人要承担什么责任.
         # A period the question states settles whether the first rule applies (入职半年: within 82's range); else
         # the answer turns on the person's facts, and says so.
-        question = spelled_out(state.question)
         settled = settled_by_period(state.conditional_basis[0], question)
         response = conditional[0] + ("" if settled else label("conditional_turns_on", ctx.language))
         response += label("conditional_also", ctx.language) + "".join(conditional[1:]) if conditional[1:] else ""
