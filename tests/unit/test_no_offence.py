@@ -96,3 +96,33 @@ def test_the_decision_runs_every_check_in_the_order_the_judge_graph_runs_them() 
     ranked = [("故意伤害", 0.5), ("寻衅滋事", 0.3), ("侮辱", 0.1)]
     d = decide_charges(["故意伤害"], ranked, quarrel, {}, {"故意伤害": ["刑法:234"]}, NEAR, "zh", 0.2)
     assert d.told == ["寻衅滋事"] and d.proposed == [] and [r["charge"] for r in d.no_offence] == ["寻衅滋事"]
+
+
+def test_an_offence_needs_its_subject_its_act_and_its_object_each_way() -> None:
+    """The element table's categories, each way: an injury the one judged suffered, or a scuffle that hurt no one,
+    is no 故意伤害; a post with no taking is no 贪污; a reprimand received is no criticism made (254); a licensed
+    hunt breaks no hunting rule (341)."""
+    stated = {
+        "故意伤害": "被告人与邻居争吵，用拳头打伤邻居面部，经鉴定为轻伤二级。",
+        "贪污": "被告人系某镇政府出纳，利用职务上的便利，将公款3万元据为己有。",
+        "报复陷害": "被告人系镇长，因村民向纪委举报其违纪，指使他人以莫须有的理由扣押该村民的货车。",
+        "非法狩猎": "被告人在禁猎期内使用铁夹在山上猎捕野兔十余只。",
+        "破坏生产经营": "被告人因不满老板，用铁棍砸坏工厂的生产设备，致工厂停产。",
+    }
+    missing = {
+        "故意伤害": [
+            "被告人骑自行车下坡时摔倒，自己手臂骨折。",
+            "被告人在车间操作机器时被划伤手指，工厂为其申报了工伤。",
+            "被告人与他人互相推搡了几下，无人受伤。",
+        ],
+        "贪污": ["被告人系某区法院书记员，按规定领取了本月工资。"],
+        "报复陷害": ["被告人在景区违规攀爬，被景区工作人员批评教育。"],
+        "非法狩猎": ["被告人持有狩猎证，在规定的狩猎期内于指定猎区猎捕野兔两只。"],
+        "破坏生产经营": ["被告人的工厂因原材料涨价未能按期交货，客户要求支付违约金。"],
+    }
+    for charge, fact in stated.items():
+        assert offences_stated([charge], fact, NEAR, "zh", FLOOR) == ([charge], []), charge
+    for charge, facts in missing.items():
+        for fact in facts:
+            kept, [record] = offences_stated([charge], fact, NEAR, "zh", FLOOR)
+            assert kept == [] and record["by"] == "element", (charge, fact)

@@ -24,10 +24,11 @@ from tools.law.articles import cn_to_int
 
 _NOT_TEXT = re.compile(r"[\W_]|是否")
 """Punctuation and the question frame 是否, which no text states."""
-_DENIED = re.compile(r"(?:未(?!满|成年|婚|经|遂)|没有|并非|不构成|不足以)[^，。；]{0,6}$|无人员?$")
+_DENIED = re.compile(r"(?:未(?!满|成年|婚|经|遂)|没有|并非|不构成|不足以)[^，。；]{0,6}$|无人员?(?:受|被)?$")
 """Words before a condition or an act that deny it (所幸未造成人员死亡, 未达重伤, 双方都没有受伤), at most six
 characters back within a clause. 未 that makes an adjective (未满月的女婴, 未成年人, 未婚, 未经同意, 未遂) denies
-nothing after it, and 无人 denies only what it stands right before (无人受伤): 趁店内无人之际窃得 tells the theft."""
+nothing after it, and 无人 denies only what it stands right before (无人受伤, 无人被打伤: the 伤 of 受伤
+as well): 趁店内无人之际窃得 tells the theft."""
 _DISCLAIMED = re.compile(r"(?:不构成|不属于|不能认定为?|不予认定|不认定|没有|并无|无|未能|未|拒不|不)[^，。；]{0,3}$")
 """Words before a finding that dispute it (辩护人所提自首的意见…经查不构成自首, 无前科, 拒不供述), at most three
 characters back within a clause: any 不 or 无 disputes a finding, where it would deny no act (不慎, 无故)."""
