@@ -260,10 +260,12 @@ def _deciding_rule(item: LegalBasisItem, question: str) -> tuple[list[str], str,
     """(the article's rules, the one closest to ``question``, its condition and consequence where it is worded so
     and introduces no list): the rule a conditional article is read by. A repeat offence's rule is not a first
     offence's, a condition the person says is unmet matches nothing, and the first rule wins a tie (a statute
-    usually states its rule first)."""
+    usually states its rule first). A proviso (但是……) is no rule of its own: it is said with the rule it follows
+    (:func:`_proviso`), or 574's 但是，债权人对债务人负有到期债务的 was read as the condition "如果但是，……"."""
     rules = [s.strip().rstrip("。；") for s in re.split(r"(?<=[。；\n])", item["text"]) if s.strip()]
     stated = without_unmet(question)
-    candidates = [r for r in rules if not unstated_repeat(r, question)] or rules
+    ruling = [r for r in rules if not r.startswith("但")] or rules
+    candidates = [r for r in ruling if not unstated_repeat(r, question)] or ruling
     first = max(candidates, key=lambda r: shared_pairs(r, stated), default="")
     # An article that introduces a list (有下列情形之一的) is quoted: its condition is the list, not the lead.
     found = _CONDITION.match(first) if "下列" not in first and "：" not in first else None

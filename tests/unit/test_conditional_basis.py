@@ -218,3 +218,11 @@ def test_a_stated_period_is_set_against_the_range_the_rule_names() -> None:
     assert year is not None and [year.holds(m) for m in (11, 12)] == [False, True]
     assert stated_period("2020年3月入职，干了三个月") == stated_period("三个月")
     assert (period := stated_period("工作了一年半")) is not None and period.months == 18
+
+
+def test_a_proviso_is_said_with_its_rule_never_as_a_condition_of_its_own() -> None:
+    item: LegalBasisItem = {"article_id": "民法典:574", "law": "", "number": "", "text": article_texts()["民法典:574"]}
+    # The question shares more with 574's proviso (到期, 债务) than with its rule; the rule is still the one stated.
+    said = "".join(conditional_sentences([item], "zh", "对方欠我到期债务，我能领取提存物吗？"))
+    assert said.startswith("《》规定：债权人可以随时领取提存物；但是，债权人对债务人负有到期债务的，")
+    assert "如果但" not in said
