@@ -54,10 +54,13 @@ number or an address masks more (蒙Ｄ×××××), and a masked number follows 
 one (一、××2013年)."""
 _BY_REFERENCE = re.compile(
     r"^[^。]{0,30}?(?:上述|以上|前述)(?:事实|指控)|^[^。]{0,12}?(?:另查明|又查明|再查明|庭审中查明)|"
-    r"(?:与|和|同)(?:原审|一审|原判|二审|本院认定|公诉机关指控|起诉书指控)[^。]{0,24}(?:相同|一致)"
+    r"(?:与|和|同)(?:原审|一审|原判|二审|本院认定|公诉机关(?:指控)?|起诉书指控)[^。]{0,24}(?:相同|一致)|"
+    r"(?:原判|原审判决|一审判决|原审)所?认定的(?:犯罪)?事实(?:清楚|[^。]{0,16}予以确认)|"
+    r"^[^。]{0,40}?(?:指控|查明)[:：]?\s*$"
 )
-"""A fact found by reference to another text (二审查明的事实与一审相同; 上述事实，被告人无异议 with the facts above it
-cut away; a fragment opening on a further finding, 另查明): its acts are told there."""
+"""A fact found by reference to another text (二审查明的事实与一审相同, 本院查明的事实与公诉机关一致,
+原判认定的事实清楚; 上述事实，被告人无异议 with the facts above it cut away; a fragment opening on a further finding,
+另查明), or cut off after its opening words (……人民检察院指控：): its acts are told elsewhere."""
 
 
 def hides_words(fact: str) -> bool:
