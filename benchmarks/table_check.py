@@ -6,8 +6,9 @@ contradicts is wrong (issue 86).
 Model-free and KB-free. For each fact of CAIL (sample train and test), CMDL and LawBench's dev files (ljp_dev,
 charge_dev) and each charge its judgment convicts, the rules that would set that charge aside: the victim rule
 (the whole fact read as its teller's own account), the threshold table (an amount or level under the
-interpretation's floor), the element table (an element the fact does not state) and the untold-act rule (an act
-offence whose act the fact never tells). Printed per rule and file: the facts it sets a gold charge aside for,
+interpretation's floor), the element table (an element the fact does not state), the named-object rule (a charge
+no element covers, whose name's object the fact never names) and the untold-act rule (an act offence whose act the
+fact never tells). Printed per rule and file: the facts it sets a gold charge aside for,
 their share of the file, the charges, and the first ``--show`` facts' ids and words. ``tests/unit/test_table_check.py``
 holds the tables to the bar: at most 0.5 % of all facts, and of each charge's facts.
 """
@@ -17,13 +18,15 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from tools.corpus.charge_rules import load_charge_rules
 from tools.law.charge_families import ACT_WORDS, untold_act
-from tools.law.charge_names import charge_variants
+from tools.law.charge_names import charge_variants, covering_charge
 from tools.law.elements import load_elements, missing_element
+from tools.law.named_objects import missing_object, named_object
 from tools.law.thresholds import load_thresholds, shortfall
 from tools.law.wording import victim_account
 
@@ -35,7 +38,7 @@ FILES = (
     "zh/eval/charge_dev.jsonl",
 )
 """The labelled criminal facts in ../shared/data: each judgment's fact and the charges it convicts."""
-RULES = ("victim", "threshold", "element", "untold")
+RULES = ("victim", "threshold", "element", "named", "untold")
 
 
 @dataclass(frozen=True)
@@ -59,23 +62,47 @@ def labelled_facts(shared: Path) -> Iterator[tuple[str, str, str, list[str]]]:
                 yield path.name, str(item["id"]), str(item["fact"]), [str(c) for c in item.get("charges") or []]
 
 
-def _ruled(gold: str, ruled: Collection[str]) -> str | None:
-    """The table's name for the judgment's charge ``gold``, when a table has a rule for it."""
-    return next((name for name in sorted(charge_variants(gold)) if name in ruled), None)
+def _ruled(gold: str, ruled: Collection[str], table: Mapping[str, str] | None = None) -> str | None:
+    """The table's name for the judgment's charge ``gold``, when a table has a rule for it: a spelling of it, or
+    its name in force where ``table`` (:func:`charge_table`) knows the label as a former one."""
+    spellings = sorted(charge_variants(gold))
+    found = next((name for name in spellings if name in ruled), None)
+    return found or next((table[v] for v in spellings if v in (table or {}) and table[v] in ruled), None)
 
 
-def set_aside(file: str, item_id: str, fact: str, gold: list[str]) -> list[SetAside]:
-    """What every rule sets aside of ``gold`` for ``fact``."""
+def charge_table(shared: Path) -> dict[str, str]:
+    """Every spelling of a charge in force (its name and its former names) -> its name, from the charge-name
+    opinions in ``shared`` (the knowledge base's charge table, read without one)."""
+    rules = load_charge_rules(shared / "zh" / "interpretations" / "lawrefbook")
+    return {name: name for name in rules.articles} | {
+        old: new for old, new in rules.aliases.items() if new in rules.articles
+    }
+
+
+def _named(gold: str, table: Mapping[str, str]) -> str | None:
+    """The charge in force a judgment's label names, as the knowledge base maps it: a spelling of it, else the one
+    shortest name holding all of the label's characters (买卖国家机关证件)."""
+    spelled = next((table[v] for v in sorted(charge_variants(gold)) if v in table), None)
+    return spelled or ((found := covering_charge(gold, table)) and table[found])
+
+
+def set_aside(
+    file: str, item_id: str, fact: str, gold: list[str], table: Mapping[str, str] | None = None
+) -> list[SetAside]:
+    """What every rule sets aside of ``gold`` for ``fact`` (``table``: :func:`charge_table`, which the named-object
+    rule needs to know which charge a label is)."""
     found: list[SetAside] = []
     if quote := victim_account(fact):
         found += [SetAside("victim", file, item_id, g, quote) for g in gold]
     thresholds, elements = load_thresholds(), load_elements()
     for g in gold:
-        if (name := _ruled(g, thresholds)) and (short := shortfall(name, fact)):
+        if (name := _ruled(g, thresholds, table)) and (short := shortfall(name, fact)):
             found.append(SetAside("threshold", file, item_id, name, f"{short.value:g} < {short.floor:g}"))
-        if (name := _ruled(g, elements)) and (element := missing_element(name, fact)):
+        if (name := _ruled(g, elements, table)) and (element := missing_element(name, fact)):
             found.append(SetAside("element", file, item_id, name, element.element))
-        if (name := _ruled(g, ACT_WORDS)) and untold_act(name, fact):
+        if (name := _named(g, table or {})) and (missing := missing_object(name, fact)):
+            found.append(SetAside("named", file, item_id, name, "、".join(missing.words)))
+        if (name := _ruled(g, ACT_WORDS, table)) and untold_act(name, fact):
             found.append(SetAside("untold", file, item_id, name, ACT_WORDS[name]))
     return found
 
@@ -105,11 +132,13 @@ def run_check(shared: Path) -> Check:
     per_charge: Counter[str] = Counter()
     found: list[SetAside] = []
     ruled = set(load_thresholds()) | set(load_elements()) | set(ACT_WORDS)
+    table = charge_table(shared)
     for file, item_id, fact, gold in labelled_facts(shared):
         facts[file] += 1
         for g in set(gold):
-            per_charge[_ruled(g, ruled) or g] += 1
-        found += set_aside(file, item_id, fact, gold)
+            named = _named(g, table)
+            per_charge[_ruled(g, ruled, table) or (named if named and named_object(named) else g)] += 1
+        found += set_aside(file, item_id, fact, gold, table)
     return Check(facts, per_charge, found)
 
 

@@ -8,7 +8,9 @@ that the fact states no offence instead (不构成犯罪):
 - a proposed charge whose stated amount or level is under the floor its interpretation sets
   (:mod:`tools.law.thresholds`: 盗窃 58 元, 饮酒 45 mg/100 ml), set aside, citing the interpretation;
 - a proposed charge whose element the fact does not state (:mod:`tools.law.elements`: 交通肇事 without a death,
-  a serious injury or a heavy loss; a 战时 offence without a war), set aside, naming the element;
+  a serious injury or a heavy loss; a 战时 offence without a war), set aside, naming the element; a charge no
+  element covers, whose name's object the fact never names (:mod:`tools.law.named_objects`: 侵犯通信自由 with no
+  letter or message), the same;
 - the fitted floor (``tools/law/offence_floor.json``): the offence description the fact covers best, on the
   offence index's scale, under the least that criminal facts of the fitting data reach.
 """
@@ -24,6 +26,7 @@ from tools.law.charge_families import Ask, FamilyCheck, check_families, told_act
 from tools.law.charge_model import OffenceFloor, fitted_offence_floor
 from tools.law.charge_relations import Merged, stand_together
 from tools.law.elements import Element, missing_element
+from tools.law.named_objects import NamedObject, missing_object
 from tools.law.thresholds import Shortfall, shortfall
 from tools.law.wording import victim_account
 
@@ -85,6 +88,22 @@ def element_record(charge: str, element: Element, language: str) -> NoOffence:
         "reason": label(
             "no_offence_element", language, charge=charge, article=element.article, element=element.element
         ),
+    }
+
+
+def named_record(charge: str, article: str, named: NamedObject, language: str) -> NoOffence:
+    """The record of a proposed charge whose name's object the fact never names."""
+    words = label("list_separator", language).join(named.words)
+    return {
+        "charge": charge,
+        "article": article,
+        "by": "named",
+        "stated": "",
+        "floor": words,
+        "source": article,
+        "quote": words,
+        "instead": "",
+        "reason": label("no_offence_named", language, charge=charge, article=article, object=words),
     }
 
 
@@ -150,12 +169,14 @@ def offences_stated(
     language: str,
     floor: OffenceFloor | None = None,
     untold: tuple[str, str] | None = None,
+    articles: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[list[str], list[NoOffence]]:
     """(charges, records): ``proposed`` without the charges ``fact`` states no offence of, and why. A victim's
     own account leaves none; so does the best-scored charge's untold act with nothing to stand in (``untold``);
     when the offence description the fact covers best (``nearest``: its charge, article and offence-index
     score) is under ``floor``, no charge is left, with that offence named; a charge under its threshold, or
-    whose element the fact does not state, is set aside. ``untold`` (charge, article): the act offence the scorer
+    whose element (or name's object) the fact does not state, is set aside, citing its first article in
+    ``articles``. ``untold`` (charge, article): the act offence the scorer
     chose and left out because the fact never tells its act, with nothing to stand in (``proposed`` is then
     empty)."""
     if not proposed and not untold:
@@ -172,20 +193,27 @@ def offences_stated(
     records: list[NoOffence] = []
     kept: list[str] = []
     for name in proposed:
-        if record := set_aside(name, fact, language):
+        if record := set_aside(name, fact, language, _first(articles or {}, name)):
             records.append(record)
         else:
             kept.append(name)
     return kept, records
 
 
-def set_aside(charge: str, fact: str, language: str) -> NoOffence | None:
-    """The record of ``charge`` set aside because ``fact`` states its measure under the floor or does not state
-    its element; None when neither check sets it aside."""
+def _first(articles: Mapping[str, Sequence[str]], charge: str) -> str:
+    return (list(articles.get(charge, [])) or [""])[0]
+
+
+def set_aside(charge: str, fact: str, language: str, article: str = "") -> NoOffence | None:
+    """The record of ``charge`` set aside because ``fact`` states its measure under the floor, does not state its
+    element, or never names what its name says it is done to (cited to ``article``, its defining article); None
+    when no check sets it aside."""
     if found := shortfall(charge, fact):
         return threshold_record(charge, found, language)
     if element := missing_element(charge, fact):
         return element_record(charge, element, language)
+    if named := missing_object(charge, fact):
+        return named_record(charge, article, named, language)
     return None
 
 
@@ -214,8 +242,8 @@ def look_further(
         kept: list[str] = []
         for charge in [name] if untold_act(name, fact) else check([name]):
             if untold_act(charge, fact):
-                records.append(untold_record(charge, (list(articles.get(charge, [])) or [""])[0], language))
-            elif record := set_aside(charge, fact, language):
+                records.append(untold_record(charge, _first(articles, charge), language))
+            elif record := set_aside(charge, fact, language, _first(articles, charge)):
                 records.append(record)
             else:
                 kept.append(charge)
@@ -263,8 +291,8 @@ def decide_charges(
     # After the families, which choose each charge on its element: the law then says which may stand together
     # (charges each found on an act of its own are separate offences).
     related, merged = stand_together(families, fact, acts)
-    left_out = (chosen[0], (list(articles.get(chosen[0], [])) or [""])[0]) if chosen and not told else None
-    stated, no_offence = offences_stated(related, fact, nearest, language, untold=left_out)
+    left_out = (chosen[0], _first(articles, chosen[0])) if chosen and not told else None
+    stated, no_offence = offences_stated(related, fact, nearest, language, untold=left_out, articles=articles)
     proposed = stated
     if not stated and no_offence and no_offence[0]["by"] not in ("victim", "floor"):
         # Every charge proposed was set aside on its own element: the next candidates with evidence of their own
@@ -282,6 +310,6 @@ def not_a_crime(records: Sequence[NoOffence], language: str) -> str:
     """The judgment's reason (``undecided``) when no charge is left: every record's reason, and, where candidates
     were set aside one by one, that no other had evidence enough to stand."""
     reasons = [r["reason"] for r in records]
-    if any(r["by"] in ("untold", "threshold", "element") for r in records):
+    if any(r["by"] in ("untold", "threshold", "element", "named") for r in records):
         reasons.append(label("no_offence_other", language))
     return label("not_a_crime", language, reasons=label("clause_separator", language).join(reasons))

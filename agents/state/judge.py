@@ -123,7 +123,8 @@ class NoOffence(TypedDict):
     article: str
     by: str
     """``threshold`` (the stated amount or level is under the interpretation's floor), ``element`` (the fact does
-    not state an element the article needs), ``untold`` (the best-scored charge's act is never told and nothing
+    not state an element the article needs), ``named`` (a charge no element covers, whose name's object the fact
+    never names: :mod:`tools.law.named_objects`), ``untold`` (the best-scored charge's act is never told and nothing
     stands in), ``victim`` (the teller's own account of what was done to them) or ``floor`` (no candidate's
     offence description is stated)."""
     stated: str
