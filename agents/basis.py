@@ -27,7 +27,7 @@ from agents.state.consult import ConsultState, EvidenceItem
 from prompts import label, load_table
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import NAMED_REF_RE, without_references
-from tools.law.thresholds import load_thresholds
+from tools.law.thresholds import Threshold, load_thresholds
 from tools.law.wording import shared_pairs
 from tools.llm.chat import empty_usage
 from tools.retrieval.basis_keeper import fitted_keeper
@@ -136,15 +136,21 @@ def basis_verdicts(
     return verdicts
 
 
+def _floor_unmet(article_id: str, question: str) -> Threshold | None:
+    """The threshold of ``article_id`` (:mod:`tools.law.thresholds`) that the question's own stated measure falls
+    under, or None."""
+    threshold = next((t for t in load_thresholds().values() if t.article == article_id), None)
+    return threshold if threshold is not None and threshold.shortfall(question) is not None else None
+
+
 def under_floor(verdicts: list[Verdict], question: str, lang: str) -> list[Verdict]:
     """The verdicts with each kept article whose threshold the question's own stated measure falls under set aside,
     the interpretation's words quoted: a driver who states 45 mg/100 ml has not done 刑法:133-1's 醉酒驾驶 (80 or
     more), whatever the retrieval found; the judge reads the same table (:mod:`tools.law.thresholds`)."""
-    floors = {t.article: t for t in load_thresholds().values()}
     out: list[Verdict] = []
     for verdict in verdicts:
-        threshold = floors.get(verdict["article_id"])
-        if verdict["applicable"] and threshold is not None and threshold.shortfall(question) is not None:
+        threshold = _floor_unmet(verdict["article_id"], question)
+        if verdict["applicable"] and threshold is not None:
             source = threshold.source.split("；")[-1]
             reason = label("under_floor", lang, source=source, source_article=threshold.source_article,
                            quote=threshold.quote)  # fmt: skip
@@ -159,7 +165,9 @@ def conditional_basis(
     """The evidence articles that join the concluded ones as a conditional basis (:mod:`tools.retrieval.conditional`:
     support over the fitted floor or among the fitted first few of the evidence articles that may join (fewer
     beside a concluded basis): touched by the question, no criminal law for a question about none, of no institution the
-    question is silent on); never one of ``excluded``."""
+    question is silent on); never one of ``excluded``, nor one whose threshold the question's own stated measure
+    falls under (45 mg/100 ml is no 醉酒驾驶: 刑法:133-1 would be read out by its item (二) to a driver it does not
+    reach; 道路交通安全法:91 answers them)."""
     rows = [
         {
             "article_id": e["article_id"],
@@ -169,7 +177,7 @@ def conditional_basis(
             "rank": rank,
         }
         for rank, e in enumerate(evidence)
-        if e["article_id"] not in excluded
+        if e["article_id"] not in excluded and _floor_unmet(e["article_id"], question) is None
     ]
     floor = fitted_conditional_floor(beside=bool(concluded))
     top, beside_top = fitted_conditional_top(), fitted_conditional_top(beside=True)

@@ -267,6 +267,10 @@ def _deciding_rule(item: LegalBasisItem, question: str) -> tuple[list[str], str,
     ruling = [r for r in rules if not r.startswith("但")] or rules
     candidates = [r for r in ruling if not unstated_repeat(r, question)] or ruling
     first = max(candidates, key=lambda r: shared_pairs(r, stated), default="")
+    # A list's item is read with its lead, which holds the consequence (处拘役，并处罚金): 133-1's (二) quoted alone
+    # said nothing of the sentence. The item itself is then found again by :func:`_closest_item`.
+    if first.startswith(("（", "(")) and (at := rules.index(first)):
+        first = next((r for r in reversed(rules[:at]) if r.endswith("：")), first)
     # An article that introduces a list (有下列情形之一的) is quoted: its condition is the list, not the lead.
     found = _CONDITION.match(first) if "下列" not in first and "：" not in first else None
     return rules, first, found

@@ -226,3 +226,24 @@ def test_a_proviso_is_said_with_its_rule_never_as_a_condition_of_its_own() -> No
     said = "".join(conditional_sentences([item], "zh", "对方欠我到期债务，我能领取提存物吗？"))
     assert said.startswith("《》规定：债权人可以随时领取提存物；但是，债权人对债务人负有到期债务的，")
     assert "如果但" not in said
+
+
+def test_a_listed_item_is_read_with_its_lead_and_a_stated_level_under_the_floor_keeps_the_article_out() -> None:
+    from agents.basis import conditional_basis
+    from tools.law.abbreviations import spelled_out
+
+    text = article_texts()["刑法:133-1"]
+    item: LegalBasisItem = {"article_id": "刑法:133-1", "law": "", "number": "", "text": text}
+    drunk = spelled_out("我开车被查，血液酒精含量是120mg/100ml，会怎么处罚？")
+    # The item the level names is quoted after the lead that holds the sentence, never alone.
+    assert "".join(conditional_sentences([item], "zh", drunk)) == (
+        "《》规定：在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金：……（二）醉酒驾驶机动车的。"
+    )
+    # 45 mg/100 ml is under 133-1's 80: the article never joins the conditional tier; 91 does.
+    evidence = [
+        {"article_id": a, "text": article_texts()[a], "support": 0.3, "signals": {}}
+        for a in ("刑法:133-1", "道路交通安全法:91")
+    ]
+    drinking = "我喝了一瓶啤酒开车，血液酒精含量是45mg/100ml，会怎么处罚？"
+    assert conditional_basis(evidence, [], drinking, "zh") == ["道路交通安全法:91"]  # type: ignore[arg-type]
+    assert conditional_basis(evidence, [], drunk, "zh") == ["刑法:133-1", "道路交通安全法:91"]  # type: ignore[arg-type]
