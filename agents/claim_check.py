@@ -22,6 +22,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from agents.common.answers import split_draft
+from agents.common.applied_rule import applied_rule
 from agents.common.chat import reply
 from agents.common.guidance import decisive_fact, decisive_facts, missing_fact, where_to_ask
 from agents.common.models import chat_model
@@ -48,7 +49,7 @@ from tools.law.claims import (
 from tools.law.penalties import article_tiers, closest_tier, condition_match, penalty_kinds, stated_condition
 from tools.law.periods import condition_range, stated_period
 from tools.law.wording import bigram_share, relevant_passage, shared_pairs, unstated_repeat, without_unmet
-from tools.llm.chat import Usage, empty_usage, invoke_text
+from tools.llm.chat import Usage, add_usage, empty_usage, invoke_text
 from tools.services import get_services
 
 PROVISION_PARTS = 2
@@ -297,6 +298,27 @@ def conditional_sentences(basis: list[LegalBasisItem], lang: str, question: str 
     return parts
 
 
+def phrased_opening(item: LegalBasisItem, question: str, ctx: ConsultContext) -> tuple[str, Usage]:
+    """``item``'s deciding rule as the model restates it in the question's terms (:mod:`agents.common.applied_rule`),
+    its proviso after it as the statute words it; "" where the rule is not worded 如果……则…… or the restatement
+    says something else. ``question`` is the person's own words, which the restatement speaks to."""
+    rules, first, found = _deciding_rule(item, spelled_out(question))
+    if found is None:
+        return "", empty_usage()
+    applied, usage = applied_rule(ctx, question, found["condition"], found["consequence"])
+    if applied is None:
+        return "", usage
+    proviso = _proviso(rules, first)
+    consequence = applied.consequence.rstrip("。；") + (
+        label("clause_separator", ctx.language) + proviso if proviso else ""
+    )
+    sentence = label(
+        "conditional_item", ctx.language, condition=applied.condition.rstrip("，。"), consequence=consequence,
+        article=_heading(item),
+    )  # fmt: skip
+    return sentence, usage
+
+
 def settled_by_period(item: LegalBasisItem, question: str) -> bool:
     """Whether ``question`` states the one period the condition of ``item``'s deciding rule ranges over: its
     sentence then says whether the rule applies (:func:`_period`), and nothing is left to turn on that period."""
@@ -446,7 +468,12 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         # A period the question states settles whether the first rule applies (入职半年: within 82's range); else
         # the answer turns on the person's facts, and says so.
         settled = settled_by_period(state.conditional_basis[0], question)
-        response = conditional[0] + ("" if settled else label("conditional_turns_on", ctx.language))
+        opening = conditional[0]
+        if ctx.phrase_rule and not settled:
+            # The model restates the rule in the person's terms; code keeps it only where it still says the rule.
+            phrased, used = phrased_opening(state.conditional_basis[0], state.question, ctx)
+            opening, usage = phrased or opening, add_usage(usage, used)
+        response = opening + ("" if settled else label("conditional_turns_on", ctx.language))
         response += label("conditional_also", ctx.language) + "".join(conditional[1:]) if conditional[1:] else ""
         response += _next_steps(state, ctx) if ctx.next_steps else ""
     elif not state.legal_basis or not response.strip():

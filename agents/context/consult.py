@@ -67,6 +67,12 @@ class ConsultContext(AuditContext):
         "(over the fitted floor, or with nothing kept among the search's first few), and the Response says when "
         "each applies (如果……，则……).",
     )
+    phrase_rule: bool = setting(
+        True,
+        "One model call restates the conditional answer's opening rule with the question's own parties "
+        "(如果房东没有按约定退还押金，则……); the rule's own words stand where the restatement drops its consequence "
+        "or adds a number or a denial.",
+    )
     next_steps: bool = setting(
         True,
         "The Response ends with the one unstated fact it turns on, the area of law of its Legal Basis and where to "

@@ -1,0 +1,65 @@
+"""The conditional answer's opening rule, restated in the question's own terms by the model and checked by code.
+
+Code states a conditional article by its own words (如果当事人一方不履行合同义务……，则应当承担……违约责任), which
+a person asking 房东不退押金怎么办 must translate themselves. One model call restates the rule with the question's
+parties (如果房东没有按约定退还押金，则房东应当承担……); code keeps the restatement only where it still says what the
+rule says: most of the consequence's wording (the remedy: 继续履行, 赔偿损失), no number the rule and the question
+lack, and no denial the rule does not make. Otherwise the rule's own words stand. The model phrases; it decides
+nothing (which article, which rule and whether it applies were decided before it is asked).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel
+
+from agents.common.messages import facts_first
+from agents.common.models import chat_model
+from agents.context import ConsultContext
+from prompts import render_prompt
+from tools.errors import StructuredOutputError
+from tools.law.wording import DENIAL, shared_pairs
+from tools.llm.chat import Usage, failed_usage, invoke_structured
+
+KEPT_SHARE = 0.5
+"""The share of the consequence's character pairs a restatement must keep: the remedy is the rule's, in its words
+(继续履行、采取补救措施或者赔偿损失); a restatement that keeps less has said something else."""
+_DIGITS = re.compile(r"[0-9０-９一二三四五六七八九十百千万两]+")
+
+
+class AppliedRule(BaseModel):
+    """A rule restated in the question's terms: when (``condition``), then what (``consequence``)."""
+
+    condition: str
+    consequence: str
+
+
+def faithful(applied: AppliedRule, condition: str, consequence: str, question: str) -> bool:
+    """Whether ``applied`` still says what the rule says: both parts written, the condition not opened with 如果,
+    most of the consequence's character pairs kept, no number that neither the rule nor the question holds, and
+    no denial (不得, 无权) the consequence does not make."""
+    said, cond = applied.consequence.strip(), applied.condition.strip()
+    if not said or not cond or cond.startswith("如果") or said.startswith("则"):
+        return False
+    own = shared_pairs(consequence, consequence)
+    if own and shared_pairs(said, consequence) < KEPT_SHARE * own:
+        return False
+    numbers = set(_DIGITS.findall(cond + said)) - set(_DIGITS.findall(condition + consequence + question))
+    return not numbers and not (DENIAL.search(said) and not DENIAL.search(consequence))
+
+
+def applied_rule(
+    ctx: ConsultContext, question: str, condition: str, consequence: str
+) -> tuple[AppliedRule | None, Usage]:
+    """The rule restated in ``question``'s terms, or None where the model's reply never validates or says
+    something else (:func:`faithful`), with the call's usage."""
+    task = render_prompt("phrase_rule", ctx.language, condition=condition, consequence=consequence)
+    try:
+        applied, usage = invoke_structured(
+            chat_model(ctx, "draft"), facts_first(ctx.language, "question", question, task), AppliedRule,
+            ctx.structured_retries,
+        )  # fmt: skip
+    except StructuredOutputError as exc:
+        return None, failed_usage(exc)
+    return (applied if faithful(applied, condition, consequence, question) else None), usage

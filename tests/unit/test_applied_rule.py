@@ -1,0 +1,65 @@
+"""The conditional answer's opening rule restated in the question's terms: the model phrases, code keeps only a
+restatement that still says the rule (agents/common/applied_rule.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agents.common.applied_rule import AppliedRule, faithful
+from agents.context import ConsultContext
+from agents.state.common import LegalBasisItem
+from tests.conftest import article_texts
+from tools.llm.chat import empty_usage
+
+CONDITION = "当事人一方不履行合同义务或者履行合同义务不符合约定"
+CONSEQUENCE = "应当承担继续履行、采取补救措施或者赔偿损失等违约责任"
+DEPOSIT = "租房到期后房东不退押金怎么办？"
+
+
+def test_a_restatement_is_kept_only_where_it_still_says_the_rule() -> None:
+    good = AppliedRule(
+        condition="房东不按租赁合同的约定退还押金",
+        consequence="房东应当承担继续履行、采取补救措施或者赔偿损失等违约责任",
+    )
+    assert faithful(good, CONDITION, CONSEQUENCE, DEPOSIT)
+    # The remedy dropped, a number added, a denial the rule does not make, 如果 doubled, or nothing written.
+    dropped = AppliedRule(condition="房东不退押金", consequence="您可以去找房东协商")
+    numbered = AppliedRule(
+        condition="房东不退押金", consequence="房东应当承担继续履行、采取补救措施或者赔偿损失等违约责任，赔您3000元"
+    )
+    denied = AppliedRule(
+        condition="房东不退押金", consequence="您不能要求房东承担继续履行、采取补救措施或者赔偿损失等违约责任"
+    )
+    doubled = AppliedRule(condition="如果房东不退押金", consequence=good.consequence)
+    empty = AppliedRule(condition="", consequence="")
+    for wrong in (dropped, numbered, denied, doubled, empty):
+        assert not faithful(wrong, CONDITION, CONSEQUENCE, DEPOSIT), wrong
+
+
+def test_the_opening_speaks_to_the_person_with_the_provisos_own_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    import agents.claim_check as claim_check
+
+    asked: list[tuple[str, str, str]] = []
+
+    def fake_applied(_ctx: Any, question: str, condition: str, consequence: str) -> tuple[AppliedRule, Any]:
+        asked.append((question, condition, consequence))
+        return AppliedRule(condition="邻居家的狗咬伤了您", consequence="狗的主人应当承担侵权责任"), empty_usage()
+
+    monkeypatch.setattr(claim_check, "applied_rule", fake_applied)
+    item: LegalBasisItem = {"article_id": "民法典:1245", "law": "中华人民共和国民法典", "number": "第一千二百四十五条",
+                            "text": article_texts()["民法典:1245"]}  # fmt: skip
+    sentence, _ = claim_check.phrased_opening(item, "被邻居家的狗咬伤了，狗主人要承担什么责任？", ConsultContext())
+    assert asked == [
+        ("被邻居家的狗咬伤了，狗主人要承担什么责任？", "饲养的动物造成他人损害", "动物饲养人或者管理人应当承担侵权责任")
+    ]
+    # The restated rule, then the proviso as the statute words it: what follows the other way.
+    assert sentence.startswith("如果邻居家的狗咬伤了您，则狗的主人应当承担侵权责任；但是，能够证明损害是因被侵权人故意")
+    assert sentence.endswith("（《中华人民共和国民法典》第一千二百四十五条）。")
+
+    def rejected(*_: Any) -> tuple[None, Any]:
+        return None, empty_usage()
+
+    monkeypatch.setattr(claim_check, "applied_rule", rejected)
+    assert claim_check.phrased_opening(item, "被狗咬了怎么办？", ConsultContext())[0] == ""
