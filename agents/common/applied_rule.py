@@ -23,8 +23,11 @@ from tools.law.wording import DENIAL, shared_pairs
 from tools.llm.chat import Usage, failed_usage, invoke_structured
 
 KEPT_SHARE = 0.5
-"""The share of the consequence's character pairs a restatement must keep: the remedy is the rule's, in its words
-(继续履行、采取补救措施或者赔偿损失); a restatement that keeps less has said something else."""
+"""The share of the consequence's effect (its words from the first 应当, 可以 or 有权 on: 承担侵权责任) whose character
+pairs a restatement must keep: the parties may take the question's names (动物饲养人 → 狗主人), the legal effect
+stays in the rule's words; a restatement that keeps less has said something else (有权要求退还押金 for 577's
+违约责任 decides what the remedy is)."""
+_MODAL = re.compile(r"应当|可以|有权|必须|须")
 _DIGITS = re.compile(r"[0-9０-９一二三四五六七八九十百千万两]+")
 
 
@@ -37,13 +40,14 @@ class AppliedRule(BaseModel):
 
 def faithful(applied: AppliedRule, condition: str, consequence: str, question: str) -> bool:
     """Whether ``applied`` still says what the rule says: both parts written, the condition not opened with 如果,
-    most of the consequence's character pairs kept, no number that neither the rule nor the question holds, and
-    no denial (不得, 无权) the consequence does not make."""
+    most of the effect's character pairs kept (:data:`KEPT_SHARE`), no number that neither the rule nor the
+    question holds, and no denial (不得, 无权) the consequence does not make."""
     said, cond = applied.consequence.strip(), applied.condition.strip()
     if not said or not cond or cond.startswith("如果") or said.startswith("则"):
         return False
-    own = shared_pairs(consequence, consequence)
-    if own and shared_pairs(said, consequence) < KEPT_SHARE * own:
+    effect = consequence[m.end() :] if (m := _MODAL.search(consequence)) and m.end() < len(consequence) else consequence
+    own = shared_pairs(effect, effect)
+    if own and shared_pairs(said, effect) < KEPT_SHARE * own:
         return False
     numbers = set(_DIGITS.findall(cond + said)) - set(_DIGITS.findall(condition + consequence + question))
     return not numbers and not (DENIAL.search(said) and not DENIAL.search(consequence))

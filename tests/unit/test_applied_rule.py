@@ -24,6 +24,12 @@ def test_a_restatement_is_kept_only_where_it_still_says_the_rule() -> None:
         consequence="房东应当承担继续履行、采取补救措施或者赔偿损失等违约责任",
     )
     assert faithful(good, CONDITION, CONSEQUENCE, DEPOSIT)
+    # The parties may take the question's names; the effect stays in the rule's words.
+    dog = AppliedRule(condition="邻居家的狗咬伤了您", consequence="狗主人要承担侵权责任")
+    assert faithful(dog, "饲养的动物造成他人损害", "动物饲养人或者管理人应当承担侵权责任", "被狗咬伤了怎么办？")
+    # A remedy the rule does not name (退还押金 for 违约责任) decides what the rule leaves open.
+    decided = AppliedRule(condition="房东不退押金", consequence="您有权要求房东退还押金")
+    assert not faithful(decided, CONDITION, CONSEQUENCE, DEPOSIT)
     # The remedy dropped, a number added, a denial the rule does not make, 如果 doubled, or nothing written.
     dropped = AppliedRule(condition="房东不退押金", consequence="您可以去找房东协商")
     numbered = AppliedRule(
