@@ -67,7 +67,10 @@ def test_parent_agent_runs_consult_and_judge_as_subgraphs(active_kb: Services) -
     consult_nodes = {node for ns, mode, update in chunks if ns and mode == "updates" for node in update}
     assert {"extract_elements", "review_draft", "check_content"} <= consult_nodes
     judge_done = {e["stage"] for ns, mode, e in chunks if ns and ns[0].startswith("assess_case") and mode == "custom"}
-    assert {"align_ontology", "audit_research", "adjudicate"} <= judge_done
+    # The judge decides from the evidence the KB holds when this runs (other tests add precedents): it convicts (the
+    # audit, then the Adjudicator) or acquits; either way its stages reach the parent's stream.
+    assert "align_ontology" in judge_done
+    assert {"audit_research", "adjudicate"} <= judge_done or "acquit" in judge_done, judge_done
     final = _parent().invoke(request, context=ConsultContext(model="fake"))
     basis = {b["article_id"]: b["text"] for b in final["legal_basis"]}
     assert basis["刑法:133-1"] == laws_db_text("中华人民共和国刑法", "第一百三十三条之一")
