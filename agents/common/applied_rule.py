@@ -28,6 +28,12 @@ pairs a restatement must keep: the parties may take the question's names (动物
 stays in the rule's words; a restatement that keeps less has said something else (有权要求退还押金 for 577's
 违约责任 decides what the remedy is)."""
 _MODAL = re.compile(r"应当|可以|有权|必须|须")
+QUALIFIERS = re.compile(
+    r"过错|故意|过失|无正当理由|正当理由|违反|未经|擅自|非法|明知|超过|不满|以上|以下|未|不|无|没有"
+)
+"""Words of a condition that decide whether it is met (因过错侵害, 无正当理由, 超过一个月不满一年, 未订立): a
+restatement must keep each its condition holds, or it states the rule as met where the rule asks more (在超市摔倒受伤，
+则超市需要承担侵权责任 dropped 1165's 过错)."""
 _DIGITS = re.compile(r"[0-9０-９一二三四五六七八九十百千万两]+")
 
 
@@ -39,11 +45,14 @@ class AppliedRule(BaseModel):
 
 
 def faithful(applied: AppliedRule, condition: str, consequence: str, question: str) -> bool:
-    """Whether ``applied`` still says what the rule says: both parts written, the condition not opened with 如果,
-    most of the effect's character pairs kept (:data:`KEPT_SHARE`), no number that neither the rule nor the
-    question holds, and no denial (不得, 无权) the consequence does not make."""
+    """Whether ``applied`` still says what the rule says: both parts written, the condition not opened with 如果 and
+    keeping the words that decide whether it is met (:data:`QUALIFIERS`), most of the effect's character pairs kept
+    (:data:`KEPT_SHARE`), no number that neither the rule nor the question holds, and no denial (不得, 无权) the
+    consequence does not make."""
     said, cond = applied.consequence.strip(), applied.condition.strip()
     if not said or not cond or cond.startswith("如果") or said.startswith("则"):
+        return False
+    if set(QUALIFIERS.findall(condition)) - set(QUALIFIERS.findall(cond)):
         return False
     effect = consequence[m.end() :] if (m := _MODAL.search(consequence)) and m.end() < len(consequence) else consequence
     own = shared_pairs(effect, effect)

@@ -27,6 +27,11 @@ def test_a_restatement_is_kept_only_where_it_still_says_the_rule() -> None:
     # The parties may take the question's names; the effect stays in the rule's words.
     dog = AppliedRule(condition="邻居家的狗咬伤了您", consequence="狗主人要承担侵权责任")
     assert faithful(dog, "饲养的动物造成他人损害", "动物饲养人或者管理人应当承担侵权责任", "被狗咬伤了怎么办？")
+    # A condition that drops what decides whether it is met (1165's 过错) states the rule as met.
+    slip = AppliedRule(condition="在超市地面湿滑摔倒受伤，您是受害者", consequence="超市需要承担侵权责任")
+    assert not faithful(slip, "行为人因过错侵害他人民事权益造成损害", "应当承担侵权责任", "在超市滑倒受伤了怎么办？")
+    kept = AppliedRule(condition="超市因过错致您在湿滑地面摔倒受伤", consequence="超市应当承担侵权责任")
+    assert faithful(kept, "行为人因过错侵害他人民事权益造成损害", "应当承担侵权责任", "在超市滑倒受伤了怎么办？")
     # A remedy the rule does not name (退还押金 for 违约责任) decides what the rule leaves open.
     decided = AppliedRule(condition="房东不退押金", consequence="您有权要求房东退还押金")
     assert not faithful(decided, CONDITION, CONSEQUENCE, DEPOSIT)
