@@ -75,4 +75,6 @@ def test_parent_agent_runs_consult_and_judge_as_subgraphs(active_kb: Services) -
     basis = {b["article_id"]: b["text"] for b in final["legal_basis"]}
     assert basis["刑法:133-1"] == laws_db_text("中华人民共和国刑法", "第一百三十三条之一")
     assert final["response"] and final["likely_charges"]
+    # The stream showed the path the judgment took: an acquittal leaves the parent no charge (its 未定).
+    assert "acquit" not in judge_done or final["likely_charges"] == ["（未定）"], final["likely_charges"]
     assert "刑法:133-1" in final["memo"]

@@ -5,8 +5,9 @@ rare ones: 为亲友非法牟利, 侵犯通信自由, 非法批准征收、征�
 from the scorer, whose candidates are every charge. Their names (the 罪名 the Supreme People's Court and
 Procuratorate set) say what each is done to: the name without its acts and generic words (``named_objects.json``)
 is the object, and a fact that names none of its character pairs states no such offence. The judge then names it
-(不构成犯罪: 罪名所称的……). Every labelled judgment holds the rule to the bar (``benchmarks/table_check.py``); a charge
-whose judgments name its object in other words is listed there and left alone.
+(不构成犯罪：……的罪名指向“……”，事实没有提到). Every labelled judgment holds the rule to the bar
+(``benchmarks/table_check.py``); a charge whose judgments name its object in other words is listed there and left
+alone.
 """
 
 from __future__ import annotations
