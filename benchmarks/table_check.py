@@ -5,7 +5,8 @@ contradicts is wrong (issue 86).
 
 Model-free and KB-free. For each fact of CAIL (sample train and test), CMDL and LawBench's dev files (ljp_dev,
 charge_dev) and each charge its judgment convicts, the rules that would set that charge aside: the victim rule
-(the whole fact read as its teller's own account), the threshold table (an amount or level under the
+(the whole fact read as its teller's own account), the lawful-act rule (the act told as done with the law's
+leave), the threshold table (an amount or level under the
 interpretation's floor), the element table (an element the fact does not state), the named-object rule (a charge
 no element covers, whose name's object the fact never names) and the untold-act rule (an act offence whose act the
 fact never tells). Printed per rule and file: the facts it sets a gold charge aside for,
@@ -26,6 +27,7 @@ from tools.corpus.charge_rules import load_charge_rules
 from tools.law.charge_families import ACT_WORDS, untold_act
 from tools.law.charge_names import charge_variants, covering_charge
 from tools.law.elements import load_elements, missing_element
+from tools.law.lawful_acts import permitted_act
 from tools.law.named_objects import missing_object, named_object
 from tools.law.thresholds import load_thresholds, shortfall
 from tools.law.wording import victim_account
@@ -38,7 +40,7 @@ FILES = (
     "zh/eval/charge_dev.jsonl",
 )
 """The labelled criminal facts in ../shared/data: each judgment's fact and the charges it convicts."""
-RULES = ("victim", "threshold", "element", "named", "untold")
+RULES = ("victim", "lawful", "threshold", "element", "named", "untold")
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,8 @@ def set_aside(
     found: list[SetAside] = []
     if quote := victim_account(fact):
         found += [SetAside("victim", file, item_id, g, quote) for g in gold]
+    if permitted := permitted_act(fact):
+        found += [SetAside("lawful", file, item_id, g, permitted.words) for g in gold]
     thresholds, elements = load_thresholds(), load_elements()
     for g in gold:
         if (name := _ruled(g, thresholds, table)) and (short := shortfall(name, fact)):

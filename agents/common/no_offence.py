@@ -5,6 +5,8 @@ a parking ticket shares words with some of them. Three checks, each on evidence 
 that the fact states no offence instead (不构成犯罪):
 - the teller's own account of what was done to them (:func:`tools.law.wording.victim_account`): no act of theirs
   is stated;
+- an act told as done under the leave the law gives it, and nothing beyond (:mod:`tools.law.lawful_acts`: a
+  licensed logger's 采伐, a headmaster's exam held as the bureau provides): no offence of doing it without leave;
 - a proposed charge whose stated amount or level is under the floor its interpretation sets
   (:mod:`tools.law.thresholds`: 盗窃 58 元, 饮酒 45 mg/100 ml), set aside, citing the interpretation;
 - a proposed charge whose element the fact does not state (:mod:`tools.law.elements`: 交通肇事 without a death,
@@ -26,6 +28,7 @@ from tools.law.charge_families import Ask, FamilyCheck, check_families, told_act
 from tools.law.charge_model import OffenceFloor, fitted_offence_floor
 from tools.law.charge_relations import Merged, stand_together
 from tools.law.elements import Element, missing_element
+from tools.law.lawful_acts import Permitted, permitted_act
 from tools.law.named_objects import NamedObject, missing_object
 from tools.law.thresholds import Shortfall, shortfall
 from tools.law.wording import victim_account
@@ -122,6 +125,24 @@ def victim_record(quote: str, language: str) -> NoOffence:
     }
 
 
+def lawful_record(found: Permitted, language: str) -> NoOffence:
+    """The record of a fact whose act is told as done under a permission the law gives, and nothing beyond it."""
+    p = found.permission
+    return {
+        "charge": "",
+        "article": p.article,
+        "by": "lawful",
+        "stated": found.words,
+        "floor": "",
+        "source": p.article,
+        "quote": p.quote,
+        "instead": "",
+        "reason": label(
+            "no_offence_lawful", language, words=found.words, permission=p.name, article=p.article, quote=p.quote
+        ),
+    }
+
+
 def floor_record(charge: str, article: str, coverage: float, floor: float, language: str) -> NoOffence:
     """The record of a fact whose best candidate's offence description it hardly covers."""
     stated, needed = f"{coverage:.2f}", f"{floor:.2f}"
@@ -172,17 +193,19 @@ def offences_stated(
     articles: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[list[str], list[NoOffence]]:
     """(charges, records): ``proposed`` without the charges ``fact`` states no offence of, and why. A victim's
-    own account leaves none; so does the best-scored charge's untold act with nothing to stand in (``untold``);
-    when the offence description the fact covers best (``nearest``: its charge, article and offence-index
-    score) is under ``floor``, no charge is left, with that offence named; a charge under its threshold, or
-    whose element (or name's object) the fact does not state, is set aside, citing its first article in
-    ``articles``. ``untold`` (charge, article): the act offence the scorer
+    own account leaves none, and so does an act told as done with the law's leave; so does the best-scored
+    charge's untold act with nothing to stand in (``untold``); when the offence description the fact covers best
+    (``nearest``: its charge, article and offence-index score) is under ``floor``, no charge is left, with that
+    offence named; a charge under its threshold, or whose element (or name's object) the fact does not state, is
+    set aside, citing its first article in ``articles``. ``untold`` (charge, article): the act offence the scorer
     chose and left out because the fact never tells its act, with nothing to stand in (``proposed`` is then
     empty)."""
     if not proposed and not untold:
         return [], []
     if quote := victim_account(fact):
         return [], [victim_record(quote, language)]
+    if permitted := permitted_act(fact):
+        return [], [lawful_record(permitted, language)]
     # The charge the fact was most like, whose act it never tells, says more to a reader than the floor does.
     if untold and not proposed:
         return [], [untold_record(*untold, language)]
@@ -294,7 +317,7 @@ def decide_charges(
     left_out = (chosen[0], _first(articles, chosen[0])) if chosen and not told else None
     stated, no_offence = offences_stated(related, fact, nearest, language, untold=left_out, articles=articles)
     proposed = stated
-    if not stated and no_offence and no_offence[0]["by"] not in ("victim", "floor"):
+    if not stated and no_offence and no_offence[0]["by"] not in ("victim", "lawful", "floor"):
         # Every charge proposed was set aside on its own element: the next candidates with evidence of their own
         # are checked the same way before the fact is held to state no offence.
         def check(charges: list[str]) -> list[str]:

@@ -954,6 +954,9 @@ def test_a_theft_told_in_judgments_words_is_convicted(active_judge_kb: Services,
         # (故意伤害, p 0.22) is looked at too, and its act is not told either.
         ("被告人李某在邻居家门口骂了几句脏话。", [("untold", "盗窃"), ("untold", "故意伤害")]),
         ("我家昨晚被小偷撬门入室，丢失了一台笔记本电脑和现金2000元，我已经报警。", [("victim", "")]),
+        # A taking told as done with the law's leave: a licensed logger's felling, a thief handed to the police.
+        ("被告人施某持有采伐许可证，按照许可证规定的数量采伐了自家承包山上的杉树。", [("lawful", "")]),
+        ("被告人伍某发现一名男子在掏乘客的口袋，抓住该男子的手腕并将其扭送到派出所。", [("lawful", "")]),
     ],
 )
 def test_a_fact_that_states_no_offence_is_not_convicted_and_says_why(

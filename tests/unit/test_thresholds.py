@@ -13,9 +13,9 @@ from tests.conftest import SHARED_DATA
 from tools.corpus.charge_rules import load_charge_rules
 from tools.corpus.laws_db import list_laws, load_articles, resolve_laws
 from tools.law.charge_families import untold_act
-from tools.law.elements import missing_element
+from tools.law.elements import load_elements, missing_element
 from tools.law.thresholds import TABLE, load_thresholds, shortfall
-from tools.law.wording import stated_amount, victim_account
+from tools.law.wording import stated_amount, told, victim_account
 
 ENTRIES = json.loads(TABLE.read_text(encoding="utf-8"))["thresholds"]
 INTERPRETATIONS = SHARED_DATA / "zh/interpretations/lawrefbook"
@@ -161,3 +161,15 @@ def test_each_element_is_found_in_its_example_and_missed_in_the_other(entry: dic
 )
 def test_a_special_fraud_needs_the_deceit_its_article_names(charge: str, told: str, untold: str) -> None:
     assert not untold_act(charge, told) and untold_act(charge, untold)
+
+
+@pytest.mark.parametrize("charge", ["故意伤害", "故意毁坏财物", "寻衅滋事", "故意杀人", "放火"])
+def test_an_intentional_offence_needs_more_than_a_harm_the_one_judged_did_by_accident(charge: str) -> None:
+    intent = load_elements()[charge].stated[-1]  # the INTENDED fragment, last of each entry's patterns
+    accident = "被告人甘某在工地上不慎掉落一块木板，砸坏了路边一辆汽车，致车主手臂受伤。"
+    assert not told(intent, accident) and missing_element(charge, accident) is not None
+    # A grudge is intent, whatever else went by accident.
+    assert told(intent, accident.replace("不慎掉落", "因与车主有矛盾，扔下"))
+    # The victim's own accident (被害人……不小心), or one done to the defendant, is not the defendant's.
+    assert told(intent, "被害人贺某出门时不小心摔倒，被告人李某追上去用拳头打他。")
+    assert told(intent, "贺某出门时不小心碰了一下被告人李某，李某追出来用拳头打他。")

@@ -4,7 +4,7 @@ and a denied occurrence is neither told nor quoted."""
 from __future__ import annotations
 
 from tools.law.charge_families import FAMILIES
-from tools.law.wording import denied_at, mentions, told, told_match
+from tools.law.wording import denied_at, mentions, told, told_match, told_of_own
 
 
 def test_a_finding_is_disputed_by_words_that_deny_no_act() -> None:
@@ -32,3 +32,16 @@ def test_a_family_member_denied_by_the_fact_is_not_stated() -> None:
 
 def test_a_word_list_is_named_whichever_way_the_question_turns() -> None:
     assert mentions(["抵押"], "我没有抵押，借款合同有效吗？") and not mentions(["抵押"], "借钱不还怎么办？")
+
+
+def test_nothing_at_all_denies_what_follows_it() -> None:
+    push = "被告人骆某与人发生争执时推了对方一下，对方后退两步未摔倒，无任何伤害。"
+    assert not told("伤", push) and told("伤", push.replace("无任何伤害", "手臂擦伤"))
+
+
+def test_an_act_the_fact_gives_to_a_party_it_names_is_not_the_one_judged() -> None:
+
+    tenant = "被告人韦某将商铺租给他人开奶茶店，租期未满租户提前搬走，韦某扣下了押金。"
+    assert told("搬走", tenant) and not told_of_own("搬走", tenant)
+    # With the party as an accomplice, the act is theirs together.
+    assert told_of_own("撬", "被告人伙同其朋友撬开邻居家房门。")

@@ -24,7 +24,7 @@ from tools.law.articles import cn_to_int
 
 _NOT_TEXT = re.compile(r"[\W_]|是否")
 """Punctuation and the question frame 是否, which no text states."""
-_DENIED = re.compile(r"(?:未(?!满|成年|婚|经|遂)|没有|并非|不构成|不足以)[^，。；]{0,6}$|无人员?(?:受|被)?$")
+_DENIED = re.compile(r"(?:未(?!满|成年|婚|经|遂)|没有|并非|不构成|不足以)[^，。；]{0,6}$|无人员?(?:受|被)?$|无任何$")
 """Words before a condition or an act that deny it (所幸未造成人员死亡, 未达重伤, 双方都没有受伤), at most six
 characters back within a clause. 未 that makes an adjective (未满月的女婴, 未成年人, 未婚, 未经同意, 未遂) denies
 nothing after it, and 无人 denies only what it stands right before (无人受伤, 无人被打伤: the 伤 of 受伤
@@ -162,7 +162,7 @@ def states_slight_injury(fact: str) -> bool:
 
 
 _OTHERS_DO = re.compile(
-    r"(?:有人|小偷|窃贼|盗贼|陌生人|(?:一|两|几|数)(?:名|个)?(?:陌生)?(?:男子|女子|男人|女人|小偷)|不明身份[^，。；]{0,3}人)"
+    r"(?:有人|小偷|窃贼|盗贼|陌生人|承包人|承租人|租户|房客|房东|出租人|买家|卖家|买方|卖方|对方|邻居|同事|朋友|物业|商家|店家|快递员|网站|平台|(?:一|两|几|数)(?:名|个)?(?:陌生)?(?:男子|女子|男人|女人|小偷)|不明身份[^，。；]{0,3}人)"
     r"[^，。；]{0,4}$"
 )
 """Another the fact names as the doer, just before an act (有人撬自家门锁, 一名男子拿走): not the defendant's act."""
