@@ -239,7 +239,9 @@ def _closest_item(rules: list[str], lead: str, question: str) -> str:
     """After a list's lead (…有下列情形之一的，应当认定为工伤：), its item closest to the question by character pairs,
     then by characters (at least two, and closer than any other), after the ellipsis of the items left out:
     asked 上班路上被车撞了算工伤吗？, 工伤保险条例:14's (六)在上下班途中，受到非本人主要责任的交通事故…; the
-    ellipsis alone when no item stands out, "" when the rule is no list's lead."""
+    items in the law's order, as many as one quote holds (:data:`PROVISION_CHARS`), when no item stands out: the
+    list is then the condition, and the person reads which item is theirs (42's （四）女职工在孕期 for 我怀孕了, which
+    shares one character with it and one with another); "" when the rule is no list's lead."""
     if not lead.endswith("："):
         return ""
     items = [r for r in rules if r.startswith(("（", "("))]
@@ -252,9 +254,17 @@ def _closest_item(rules: list[str], lead: str, question: str) -> str:
 
     ranked = sorted(items, key=closeness, reverse=True)
     # An item quoted must stand out: two items as close are no answer to which one the person's case is.
-    if not ranked or closeness(ranked[0])[1] < 2 or (len(ranked) > 1 and closeness(ranked[1]) == closeness(ranked[0])):
+    if ranked and closeness(ranked[0])[1] >= 2 and (len(ranked) < 2 or closeness(ranked[1]) != closeness(ranked[0])):
+        return f"……{ranked[0]}"
+    # A lead alone (有下列情形之一的，……：……) says nothing the person can check their case against.
+    if not items:
         return "……"
-    return f"……{ranked[0]}"
+    shown: list[str] = []
+    for item in items:
+        if shown and len(lead) + len("；".join([*shown, item])) > PROVISION_CHARS:
+            break
+        shown.append(item)
+    return "；".join(shown) + ("；……" if len(shown) < len(items) else "")
 
 
 def _deciding_rule(item: LegalBasisItem, question: str) -> tuple[list[str], str, re.Match[str] | None]:

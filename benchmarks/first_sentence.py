@@ -54,10 +54,12 @@ def _past_opening(answer: str) -> str:
 
 
 def replayed(question: str, conditional: list[str]) -> str:
-    """The answer today's code writes for ``question`` with nothing concluded and ``conditional`` joined."""
+    """The answer today's code writes for ``question`` with nothing concluded and ``conditional`` joined: code's own
+    opening, without the model's restatement of it (``phrase_rule``), which only rewords the same article."""
     articles = StatuteRepository(get_services().graph).get_articles(conditional)
     state = ConsultState(question=question, conditional_basis=legal_basis(articles, []))
-    return str(verify_claims(state, SimpleNamespace(context=ConsultContext()))["response"])  # type: ignore[arg-type]
+    context = ConsultContext(phrase_rule=False)
+    return str(verify_claims(state, SimpleNamespace(context=context))["response"])  # type: ignore[arg-type]
 
 
 def main() -> None:

@@ -145,8 +145,16 @@ def test_a_listing_article_is_quoted_with_the_item_the_question_points_to_or_non
     assert "……（三）未依法为劳动者缴纳社会保险费的" in stated(
         "劳动合同法:38", "公司一直不给我交社保，我辞职能要经济补偿吗？"
     )
-    # No item stands out from the others: the lead alone, never an item that may not be the person's.
-    assert stated("劳动合同法:42", "我怀孕了，公司能辞退我吗？").endswith("解除劳动合同：……。")
+    # No item stands out from the others: the items, in the law's order, as many as a quote holds; never the lead
+    # alone, never one item that may not be the person's.
+    pregnant = stated("劳动合同法:42", "我怀孕了，公司能辞退我吗？")
+    assert "解除劳动合同：（一）从事接触职业病危害作业" in pregnant
+    assert "；（四）女职工在孕期、产期、哺乳期的" in pregnant
+    assert pregnant.endswith("；……。") and "（六）" not in pregnant
+    # A short list is said whole.
+    shared = stated("民法典:1062", "男方婚前买的房子，离婚时我能分吗？")
+    assert "归夫妻共同所有：（一）工资、奖金、劳务报酬；（二）" in shared and "（五）其他应当归共同所有的财产" in shared
+    assert "……" not in shared
 
 
 def test_a_condition_with_alternatives_is_stated_whole() -> None:
