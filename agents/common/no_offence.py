@@ -24,14 +24,14 @@ from dataclasses import dataclass, field
 
 from agents.state.judge import NoOffence
 from prompts import label
-from tools.law.charge_families import Ask, FamilyCheck, check_families, told_acts, untold_act
+from tools.law.charge_families import Ask, FamilyCheck, check_families, tells_act, told_acts, untold_act
 from tools.law.charge_model import OffenceFloor, fitted_offence_floor
 from tools.law.charge_relations import Merged, stand_together
-from tools.law.elements import Element, missing_element
+from tools.law.elements import Element, missing_element, states_element
 from tools.law.lawful_acts import Permitted, permitted_act
 from tools.law.named_objects import NamedObject, missing_object
 from tools.law.thresholds import Shortfall, shortfall
-from tools.law.wording import victim_account
+from tools.law.wording import prosecution_record, victim_account
 
 
 def _number(value: float) -> str:
@@ -248,19 +248,21 @@ def look_further(
     articles: Mapping[str, Sequence[str]],
     language: str,
     check: Callable[[list[str]], list[str]] = list,
+    below: bool = False,
 ) -> tuple[list[str], list[NoOffence]]:
     """(charges, records) for a fact whose proposal every check set aside: the best further candidate of
     ``ranked`` (best first; those in ``tried`` were the proposal) that has its own evidence (probability at least
     ``least``, the bar a stand-in for an untold act must clear), whose act the fact tells and whose threshold and
     elements it meets, after ``check`` (its neighbours and relations, as any proposal's); with a record of each
     candidate set aside on the way. The first candidate failing is no proof that no offence is stated: a fact
-    whose 盗窃 is untold may still state the 破坏电力设备 ranked under it. ``articles``: each charge's defining
-    articles, which the records cite."""
+    whose 盗窃 is untold may still state the 破坏电力设备 ranked under it. With ``below``, a candidate under the bar
+    is looked at too where the fact itself tells its act or states its element (:func:`decide_charges` sets it for
+    a charge sheet). ``articles``: each charge's defining articles, which the records cite."""
     records: list[NoOffence] = []
     for name, probability in ranked:
-        if probability < least:
-            break
         if name in tried:
+            continue
+        if probability < least and not (below and (tells_act(name, fact) or states_element(name, fact))):
             continue
         kept: list[str] = []
         for charge in [name] if untold_act(name, fact) else check([name]):
@@ -324,7 +326,12 @@ def decide_charges(
             return stand_together(check_families(charges, candidates, fact, ask)[0], fact, acts)[0]
 
         tried = {*chosen, *told, *(r["charge"] for r in no_offence)}
-        proposed, records = look_further(ranked, tried, fact, stand_in, articles, language, check)
+        # A criminal proceeding's record (公诉机关指控, 经审理查明) charges an offence: where the proposal failed on
+        # its act or element, not on its amount, the candidates the fact itself gives evidence of are looked at
+        # even under the bar (猥亵儿童 for a charge sheet whose 盗窃 the scorer chose; 36 → 4 criminal facts of the
+        # replays left with no charge, no non-crime fact convicted more).
+        below = bool(prosecution_record(fact)) and all(r["by"] in ("untold", "element", "named") for r in no_offence)
+        proposed, records = look_further(ranked, tried, fact, stand_in, articles, language, check, below)
         no_offence = no_offence + records
     return Decision(told, families, related, stated, proposed, checks, merged, no_offence)
 

@@ -65,6 +65,27 @@ def test_a_proposal_set_aside_gives_way_to_the_next_candidate_the_fact_states() 
     ]
 
 
+def test_a_charge_sheet_states_an_offence_so_its_own_evidence_is_enough_under_the_bar() -> None:
+    told = "被告人王某以曝光其隐私相要挟，向李某索要人民币5万元，李某被迫交付。"
+    ranked = [("故意伤害", 0.6), ("敲诈勒索", 0.1)]
+    # An everyday account: a candidate under the bar is no proof of an offence, whatever its words.
+    assert look_further(ranked, {"故意伤害"}, told, 0.2, ARTICLES, "zh") == ([], [])
+    assert decide_charges(["故意伤害"], ranked, told, {}, ARTICLES, NEAR, "zh", 0.2).proposed == []
+    # Looking below the bar, the candidate whose element the fact itself states is taken, though the scorer ranked
+    # it low; one the fact gives no evidence of is not.
+    assert look_further(ranked, {"故意伤害"}, told, 0.2, ARTICLES, "zh", below=True) == (["敲诈勒索"], [])
+    assert (
+        look_further([("故意伤害", 0.6), ("抢劫", 0.1)], {"故意伤害"}, told, 0.2, ARTICLES, "zh", below=True)[0] == []
+    )
+    # The decision looks below the bar for a charge sheet (公诉机关指控) whose proposal's act is untold, not for a
+    # sheet whose offence is told under its floor (a 58-yuan theft is no other crime).
+    sheet = "公诉机关指控：" + told.replace("向李某", "向被害人李某")
+    assert decide_charges(["故意伤害"], ranked, sheet, {}, ARTICLES, NEAR, "zh", 0.2).proposed == ["敲诈勒索"]
+    small = "公诉机关指控：被告人王某盗窃超市洗发水一瓶，价值58元，赃物已追回。"
+    concealing = [("盗窃", 0.6), ("掩饰、隐瞒犯罪所得、犯罪所得收益", 0.1)]
+    assert decide_charges(["盗窃"], concealing, small, {}, ARTICLES, NEAR, "zh", 0.2).proposed == []
+
+
 def test_every_candidate_looked_at_is_named_with_what_it_lacks() -> None:
     fact = "被告人宋某驾驶机动车前喝了一瓶啤酒，被查获时呼气酒精含量为30mg/100ml，车辆撞上路边护栏，无人受伤。"
     ranked = [("交通肇事", 0.9), ("盗窃", 0.5), ("危险驾驶", 0.4), ("故意伤害", 0.1)]

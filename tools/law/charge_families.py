@@ -200,6 +200,13 @@ def untold_act(charge: str, fact: str) -> bool:
     return words is not None and not hides_words(fact) and not told_of_own(words, fact)
 
 
+def tells_act(charge: str, fact: str) -> bool:
+    """Whether ``charge`` is an act offence whose act ``fact`` tells as the one judged's own (盗窃's 窃取, 诈骗's
+    骗取): the fact's own evidence for it, whatever its score."""
+    words = ACT_WORDS.get(charge)
+    return words is not None and not hides_words(fact) and told_of_own(words, fact)
+
+
 def act_told(charge: str, fact: str) -> bool:
     """Whether ``charge`` belongs to a family whose act offence's act ``fact`` tells (信用卡诈骗 for a fact that tells
     a deceit): such a charge has the act of its kind behind it, whatever its own probability."""

@@ -54,3 +54,9 @@ def missing_element(charge: str, fact: str) -> Element | None:
     the fact's words may hide it: :func:`tools.law.wording.hides_words`)."""
     element = load_elements().get(charge)
     return element if element and not hides_words(fact) and not element.stated_in(fact) else None
+
+
+def states_element(charge: str, fact: str) -> bool:
+    """Whether ``charge`` has an element entry and ``fact`` states it: the fact's own evidence for the charge."""
+    element = load_elements().get(charge)
+    return element is not None and not hides_words(fact) and element.stated_in(fact)

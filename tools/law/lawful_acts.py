@@ -9,9 +9,10 @@ its article.
 
 The table is data (``lawful_acts.json``, read by :mod:`tools.law.tables`): each permission's article, its words and
 the patterns by which a fact tells it, with an example each way; ``beyond``, the words by which a fact tells an
-act beyond or against a permission (超过, 以外, 擅自, 明知, 但 …), a permission denied (没有……许可证), or a criminal
-record's own words (指控, 抓获, 被害人); ``harm``, a harm to a person, which no permission of these covers. Every
-labelled judgment holds the rule to the bar (``benchmarks/table_check.py``).
+act beyond or against a permission (超过, 以外, 擅自, 明知, 但 …) or a permission denied (没有……许可证); ``harm``, a
+harm to a person, which no permission of these covers. A criminal proceeding's record
+(:func:`tools.law.wording.prosecution_record`: 指控, 抓获, 被害人) names a licence as background, never as the act.
+Every labelled judgment holds the rule to the bar (``benchmarks/table_check.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from functools import cache
 from pathlib import Path
 
 from tools.law.tables import Entry, read_table
-from tools.law.wording import hides_words, normalised, told_match
+from tools.law.wording import hides_words, normalised, prosecution_record, told_match
 
 TABLE = Path(__file__).with_name("lawful_acts.json")
 
@@ -66,9 +67,10 @@ class Permitted:
 
 
 def permitted_act(fact: str) -> Permitted | None:
-    """The permission under which ``fact`` tells its act done, when it tells nothing beyond or against it and no
-    harm to a person (None otherwise, or when the fact's words may be hidden: :func:`tools.law.wording.hides_words`)."""
+    """The permission under which ``fact`` tells its act done, when it tells nothing beyond or against it, no harm to
+    a person and is no criminal proceeding's record (None otherwise, or when the fact's words may be hidden:
+    :func:`tools.law.wording.hides_words`)."""
     permissions, barred = _table()
-    if hides_words(fact) or barred.search(normalised(fact)):
+    if hides_words(fact) or barred.search(normalised(fact)) or prosecution_record(fact):
         return None
     return next((Permitted(p, words) for p in permissions if (words := p.told_in(fact))), None)

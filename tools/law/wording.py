@@ -227,6 +227,22 @@ def victim_account(fact: str) -> str:
     return fact[done_to.start() : end]
 
 
+_PROSECUTION = re.compile(
+    r"指控|公诉|审[^。，；]{0,3}查明|归案|抓获|被害人|赃款|赃物|刑事拘留|逮捕|取保候审|投案|原审|上诉人|抗诉"
+)
+"""Words of a criminal proceeding's own record: the prosecution's charge (公诉机关指控), a court's finding (经审理查明,
+二审查明), an arrest or a surrender (抓获, 归案, 投案), a victim (被害人), the proceeds (赃款). Every labelled judgment
+but a handful of appeal summaries holds one; no everyday account of a dispute does. A fact's own naming of a crime
+(以故意杀人罪判处) is not among them: anyone can write that."""
+
+
+def prosecution_record(fact: str) -> str:
+    """The words by which ``fact`` is told as a criminal proceeding's record ('' when it is not: an everyday
+    account)."""
+    found = _PROSECUTION.search(normalised(fact))
+    return found.group() if found else ""
+
+
 _UNMET = re.compile(
     r"(?:没有?达?到|未达到?|够不上|不够|不算|不是|并非)[^，。；？！,;?!\d零一二三四五六七八九十百千万两]{1,10}"
 )
