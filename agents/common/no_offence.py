@@ -1,7 +1,7 @@
 """No conviction without an offence: the checks that leave a fact's proposed charges, or all of them, unconvicted.
 
 The charge scorer always has a best candidate: the precedents are all criminal, and a quarrel, an unpaid loan or
-a parking ticket shares words with some of them. Three checks, each on evidence a reader can verify, decide
+a parking ticket shares words with some of them. These checks, each on evidence a reader can verify, decide
 that the fact states no offence instead (不构成犯罪):
 - the teller's own account of what was done to them (:func:`tools.law.wording.victim_account`): no act of theirs
   is stated;
@@ -328,8 +328,8 @@ def decide_charges(
         tried = {*chosen, *told, *(r["charge"] for r in no_offence)}
         # A criminal proceeding's record (公诉机关指控, 经审理查明) charges an offence: where the proposal failed on
         # its act or element, not on its amount, the candidates the fact itself gives evidence of are looked at
-        # even under the bar (猥亵儿童 for a charge sheet whose 盗窃 the scorer chose; 36 → 4 criminal facts of the
-        # replays left with no charge, no non-crime fact convicted more).
+        # even under the bar (猥亵儿童 for a charge sheet whose 盗窃 the scorer chose; 36 → 5 criminal facts of the
+        # replays left with no charge, no non-crime fact convicted more: s63-offence).
         below = bool(prosecution_record(fact)) and all(r["by"] in ("untold", "element", "named") for r in no_offence)
         proposed, records = look_further(ranked, tried, fact, stand_in, articles, language, check, below)
         no_offence = no_offence + records

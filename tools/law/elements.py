@@ -57,6 +57,8 @@ def missing_element(charge: str, fact: str) -> Element | None:
 
 
 def states_element(charge: str, fact: str) -> bool:
-    """Whether ``charge`` has an element entry and ``fact`` states it: the fact's own evidence for the charge."""
+    """Whether ``charge`` has an element entry and ``fact`` states it: the fact's own evidence for the charge. The
+    patterns are broad by design (a fact that names none of them surely lacks the element), so this is weak
+    evidence, read only where a charge sheet says some offence was committed (``look_further``'s ``below``)."""
     element = load_elements().get(charge)
     return element is not None and not hides_words(fact) and element.stated_in(fact)

@@ -27,8 +27,8 @@ _NOT_TEXT = re.compile(r"[\W_]|是否")
 _DENIED = re.compile(r"(?:未(?!满|成年|婚|经|遂)|没有|并非|不构成|不足以)[^，。；]{0,6}$|无人员?(?:受|被)?$|无任何$")
 """Words before a condition or an act that deny it (所幸未造成人员死亡, 未达重伤, 双方都没有受伤), at most six
 characters back within a clause. 未 that makes an adjective (未满月的女婴, 未成年人, 未婚, 未经同意, 未遂) denies
-nothing after it, and 无人 denies only what it stands right before (无人受伤, 无人被打伤: the 伤 of 受伤
-as well): 趁店内无人之际窃得 tells the theft."""
+nothing after it; 无任何 denies what follows it (无任何伤害), and 无人 only what it stands right before (无人受伤,
+无人被打伤: the 伤 of 受伤 as well): 趁店内无人之际窃得 tells the theft."""
 _DISCLAIMED = re.compile(r"(?:不构成|不属于|不能认定为?|不予认定|不认定|没有|并无|无|未能|未|拒不|不)[^，。；]{0,3}$")
 """Words before a finding that dispute it (辩护人所提自首的意见…经查不构成自首, 无前科, 拒不供述), at most three
 characters back within a clause: any 不 or 无 disputes a finding, where it would deny no act (不慎, 无故)."""
@@ -165,7 +165,8 @@ _OTHERS_DO = re.compile(
     r"(?:有人|小偷|窃贼|盗贼|陌生人|承包人|承租人|租户|房客|房东|出租人|买家|卖家|买方|卖方|对方|邻居|同事|朋友|物业|商家|店家|快递员|网站|平台|(?:一|两|几|数)(?:名|个)?(?:陌生)?(?:男子|女子|男人|女人|小偷)|不明身份[^，。；]{0,3}人)"
     r"[^，。；]{0,4}$"
 )
-"""Another the fact names as the doer, just before an act (有人撬自家门锁, 一名男子拿走): not the defendant's act."""
+"""Another the fact names as the doer, just before an act (有人撬自家门锁, 一名男子拿走; a party by its role: 租户提前
+搬走, 邻居家的猫抓伤, 承包人擅自砍掉): not the defendant's act."""
 _JOINT = re.compile(r"伙同|纠集|指使|雇佣|带领|与|和|同")
 """Words that make the other the defendant's accomplice (伙同一名男子撬门): the act is theirs together."""
 
