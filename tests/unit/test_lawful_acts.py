@@ -30,6 +30,8 @@ def test_every_permission_cites_its_article_and_holds_for_its_examples() -> None
         ("被告人伍某发现一名男子正在掏乘客的口袋，抓住该男子的手腕并将其扭送到派出所。", "公民扭送"),
         ("被告人幸某是某中学的校长，按照教育局的规定组织学生进行了期末考试。", "依法履职"),
         ("被告人步某是公司的财务人员，按照公司规定代扣代缴了员工的个人所得税。", "如实申报"),
+        ("被告人赖某是屠宰场工人，在定点屠宰场内按照检疫规程屠宰了一批生猪。", "依法履职"),
+        ("被告人蔺某是一名消防员，为救出被困人员砸开了一户人家的防盗门。", "紧急避险"),
     ],
 )
 def test_an_act_told_as_permitted_names_its_permission(fact: str, permission: str) -> None:

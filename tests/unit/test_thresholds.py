@@ -168,6 +168,7 @@ def test_an_intentional_offence_needs_more_than_a_harm_the_one_judged_did_by_acc
     intent = load_elements()[charge].stated[-1]  # the INTENDED fragment, last of each entry's patterns
     accident = "被告人甘某在工地上不慎掉落一块木板，砸坏了路边一辆汽车，致车主手臂受伤。"
     assert not told(intent, accident) and missing_element(charge, accident) is not None
+    assert not told(intent, "被告人益某在健身房举重时器械脱手，砸坏了地板。")
     # A grudge is intent, whatever else went by accident.
     assert told(intent, accident.replace("不慎掉落", "因与车主有矛盾，扔下"))
     # The victim's own accident (被害人……不小心), or one done to the defendant, is not the defendant's.
