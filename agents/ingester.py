@@ -41,6 +41,7 @@ from tools.pipelines.ingestion import (
     ingest_consultations,
     ingest_interpretations,
     ingest_laws,
+    ingest_provisions,
 )
 from tools.retrieval.vectors import CASES, COMMUNITY_REPORTS, CONSULTATIONS, ENTITIES, INTERPRETATIONS, STATUTES
 from tools.services import get_services
@@ -124,7 +125,8 @@ def link_charges(state: IngestState) -> dict[str, Any]:
 
 
 def load_interpretations(state: IngestState) -> dict[str, Any]:
-    """Every interpretation of the directory: chunks to vectors, nodes and INTERPRETS edges to the graph."""
+    """Every interpretation of the directory: chunks to vectors, nodes and INTERPRETS edges to the graph; the
+    provisions of those in force as statute articles."""
     started = time.perf_counter()
     services = get_services()
     parsed = [parse_interpretation(path) for path in interpretation_files(_interpretations_dir(state))]
@@ -138,8 +140,13 @@ def load_interpretations(state: IngestState) -> dict[str, Any]:
         on_plan,
         on_batch,
     )
+    # Then their provisions as statute articles: a basis cites 《…规定》第二十五条 as it cites a law's article.
+    on_plan, on_batch = _progress("provisions")
+    cited = ingest_provisions(
+        parsed, services.vectors, services.statutes, services.settings.ingest_batch_size, on_plan, on_batch
+    )
     return {
-        "reports": {"interpretations": {**asdict(report), "repealed": repealed}},
+        "reports": {"interpretations": {**asdict(report), "repealed": repealed}, "provisions": asdict(cited)},
         "trace": [trace_event("load_interpretations", started)],
     }
 

@@ -141,6 +141,11 @@ def _print_ingest_reports(reports: dict[str, Any], elapsed: float) -> None:
             f"unchanged of {interp['files']}; {interp['chunks']} chunks written, {interp['links']} Criminal Law "
             f"references linked; {interp.get('repealed', 0)} repealed or replaced by a later one (not searched)."
         )
+    if cited := reports.get("provisions"):
+        console.print(
+            f"Provisions (interpretations in force, cited as articles): {len(cited['laws'])} interpretations, "
+            f"{cited['added']} provisions added, {cited['updated']} updated, {cited['unchanged']} unchanged."
+        )
     if onto := reports.get("ontology"):
         console.print(
             f"Ontology: features extracted for {onto['extracted']} cases; {onto['cases']} cases, {onto['similar']} "

@@ -8,8 +8,8 @@ from tests.conftest import SHARED_DATA
 from tools.corpus.interpretations import parse_interpretation
 from tools.errors import InputError
 from tools.kb.interpretations import InterpretationRepository
-from tools.pipelines.ingestion import ingest_interpretations
-from tools.retrieval.vectors import INTERPRETATIONS
+from tools.pipelines.ingestion import ingest_interpretations, ingest_provisions
+from tools.retrieval.vectors import INTERPRETATIONS, STATUTES
 from tools.services import Services
 
 pytestmark = pytest.mark.integration
@@ -29,14 +29,23 @@ def interps() -> list:
     return [parse_interpretation(RULES_DIR / name) for name in FILES]
 
 
+LOANS = "最高人民法院关于审理民间借贷案件适用法律若干问题的规定"
+
+
+def _forget(kb: Services) -> None:
+    kb.vectors.reset(INTERPRETATIONS)
+    kb.graph.query("MATCH (i:Interpretation) DETACH DELETE i")
+    for law in [law for law in kb.statutes.counts() if law.startswith("最高人民")]:
+        kb.vectors.delete_where(STATUTES, "law", law)
+        kb.statutes.delete_law(law)
+
+
 @pytest.fixture
 def kb_clean(kb: Services) -> Services:
-    """The session KB (Criminal Law present) without interpretations before and after the test."""
-    kb.vectors.reset(INTERPRETATIONS)
-    kb.graph.query("MATCH (i:Interpretation) DETACH DELETE i")
+    """The session KB (Criminal Law present) without interpretations or their provisions before and after."""
+    _forget(kb)
     yield kb
-    kb.vectors.reset(INTERPRETATIONS)
-    kb.graph.query("MATCH (i:Interpretation) DETACH DELETE i")
+    _forget(kb)
 
 
 def test_interpretations_link_to_the_articles_they_apply(kb_clean: Services, interps: list) -> None:
@@ -114,3 +123,43 @@ def test_a_repealed_interpretation_is_neither_offered_nor_shown(kb_clean: Servic
     everything = kb_clean.vectors.search(INTERPRETATIONS, query, 50)
     assert f"{food}(2013-05-02)" in {h.metadata["interpretation"] for h in everything}
     assert articles_cited_by(kb_clean.vectors, INTERPRETATIONS, query, 5, 10, {IN_FORCE: True})
+
+
+def test_the_provisions_in_force_are_articles_embedded_as_their_chunks(kb_clean: Services) -> None:
+    from tools.corpus.interpretations import mark_superseded, provisions
+    from tools.kb.cases import CaseRepository
+    from tools.kb.charges import ChargeRepository
+    from tools.kb.consultations import ConsultationRepository
+    from tools.pipelines.ingestion import remove_source
+
+    food = "最高人民法院、最高人民检察院关于办理危害食品安全刑事案件适用法律若干问题的解释"
+    interps = [
+        parse_interpretation(RULES_DIR / name)
+        for name in (f"{food}(2013-05-02).md", f"{food}(2021-12-30).md", f"{LOANS}(2020-12-29).md")
+    ]
+    mark_superseded(interps)
+    repo = InterpretationRepository(kb_clean.graph)
+    ingest_interpretations(interps, kb_clean.vectors, repo, batch_size=16)
+    report = ingest_provisions(interps, kb_clean.vectors, kb_clean.statutes, batch_size=16)
+    # The 2013 food-safety interpretation is replaced by the 2021 one: none of its provisions is offered.
+    assert report.laws == [food, LOANS]
+    counts = kb_clean.statutes.counts()
+    assert (counts[food], counts[LOANS]) == (len(provisions(interps[1])[1]), len(provisions(interps[2])[1]))
+    rate = kb_clean.statutes.get_articles([f"{LOANS}:25"])[0]
+    assert rate.heading == f"《{LOANS}》第二十五条"
+    assert rate.text.startswith("出借人请求借款人按照合同约定利率支付利息的")
+    # Stored (and so embedded) as its chunk was: a KB built from the shipped vectors embeds nothing again.
+    chunk = f"{interps[2].id}#第二十五条"
+    stored = kb_clean.vectors.texts(STATUTES, [rate.id])[rate.id]
+    assert stored == kb_clean.vectors.texts(INTERPRETATIONS, [chunk])[chunk]
+    # Found by a question as a statute article is.
+    hits = kb_clean.vectors.search(STATUTES, "借贷双方约定的利率超过合同成立时一年期贷款市场报价利率四倍", 5)
+    assert rate.id in [h.id for h in hits]
+    again = ingest_provisions(interps, kb_clean.vectors, kb_clean.statutes, batch_size=16)
+    assert (again.added, again.updated, again.unchanged) == (0, 0, report.total)
+    # Removing the file removes its provisions too, and nothing else.
+    cases = CaseRepository(kb_clean.graph, ChargeRepository(kb_clean.graph))
+    remove_source(interps[2].source, kb_clean.vectors, cases, repo, ConsultationRepository(kb_clean.graph))
+    assert kb_clean.statutes.get_articles([f"{LOANS}:25"]) == []
+    assert not kb_clean.vectors.metadata(STATUTES, [f"{LOANS}:25"])
+    assert kb_clean.statutes.counts()["刑法"] == 505 and food in kb_clean.statutes.counts()

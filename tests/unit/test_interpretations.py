@@ -5,7 +5,14 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SHARED_DATA
-from tools.corpus.interpretations import criminal_law_refs, interpretation_files, mark_superseded, parse_interpretation
+from tools.corpus.interpretations import (
+    chunk_document,
+    criminal_law_refs,
+    interpretation_files,
+    mark_superseded,
+    parse_interpretation,
+    provisions,
+)
 from tools.errors import CorpusError
 from tools.llm.tokens import count_tokens
 
@@ -71,3 +78,37 @@ def test_an_interpretation_a_later_one_repeals_or_replaces_is_marked() -> None:
     # procuratorate rules replace their （试行） version; the motor-vehicle interpretation stays in force.
     assert [i.repealed_by for i in interps] == [names[1], "", names[3], "", ""]
     assert all(new != old for new, old in zip((i.content_hash for i in interps), before, strict=True))
+
+
+def test_the_provisions_of_an_interpretation_are_articles_cited_by_its_title(tmp_path: Path) -> None:
+    loans = parse_interpretation(RULES_DIR / "最高人民法院关于审理民间借贷案件适用法律若干问题的规定(2020-12-29).md")
+    info, articles, documents = provisions(loans)
+    law = "最高人民法院关于审理民间借贷案件适用法律若干问题的规定"
+    assert (info.short, info.full_name, info.department) == (law, law, "最高人民法院")
+    by_id = {a.id: a for a in articles}
+    rate = by_id[f"{law}:25"]
+    assert (rate.label, rate.number, rate.law) == ("第二十五条", 25, law)
+    # The text is the law's, without its label, as a statute article's is; quoted in the basis as 《title》第二十五条.
+    assert rate.text.startswith("出借人请求借款人按照合同约定利率支付利息的，人民法院应予支持")
+    assert rate.heading == f"《{law}》第二十五条"
+    # Its vector is its chunk's: the same text is embedded, so nothing is embedded twice.
+    chunk = next(c for c in loans.chunks if c.label == "第二十五条")
+    assert documents[rate.id] == chunk_document(loans, chunk)
+    assert len(articles) == len({c.label for c in loans.chunks if c.label != "序言"})
+    # An article split over chunks is one provision, embedded afresh; a heading line is no part of its text.
+    path = tmp_path / "最高人民法院关于测试的规定(2020-01-01).md"
+    long = "\n".join(f"第{i}款的内容很长很长。" * 30 for i in range(1, 8))
+    text = f"# 最高人民法院关于测试的规定\n<!-- INFO END -->\n第一条 {long}\n## 第二章\n第二条 短。\n"
+    path.write_text(text, encoding="utf-8")
+    split = parse_interpretation(path, max_tokens=200)
+    _, articles, documents = provisions(split)
+    assert [a.label for a in articles] == ["第一条", "第二条"]
+    assert len([c for c in split.chunks if c.label.startswith("第一条")]) > 1
+    assert articles[0].text.startswith("第1款的内容很长很长。") and "## 第二章" not in articles[0].text
+    assert list(documents) == ["最高人民法院关于测试的规定:2"]
+
+
+def test_a_reply_numbered_without_articles_has_no_provisions(tmp_path: Path) -> None:
+    path = tmp_path / "最高人民法院关于某问题的批复(2001-01-01).md"
+    path.write_text("# 最高人民法院关于某问题的批复\n<!-- INFO END -->\n一、答复如下。\n二、此复。\n", encoding="utf-8")
+    assert provisions(parse_interpretation(path))[1] == []

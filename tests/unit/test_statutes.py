@@ -55,6 +55,20 @@ def test_parse_citations_reads_ids_and_prose_in_order_without_repeats() -> None:
     assert parse_citations(text) == ["刑法:133-1", "道路交通安全法:91", "刑法:264"]
 
 
+def test_parse_citations_reads_an_interpretation_whose_title_names_a_law() -> None:
+    # A provision is cited by the interpretation's full title, which names its law in brackets of its own
+    # (or in 〈〉, with the official prefix); both give the id its ingested provision has.
+    guarantee = "最高人民法院关于适用《民法典》有关担保制度的解释:68"
+    assert parse_citations("《最高人民法院关于适用《民法典》有关担保制度的解释》第六十八条") == [guarantee]
+    assert parse_citations("《最高人民法院关于适用〈中华人民共和国民法典〉有关担保制度的解释》第六十八条") == [
+        guarantee
+    ]
+    loans = "最高人民法院关于审理民间借贷案件适用法律若干问题的规定"
+    assert parse_citations(f"《民法典》第五百七十七条、《{loans}》第二十五条") == ["民法典:577", f"{loans}:25"]
+    # Two laws in a row are two citations, not one title.
+    assert parse_citations("依据《民法典》和《刑法》第一条") == ["刑法:1"]
+
+
 def test_parse_citations_handles_suffix_in_prose() -> None:
     assert parse_citations("《中华人民共和国刑法》第一百三十三条之一规定") == ["刑法:133-1"]
 

@@ -4,6 +4,11 @@ then ``第X条 …`` articles).
 Each interpretation becomes chunks, one per article (the preamble is chunk 序言); an article longer than
 the token budget is split at paragraph boundaries. Every chunk records the Criminal Law articles it names
 (刑法第二百六十四条, 《中华人民共和国刑法》第一百三十三条之一), which become INTERPRETS edges.
+
+An interpretation in force is also cited like a statute:
+《最高人民法院关于审理民间借贷案件适用法律若干问题的规定》第二十五条 is a provision a lawyer's answer names and a Legal
+Basis quotes. :func:`provisions` gives its 第X条 as articles whose
+law is the interpretation's title (id ``<title>:25``), so they are retrieved, kept and quoted as articles are.
 """
 
 from __future__ import annotations
@@ -13,8 +18,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tools.corpus.laws_db import LawInfo
 from tools.errors import CorpusError
-from tools.law.articles import ARTICLE_REF, article_ids_in
+from tools.law.articles import ARTICLE_REF, Article, article_ids_in, parse_article_label, short_law_name
 from tools.llm.tokens import count_tokens
 from tools.text import read_utf8
 
@@ -24,6 +30,8 @@ _DATE_RE = re.compile(r"\((\d{4}-\d{2}-\d{2})\)$")
 _REPEALS_RE = re.compile(r"((?:《[^》]+》(?:（[^）]*）|\([^)]*\))?[、和及]?)+)[^。；]{0,10}?(?:同时|予以)?废止")
 """A sentence repealing earlier interpretations: 《…的解释》（法释〔2013〕12号）同时废止."""
 _TRIAL_RE = re.compile(r"[（(]试行[)）]|\s")
+_PART_RE = re.compile(r"（\d+）$")
+"""The part number :func:`_split` appends to the label of an article too long for one chunk."""
 
 
 @dataclass(frozen=True)
@@ -147,3 +155,41 @@ def interpretation_files(directory: Path) -> list[Path]:
     if not files:
         raise CorpusError(f"no interpretation markdown files in {directory}")
     return files
+
+
+def chunk_document(interp: Interpretation, chunk: InterpretationChunk) -> str:
+    """What a chunk is embedded and indexed as: the interpretation's title and the article's label give the
+    dense model the context (the same text embeds the provision the chunk holds, so its vector is reused)."""
+    return f"{interp.title} {chunk.label}\n{chunk.text}"
+
+
+def issuer(title: str) -> str:
+    """Who issued an interpretation, from its title: 最高人民法院、最高人民检察院 for a joint one."""
+    return title.partition("关于")[0] or title
+
+
+def provisions(interp: Interpretation) -> tuple[LawInfo, list[Article], dict[str, str]]:
+    """The interpretation's 第X条 as statute articles (law: the title; text without the label, paragraphs joined
+    by a line break as the laws' are; a heading line between articles left out), and the text each whole
+    article's chunk was embedded as (an article split over chunks is embedded afresh). An interpretation
+    without 第X条 (a 批复 numbered 一、二、) has none: it is cited whole, as a passage."""
+    short = short_law_name(interp.title)
+    parts: dict[str, list[InterpretationChunk]] = {}
+    for chunk in interp.chunks:
+        if chunk.label != "序言":
+            parts.setdefault(_PART_RE.sub("", chunk.label), []).append(chunk)
+    articles: dict[str, Article] = {}
+    documents: dict[str, str] = {}
+    for label, chunks in parts.items():
+        number = parse_article_label(label)
+        key = f"{short}:{number.key}"
+        if key in articles:  # the first of a number is the interpretation's own; a later one quotes another text
+            continue
+        lines = "\n".join(c.text for c in chunks).splitlines()
+        lines[0] = _ARTICLE_START_RE.sub("", lines[0], count=1).strip()
+        text = "\n".join(line for line in lines if line and not line.startswith("#"))
+        articles[key] = Article(key, short, interp.title, number.number, number.suffix, label, "", text)
+        if len(chunks) == 1:
+            documents[key] = chunk_document(interp, chunks[0])
+    info = LawInfo(f"interpretation:{interp.id}", interp.title, short, issuer(interp.title), len(articles))
+    return info, list(articles.values()), documents

@@ -33,7 +33,7 @@ ORDER BY article_id, id
 """
 
 
-_OF_SOURCE = "MATCH (i:Interpretation) WHERE i.source = $source RETURN i.id AS id ORDER BY id"
+_OF_SOURCE = "MATCH (i:Interpretation) WHERE i.source = $source RETURN i.id AS id, i.title AS title ORDER BY id"
 _SOURCES = "MATCH (i:Interpretation) RETURN DISTINCT i.source AS source"
 _DELETE = "UNWIND $ids AS id MATCH (i:Interpretation {id: id}) DETACH DELETE i"
 
@@ -77,6 +77,10 @@ class InterpretationRepository:
     def ids_of_source(self, source: str) -> list[str]:
         """Interpretations ingested from the file named ``source``."""
         return [r["id"] for r in self.store.read(_OF_SOURCE, {"source": source})]
+
+    def titles_of_source(self, source: str) -> list[str]:
+        """The titles of the interpretations ingested from the file named ``source`` (their provisions' law)."""
+        return [r["title"] for r in self.store.read(_OF_SOURCE, {"source": source})]
 
     def sources(self) -> list[str]:
         return sorted(r["source"] for r in self.store.read(_SOURCES))

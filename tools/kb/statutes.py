@@ -35,6 +35,9 @@ RETURN a.id AS id, a.law AS law, a.law_full AS law_full, a.number AS number, a.s
        a.label AS label, a.chapter AS chapter, a.text AS text
 """
 
+_DELETE_ARTICLES_OF = "MATCH (a:Article) WHERE a.law = $law DETACH DELETE a"
+_DELETE_LAW = "MATCH (l:Law {id: $law}) DETACH DELETE l"
+
 _HASHES_FOR_LAW = "MATCH (a:Article) WHERE a.law = $law RETURN a.id AS id, a.hash AS hash"
 
 _OPENING_WITH = "MATCH (a:Article) WHERE a.law = $law AND a.text STARTS WITH $opening RETURN a.id AS id, a.text AS text"
@@ -68,6 +71,11 @@ class StatuteRepository:
         rows = [{**asdict(a), "hash": a.content_hash} for a in articles]
         if rows:
             self.store.query(_UPSERT_ARTICLES, {"rows": rows})
+
+    def delete_law(self, law: str) -> None:
+        """Delete a law and its articles (an interpretation repealed since it was ingested); none: nothing."""
+        self.store.query(_DELETE_ARTICLES_OF, {"law": law})
+        self.store.query(_DELETE_LAW, {"law": law})
 
     def article_hashes(self, law: str) -> dict[str, str]:
         """id -> content hash of the articles of one law already in the graph."""

@@ -59,8 +59,9 @@ def cn_to_int(text: str) -> int:
 
 
 def short_law_name(name: str) -> str:
-    """The law name used in ids: the official prefix 中华人民共和国 is dropped (刑法, 民法典)."""
-    name = name.strip().strip("《》")
+    """The law name used in ids: the official prefix 中华人民共和国 is dropped (刑法, 民法典), also from a law an
+    interpretation's title names (最高人民法院关于适用〈中华人民共和国民法典〉… is 最高人民法院关于适用《民法典》…)."""
+    name = name.strip().strip("《》").replace("〈", "《").replace("〉", "》").replace(f"《{OFFICIAL_PREFIX}", "《")
     return name[len(OFFICIAL_PREFIX) :] if name.startswith(OFFICIAL_PREFIX) else name
 
 
@@ -175,7 +176,9 @@ _ID_LIKE_RE = re.compile(r"[\[【]\s*《?[^\[\]【】:：\s》]{1,40}》?\s*[:�
 # Ids of Latin-named codes written without brackets, as a small model lists them ("Citations: IPC:382").
 _BARE_ID_RE = re.compile(r"(?<![\w\[【])([A-Z][A-Za-z]{1,15})\s*:\s*(\d+[A-Z]{0,2})\b")
 # Citations in prose: 《中华人民共和国刑法》第一百三十三条之一, 《刑法》第264条.
-_PROSE_RE = re.compile(rf"《([^》]{{1,60}})》\s*{ARTICLE_REF}")
+# An interpretation's title names a law in brackets of its own:
+# 《最高人民法院关于适用《民法典》有关担保制度的解释》第一条.
+_PROSE_RE = re.compile(rf"《((?:[^《》]|《[^《》]{{1,30}}》){{1,80}})》\s*{ARTICLE_REF}")
 
 
 def prose_citation_spans(text: str) -> list[tuple[int, int, str]]:

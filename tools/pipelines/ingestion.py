@@ -17,7 +17,7 @@ from tools.corpus.cail import Case
 from tools.corpus.charge_rules import ChargeRules
 from tools.corpus.consultations import Consultation
 from tools.corpus.halves import half_of
-from tools.corpus.interpretations import Interpretation
+from tools.corpus.interpretations import Interpretation, chunk_document, provisions
 from tools.corpus.laws_db import LawInfo, load_articles
 from tools.errors import InputError, listing
 from tools.kb.cases import CaseRepository
@@ -28,7 +28,7 @@ from tools.kb.ontology import FeatureExtractor, Features, OntologyRepository
 from tools.kb.port import GraphStore
 from tools.kb.sources import SourceRepository
 from tools.kb.statutes import StatuteRepository
-from tools.law.articles import CRIMINAL_LAW, Article
+from tools.law.articles import CRIMINAL_LAW, Article, short_law_name
 from tools.retrieval.vectors import (
     CASES,
     CONSULTATIONS,
@@ -108,7 +108,7 @@ def ingest_interpretations(
             vectors.upsert(
                 INTERPRETATIONS,
                 [c.id for c in batch],
-                [f"{interp.title} {c.label}\n{c.text}" for c in batch],
+                [chunk_document(interp, c) for c in batch],
                 [
                     {
                         "interpretation": interp.id,
@@ -334,7 +334,8 @@ def remove_source(
     consultations: ConsultationRepository,
 ) -> tuple[str, int]:
     """Delete one source's nodes, edges and vectors and nothing else: a case or consultation file (its name
-    without .jsonl) or an interpretation file (its file name). Returns what was removed and how many."""
+    without .jsonl) or an interpretation file (its file name, with its provisions). Returns what was removed and
+    how many."""
     if count := consultations.sources().get(source, 0):
         vectors.delete_where(CONSULTATIONS, "source", source)
         consultations.delete_source(source)
@@ -348,7 +349,11 @@ def remove_source(
         cases.store.compact()
         return "cases", count
     if ids := interpretations.ids_of_source(source):
-        # Chunks first: a kill in between leaves nodes whose hash makes the next ingest rewrite them.
+        # Provisions and chunks first: a kill in between leaves nodes whose hash makes the next ingest rewrite them.
+        statutes = StatuteRepository(interpretations.store)
+        for title in interpretations.titles_of_source(source):
+            vectors.delete_where(STATUTES, "law", short_law_name(title))
+            statutes.delete_law(short_law_name(title))
         for interp_id in ids:
             vectors.delete_where(INTERPRETATIONS, "interpretation", interp_id)
         interpretations.delete(ids)
@@ -372,9 +377,13 @@ def ingest_laws(
     on_plan: Callable[[int], None] = lambda _total: None,
     on_batch: Callable[[int], None] = lambda _done: None,
     loaded: Mapping[str, list[Article]] | None = None,
+    documents: Mapping[str, str] | None = None,
 ) -> IngestReport:
     """Load the laws from laws.db (or take their articles from ``loaded``, by short name, for a pack that
-    has its own corpus) and write what is missing; ``on_batch`` gets the articles just written."""
+    has its own corpus) and write what is missing; ``on_batch`` gets the articles just written. ``documents``:
+    the text an article is embedded as where not :func:`document_text` (an interpretation's provision, as its
+    chunk was: the vector already computed is reused)."""
+    documents = documents or {}
     report = IngestReport(laws=[law.short for law in laws])
     work: list[tuple[LawInfo, list[Article]]] = []
     for law in laws:
@@ -394,7 +403,7 @@ def ingest_laws(
             vectors.upsert(
                 STATUTES,
                 [a.id for a in batch],
-                [document_text(a) for a in batch],
+                [documents.get(a.id) or document_text(a) for a in batch],
                 [{"law": law.short, "number": a.number, "label": a.label, "hash": a.content_hash} for a in batch],
             )
             repo.upsert_articles(batch)
@@ -402,3 +411,28 @@ def ingest_laws(
     if any(todo for _, todo in work):
         repo.store.compact()
     return report
+
+
+def ingest_provisions(
+    interpretations: Sequence[Interpretation],
+    vectors: ChromaVectors,
+    repo: StatuteRepository,
+    batch_size: int,
+    on_plan: Callable[[int], None] = lambda _total: None,
+    on_batch: Callable[[int], None] = lambda _done: None,
+) -> IngestReport:
+    """The provisions of the interpretations in force, written as statute articles (one law per interpretation);
+    those of an interpretation since repealed or replaced are deleted from both stores, so no basis quotes them."""
+    in_force = [i for i in interpretations if not i.repealed_by]
+    # A revision keeps its title: the law of a repealed version may be the version in force.
+    offered = {short_law_name(i.title) for i in in_force}
+    for law in {short_law_name(i.title) for i in interpretations if i.repealed_by} - offered:
+        vectors.delete_where(STATUTES, "law", law)
+        repo.delete_law(law)
+    found = [provisions(i) for i in in_force]
+    found = [(info, articles, texts) for info, articles, texts in found if articles]
+    loaded = {info.short: articles for info, articles, _ in found}
+    documents = {key: text for _, _, texts in found for key, text in texts.items()}
+    return ingest_laws(
+        [info for info, _, _ in found], vectors, repo, batch_size, None, on_plan, on_batch, loaded, documents
+    )
