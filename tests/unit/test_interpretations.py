@@ -98,12 +98,14 @@ def test_the_provisions_of_an_interpretation_are_articles_cited_by_its_title(tmp
     # An article split over chunks is one provision, embedded afresh; a heading line is no part of its text.
     path = tmp_path / "最高人民法院关于测试的规定(2020-01-01).md"
     long = "\n".join(f"第{i}款的内容很长很长。" * 30 for i in range(1, 8))
-    text = f"# 最高人民法院关于测试的规定\n<!-- INFO END -->\n第一条 {long}\n## 第二章\n第二条 短。\n"
+    # A preamble split over chunks is no provision either.
+    text = f"# 最高人民法院关于测试的规定\n<!-- INFO END -->\n{long}\n第一条 {long}\n## 第二章\n第二条 短。\n"
     path.write_text(text, encoding="utf-8")
     split = parse_interpretation(path, max_tokens=200)
     _, articles, documents = provisions(split)
     assert [a.label for a in articles] == ["第一条", "第二条"]
     assert len([c for c in split.chunks if c.label.startswith("第一条")]) > 1
+    assert "序言（2）" in [c.label for c in split.chunks]
     assert articles[0].text.startswith("第1款的内容很长很长。") and "## 第二章" not in articles[0].text
     assert list(documents) == ["最高人民法院关于测试的规定:2"]
 

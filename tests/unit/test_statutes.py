@@ -65,6 +65,8 @@ def test_parse_citations_reads_an_interpretation_whose_title_names_a_law() -> No
     ]
     loans = "最高人民法院关于审理民间借贷案件适用法律若干问题的规定"
     assert parse_citations(f"《民法典》第五百七十七条、《{loans}》第二十五条") == ["民法典:577", f"{loans}:25"]
+    # The model names it by id as it names a law's article.
+    assert parse_citations(f"[{guarantee}]和【{loans}:25】") == [guarantee, f"{loans}:25"]
     # Two laws in a row are two citations, not one title.
     assert parse_citations("依据《民法典》和《刑法》第一条") == ["刑法:1"]
 

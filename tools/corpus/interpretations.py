@@ -176,8 +176,8 @@ def provisions(interp: Interpretation) -> tuple[LawInfo, list[Article], dict[str
     short = short_law_name(interp.title)
     parts: dict[str, list[InterpretationChunk]] = {}
     for chunk in interp.chunks:
-        if chunk.label != "序言":
-            parts.setdefault(_PART_RE.sub("", chunk.label), []).append(chunk)
+        if (label := _PART_RE.sub("", chunk.label)) != "序言":
+            parts.setdefault(label, []).append(chunk)
     articles: dict[str, Article] = {}
     documents: dict[str, str] = {}
     for label, chunks in parts.items():

@@ -168,11 +168,12 @@ class Article:
 
 # Explicit ids as the prompts ask the model to write them, in brackets: [刑法:133-1], 【刑法:264】.
 # English pack ids carry letter suffixes: [IPC:120A].
-_ID_RE = re.compile(
-    r"[\[【]\s*《?([^\[\]【】:：\s》]{1,40})》?\s*[:：]\s*(\d+(?:-\d+|[A-Z]{1,2})?|条目\d+|全文)\s*[\]】]"
-)
+# An interpretation's provision is a law of its title, which may name a law in brackets of its own:
+# [最高人民法院关于适用《民法典》有关担保制度的解释:68].
+_LAW_IN_ID = r"(?:[^\[\]【】:：\s《》]|《[^\[\]【】:：\s《》]{1,30}》){1,60}?"
+_ID_RE = re.compile(rf"[\[【]\s*《?({_LAW_IN_ID})》?\s*[:：]\s*(\d+(?:-\d+|[A-Z]{{1,2}})?|条目\d+|全文)\s*[\]】]")
 # What a bracketed id looks like from outside (a law, a colon, then a number), whatever follows the number.
-_ID_LIKE_RE = re.compile(r"[\[【]\s*《?[^\[\]【】:：\s》]{1,40}》?\s*[:：]\s*\d[^\[\]【】\n]{0,60}[\]】]")
+_ID_LIKE_RE = re.compile(rf"[\[【]\s*《?{_LAW_IN_ID}》?\s*[:：]\s*\d[^\[\]【】\n]{{0,60}}[\]】]")
 # Ids of Latin-named codes written without brackets, as a small model lists them ("Citations: IPC:382").
 _BARE_ID_RE = re.compile(r"(?<![\w\[【])([A-Z][A-Za-z]{1,15})\s*:\s*(\d+[A-Z]{0,2})\b")
 # Citations in prose: 《中华人民共和国刑法》第一百三十三条之一, 《刑法》第264条.
