@@ -163,3 +163,31 @@ def test_the_provisions_in_force_are_articles_embedded_as_their_chunks(kb_clean:
     assert kb_clean.statutes.get_articles([f"{LOANS}:25"]) == []
     assert not kb_clean.vectors.metadata(STATUTES, [f"{LOANS}:25"])
     assert kb_clean.statutes.counts()["刑法"] == 505 and food in kb_clean.statutes.counts()
+
+
+def test_a_provision_is_searched_kept_and_quoted_in_the_answer_like_an_article(kb_clean: Services) -> None:
+    from agents.context import ConsultContext
+    from agents.state.consult import ConsultInput
+    from graphs.consult import build_graph
+    from tools.corpus.interpretations import mark_superseded
+    from tools.services import set_services
+
+    interps = [parse_interpretation(RULES_DIR / f"{LOANS}(2020-12-29).md")]
+    mark_superseded(interps)
+    ingest_provisions(interps, kb_clean.vectors, kb_clean.statutes, batch_size=32)
+    rate = f"{LOANS}:25"
+    set_services(kb_clean)
+    try:
+        question = (
+            "民间借贷约定的利率超过合同成立时一年期贷款市场报价利率四倍，出借人请求借款人支付利息，人民法院支持吗？"
+        )
+        out = build_graph().invoke(ConsultInput(question=question), context=ConsultContext(model="fake"))
+    finally:
+        set_services(None)
+    assert rate in [e["article_id"] for e in out["evidence"]]
+    quoted = {i["article_id"]: i for i in out["legal_basis"] + out["conditional_basis"]}
+    assert rate in quoted, out["response"]
+    # Quoted verbatim from the KB, and cited by the interpretation's title as a lawyer cites it.
+    assert quoted[rate]["text"] == kb_clean.statutes.get_articles([rate])[0].text
+    assert (quoted[rate]["law"], quoted[rate]["number"]) == (LOANS, "第二十五条")
+    assert f"《{LOANS}》第二十五条" in out["response"]

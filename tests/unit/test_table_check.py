@@ -66,9 +66,14 @@ def test_judgments_words_for_an_offences_forms_are_read() -> None:
     three = "被告人盗走存折一本。次日盗走相机一部。当晚又盗走笔记本电脑一台，价值500元。"
     assert shortfall("盗窃", three) is None
     # A blood-alcohol level in full-width signs, told as 乙醇: drunk driving, stated.
-    level = "经鉴定，被告人血液中乙醇含量为114.31mg／100ml。"
+    level = "被告人驾驶小型轿车被查获，经鉴定，其血液中乙醇含量为114.31mg／100ml。"
     assert shortfall("危险驾驶", level) is None and missing_element("危险驾驶", level) is None
     assert shortfall("危险驾驶", "经鉴定，被告人血液中乙醇含量为45mg／100ml。") is not None
+    # A level in words, as people write it, is read as a number.
+    assert shortfall("危险驾驶", "被告人饮酒后驾驶汽车被查，血液中酒精含量为四十五毫克每一百毫升。") is not None
+    assert shortfall("危险驾驶", "被告人酒后驾驶汽车被查，血液中酒精含量为一百二十毫克每一百毫升。") is None
+    # Drunkenness is no drunk driving: 133-1's every form is driving.
+    assert missing_element("危险驾驶", "被告人醉酒后在街上大声喧哗，被带回派出所醒酒。") is not None
     # 未 that makes an adjective denies nothing; 无人 denies only what it stands before.
     assert missing_element("遗弃", "被告人偷偷将该未满月的女婴扔在村北路边。") is None
     assert told("窃得", "被告人趁店内无人之际窃得现金。") and not told("受伤", "事故中无人受伤。")

@@ -87,6 +87,10 @@ def test_amounts_are_summed_with_their_upper_ends_and_unreadable_ones_decide_not
         "我借给同学两万块钱，他一直不还。",
         # The teller's kin as the one things were done to, told over clauses.
         "我母亲接到一个自称银行客服的电话，按对方说的把钱转了过去，后来才知道上当了。",
+        # A third-person fact whose every act was done to the one it calls 被告人, or to what is theirs.
+        "被告人盖某的电动车停在楼下被人偷走了，他调取了监控后报警。",
+        "被告人欧某的身份证丢失后，被人冒用办理了信用卡并透支了两万元，银行向欧某催收，欧某报警。",
+        "被告人权某接到自称客服的电话，对方以退款为名骗走了他八千元，权某报了警。",
     ],
 )
 def test_a_victims_own_account_is_read_as_one(fact: str) -> None:
@@ -101,6 +105,11 @@ def test_a_victims_own_account_is_read_as_one(fact: str) -> None:
         "张某被李某打伤后，持刀将李某砍死。",  # third person
         "他骂我，我就打了他一拳，把他打伤了。",  # done to the teller, but the teller acted too
         "我哥偷了邻居的电动车，后来被抓了。",  # the kin's own act, the police acting on it
+        # The defendant acted too, or the fact is a proceeding's record (the victim's words tell the defendant's act).
+        "被告人张某被李某打伤后，持刀将李某砍死。",
+        "被告人张某的手机被盗后，他在网吧偷了别人的手机。",
+        "经审理查明，被害人李某的电动车被盗，价值三千元。被告人张某到案后如实供述。",
+        "被告人驾驶机动车闯红灯撞死行人。",  # 被告人's own 被 is no passive
     ],
 )
 def test_a_defendants_fact_or_the_tellers_own_act_is_no_victims_account(fact: str) -> None:

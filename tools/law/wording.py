@@ -113,8 +113,8 @@ _PRICE_AFTER = re.compile(r"\s*的?(?:价格|售价)")
 """An amount followed by 的价格: a price (以人民币400元的价格向他人购买)."""
 _UNREADABLE = re.compile(r"美元|港元|港币|欧元|日元|英镑|韩元|数[十百千万]元|几[十百千万]元|[十百千万]余万元")
 """Amounts code cannot add up: a foreign currency, an unspecified count (数千元)."""
-_ALCOHOL = re.compile(r"(\d+(?:\.\d+)?)\s*(?:mg|毫克)\s*(?:/|每)\s*(?:100|一百)\s*(?:ml|mL|毫升)")
-"""A blood alcohol level (114.31mg/100ml, 80毫克/100毫升), read after :func:`normalised`."""
+_ALCOHOL = re.compile(rf"(\d+(?:\.\d+)?|[{_HAN_NUMBER}]+)\s*(?:mg|毫克)\s*(?:/|每)\s*(?:100|一百)\s*(?:ml|mL|毫升)")
+"""A blood alcohol level (114.31mg/100ml, 80毫克/100毫升, 四十五毫克每一百毫升), read after :func:`normalised`."""
 _MINOR_INJURY = re.compile(r"轻微伤|擦伤|擦破|蹭破|淤青|红肿|软组织挫伤")
 """Injuries under 轻伤 as facts tell them; a fact that also tells a worse one is read by a threshold's ``unless``."""
 _SCALE = {"万": 10_000, "千": 1_000, "百": 100}
@@ -151,8 +151,14 @@ def stated_amount(fact: str) -> float | None:
 
 
 def stated_alcohol(fact: str) -> float | None:
-    """The highest blood alcohol level (mg/100 ml) ``fact`` states, or None."""
-    levels = [float(m) for m in _ALCOHOL.findall(normalised(fact))]
+    """The highest blood alcohol level (mg/100 ml) ``fact`` states, or None (also when one is unreadable: a level
+    code cannot read never sets a charge aside)."""
+    levels = []
+    for number in _ALCOHOL.findall(normalised(fact)):
+        try:
+            levels.append(float(number) if number[0].isdigit() else float(cn_to_int(number)))
+        except ValueError:
+            return None
     return max(levels) if levels else None
 
 
@@ -218,9 +224,39 @@ _OWN_ACT = re.compile(
 answer for; not what another says the teller did (同事说我偷了他的东西), which is that other's word."""
 
 
+_HARM = re.compile(r"偷|盗|窃|抢|骗(?!局)|打|殴|砸|杀|砍|刺|捅|撞|咬|冒用|透支|威胁|恐吓|敲诈|勒索|拿走|侵占|伤害|打伤")
+"""The acts an offence against a person or their property is told by (偷走, 骗走, 殴打, 冒用, 透支), read clause by
+clause in a third-person fact; 骗局 names the scheme, not an act."""
+_PASSIVE = re.compile(rf"被(?!告|害人){_POLICE}")
+"""A passive, not 被告人's or 被害人's 被, nor the police acting."""
+_ON_THEM = re.compile(r"^[走了去掉光]{0,2}(?:他|她)(?!人|们)")
+"""The one an act was done to, just after the act (骗走了他八千元, 打了她一拳)."""
+
+
+def _done_to_defendant(fact: str) -> str:
+    """The clause by which a third-person fact (被告人…) tells an act done to the defendant or their property, when
+    every clause that tells such an act tells it so (被告人某的电动车停在楼下被人偷走了; 被人冒用办理了信用卡;
+    对方以退款为名骗走了他八千元); '' when the defendant does one (被告人某被李某打伤后，持刀将李某砍死) or none is
+    told. A criminal proceeding's record (:func:`prosecution_record`) tells the defendant's own act in the
+    victim's words (被害人的电动车被盗), so it is never read so."""
+    if not fact.startswith("被告人") or prosecution_record(fact):
+        return ""
+    found = ""
+    for clause in re.split(r"[，。；！？]", fact):
+        for m in _HARM.finditer(clause):
+            before = clause[: m.start()]
+            if not (_PASSIVE.search(before) or _ON_THEM.match(clause[m.end() :]) or _OTHERS_DO.search(before)):
+                return ""
+            found = found or clause
+    return found
+
+
 def victim_account(fact: str) -> str:
     """The words by which ``fact`` tells what was done to its teller, when it is a victim's own account ('' when
-    it is not: a third-person fact, a named defendant, or an act of the teller's own)."""
+    it is not: a named defendant's own act, or an act of the teller's own). A third-person fact about a 被告人 is
+    one when every act it tells was done to the defendant (:func:`_done_to_defendant`)."""
+    if done_to_defendant := _done_to_defendant(fact):
+        return done_to_defendant
     done_to = _FIRST_PERSON_DONE_TO.search(fact) or _DONE_TO_TELLER.search(fact)
     if not done_to or _DEFENDANT.search(fact) or _OWN_ACT.search(fact):
         return ""
