@@ -130,7 +130,8 @@ def load_interpretations(state: IngestState) -> dict[str, Any]:
     started = time.perf_counter()
     services = get_services()
     parsed = [parse_interpretation(path) for path in interpretation_files(_interpretations_dir(state))]
-    repealed = mark_superseded(parsed)
+    # An interpretation of a law laws.db no longer holds in force (婚姻法, 合同法, 担保法) fell with it.
+    repealed = mark_superseded(parsed, {law.short for law in list_laws(Path(state.db) if state.db else None)})
     on_plan, on_batch = _progress("interpretations")
     report = ingest_interpretations(
         parsed,

@@ -80,6 +80,23 @@ def test_an_interpretation_a_later_one_repeals_or_replaces_is_marked() -> None:
     assert all(new != old for new, old in zip((i.content_hash for i in interps), before, strict=True))
 
 
+def test_an_interpretation_of_a_law_no_longer_in_force_is_marked() -> None:
+    # 民法典 第一千二百六十条 repealed 婚姻法 and 担保法: their interpretations fell with them. 刑法 stands, and a
+    # title naming no law is read by the other rules alone.
+    names = [
+        "最高人民法院关于适用《婚姻法》若干问题的解释（三）(2011-08-09)",
+        "最高人民法院关于适用《担保法》若干问题的解释(2000-12-08)",
+        MOTOR,
+        "最高人民法院关于审理民间借贷案件适用法律若干问题的规定(2020-12-29)",
+    ]
+    interps = [parse_interpretation(RULES_DIR / f"{name}.md") for name in names]
+    assert mark_superseded(interps, {"刑法", "民法典"}) == 2
+    assert [i.repealed_by for i in interps] == ["《婚姻法》已废止", "《担保法》已废止", "", ""]
+    # Without the laws in force, only the interpretations' own repeals are read.
+    again = [parse_interpretation(RULES_DIR / f"{name}.md") for name in names]
+    assert mark_superseded(again) == 0
+
+
 def test_the_provisions_of_an_interpretation_are_articles_cited_by_its_title(tmp_path: Path) -> None:
     loans = parse_interpretation(RULES_DIR / "最高人民法院关于审理民间借贷案件适用法律若干问题的规定(2020-12-29).md")
     info, articles, documents = provisions(loans)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,8 +56,8 @@ class Interpretation:
     content_hash: str
     chunks: list[InterpretationChunk] = field(default_factory=list)
     repealed_by: str = ""
-    """The id of the later interpretation that repealed or replaced this one (empty: in force), set by
-    :func:`mark_superseded` from the whole directory."""
+    """The id of the later interpretation that repealed or replaced this one, or the repealed law it applied
+    (《婚姻法》已废止); empty: in force. Set by :func:`mark_superseded` from the whole directory."""
 
     @property
     def cites(self) -> list[str]:
@@ -121,11 +122,13 @@ def parse_interpretation(path: Path, max_tokens: int = 512) -> Interpretation:
     return interp
 
 
-def mark_superseded(interpretations: list[Interpretation]) -> int:
+def mark_superseded(interpretations: list[Interpretation], laws_in_force: Collection[str] = ()) -> int:
     """Set ``repealed_by`` on every interpretation a later one of the list repeals by title (its closing
     article: 《…》（法释〔…〕）同时废止) or replaces under the same title (a revision, or the final version of
-    a （试行） one), and fold the mark into ``content_hash`` so a KB ingested before the repeal is rewritten.
-    Returns how many are marked. Titles compare without （试行） and spaces; only an earlier date is repealed."""
+    a （试行） one), or that applies a law no longer in force (``laws_in_force``: the short names of the laws that
+    are; 《中华人民共和国婚姻法》's interpretations fell with it, 民法典 第一千二百六十条), and fold the mark into
+    ``content_hash`` so a KB ingested before the repeal is rewritten. Returns how many are marked. Titles compare
+    without （试行） and spaces; only an earlier date is repealed."""
     by_title: dict[str, list[Interpretation]] = {}
     for interp in interpretations:
         by_title.setdefault(_TRIAL_RE.sub("", interp.title), []).append(interp)
@@ -141,6 +144,11 @@ def mark_superseded(interpretations: list[Interpretation]) -> int:
             for older in by_title.get(title, []):
                 if older.date < interp.date and older.id not in repealed:
                     repealed[older.id] = interp.id
+    if laws_in_force:
+        for interp in interpretations:
+            applied = [short_law_name(law) for law in re.findall(r"《([^》]+)》", interp.title)]
+            if gone := [law for law in applied if law.endswith("法") and law not in laws_in_force]:
+                repealed.setdefault(interp.id, f"《{gone[0]}》已废止")
     for interp in interpretations:
         interp.repealed_by = repealed.get(interp.id, "")
         interp.content_hash = hashlib.sha256(f"{interp.content_hash}|{interp.repealed_by}".encode()).hexdigest()[:16]
