@@ -32,6 +32,8 @@ def test_every_permission_cites_its_article_and_holds_for_its_examples() -> None
         ("被告人步某是公司的财务人员，按照公司规定代扣代缴了员工的个人所得税。", "如实申报"),
         ("被告人赖某是屠宰场工人，在定点屠宰场内按照检疫规程屠宰了一批生猪。", "依法履职"),
         ("被告人蔺某是一名消防员，为救出被困人员砸开了一户人家的防盗门。", "紧急避险"),
+        ("被告人是小区保安，发现一名男子正在撬车锁，上前将其控制住并打电话报警。", "公民扭送"),
+        ("被告人巢某持有狩猎证，在规定的狩猎期和狩猎区内猎捕野兔两只。", "行政许可"),
     ],
 )
 def test_an_act_told_as_permitted_names_its_permission(fact: str, permission: str) -> None:

@@ -72,6 +72,9 @@ def test_judgments_words_for_an_offences_forms_are_read() -> None:
     # A level in words, as people write it, is read as a number.
     assert shortfall("危险驾驶", "被告人饮酒后驾驶汽车被查，血液中酒精含量为四十五毫克每一百毫升。") is not None
     assert shortfall("危险驾驶", "被告人酒后驾驶汽车被查，血液中酒精含量为一百二十毫克每一百毫升。") is None
+    assert shortfall("危险驾驶", "被告人酒后开车，被查出血液中酒精含量为每一百毫升二十五毫克。") is not None
+    # The police taking one away is the police's act, not a theft's 带走.
+    assert untold_act("盗窃", "被告人醉酒后在街上闹事，民警将其带走。")
     # Drunkenness is no drunk driving: 133-1's every form is driving.
     assert missing_element("危险驾驶", "被告人醉酒后在街上大声喧哗，被带回派出所醒酒。") is not None
     # 未 that makes an adjective denies nothing; 无人 denies only what it stands before.

@@ -91,6 +91,7 @@ def test_amounts_are_summed_with_their_upper_ends_and_unreadable_ones_decide_not
         "被告人盖某的电动车停在楼下被人偷走了，他调取了监控后报警。",
         "被告人欧某的身份证丢失后，被人冒用办理了信用卡并透支了两万元，银行向欧某催收，欧某报警。",
         "被告人权某接到自称客服的电话，对方以退款为名骗走了他八千元，权某报了警。",
+        "被告人吕某在商场试衣服时，放在试衣间外的手提包被人拎走了。",
     ],
 )
 def test_a_victims_own_account_is_read_as_one(fact: str) -> None:

@@ -113,8 +113,12 @@ _PRICE_AFTER = re.compile(r"\s*的?(?:价格|售价)")
 """An amount followed by 的价格: a price (以人民币400元的价格向他人购买)."""
 _UNREADABLE = re.compile(r"美元|港元|港币|欧元|日元|英镑|韩元|数[十百千万]元|几[十百千万]元|[十百千万]余万元")
 """Amounts code cannot add up: a foreign currency, an unspecified count (数千元)."""
-_ALCOHOL = re.compile(rf"(\d+(?:\.\d+)?|[{_HAN_NUMBER}]+)\s*(?:mg|毫克)\s*(?:/|每)\s*(?:100|一百)\s*(?:ml|mL|毫升)")
-"""A blood alcohol level (114.31mg/100ml, 80毫克/100毫升, 四十五毫克每一百毫升), read after :func:`normalised`."""
+_ALCOHOL = re.compile(
+    rf"(\d+(?:\.\d+)?|[{_HAN_NUMBER}]+)\s*(?:mg|毫克)\s*(?:/|每)\s*(?:100|一百)\s*(?:ml|mL|毫升)"
+    rf"|每\s*(?:100|一百)\s*(?:ml|mL|毫升)\s*(\d+(?:\.\d+)?|[{_HAN_NUMBER}]+)\s*(?:mg|毫克)"
+)
+"""A blood alcohol level (114.31mg/100ml, 80毫克/100毫升, 四十五毫克每一百毫升, 每一百毫升二十五毫克), read after
+:func:`normalised`."""
 _MINOR_INJURY = re.compile(r"轻微伤|擦伤|擦破|蹭破|淤青|红肿|软组织挫伤")
 """Injuries under 轻伤 as facts tell them; a fact that also tells a worse one is read by a threshold's ``unless``."""
 _SCALE = {"万": 10_000, "千": 1_000, "百": 100}
@@ -154,7 +158,7 @@ def stated_alcohol(fact: str) -> float | None:
     """The highest blood alcohol level (mg/100 ml) ``fact`` states, or None (also when one is unreadable: a level
     code cannot read never sets a charge aside)."""
     levels = []
-    for number in _ALCOHOL.findall(normalised(fact)):
+    for number in (a or b for a, b in _ALCOHOL.findall(normalised(fact))):
         try:
             levels.append(float(number) if number[0].isdigit() else float(cn_to_int(number)))
         except ValueError:
@@ -168,7 +172,7 @@ def states_slight_injury(fact: str) -> bool:
 
 
 _OTHERS_DO = re.compile(
-    r"(?:有人|小偷|窃贼|盗贼|陌生人|承包人|承租人|租户|房客|房东|出租人|买家|卖家|买方|卖方|对方|邻居|同事|朋友|物业|商家|店家|快递员|网站|平台|(?:一|两|几|数)(?:名|个)?(?:陌生)?(?:男子|女子|男人|女人|小偷)|不明身份[^，。；]{0,3}人)"
+    r"(?:有人|小偷|窃贼|盗贼|陌生人|民警|警察|交警|辅警|协警|公安|承包人|承租人|租户|房客|房东|出租人|买家|卖家|买方|卖方|对方|邻居|同事|朋友|物业|商家|店家|快递员|网站|平台|(?:一|两|几|数)(?:名|个)?(?:陌生)?(?:男子|女子|男人|女人|小偷)|不明身份[^，。；]{0,3}人)"
     r"[^，。；]{0,4}$"
 )
 """Another the fact names as the doer, just before an act (有人撬自家门锁, 一名男子拿走; a party by its role: 租户提前
@@ -224,30 +228,53 @@ _OWN_ACT = re.compile(
 answer for; not what another says the teller did (同事说我偷了他的东西), which is that other's word."""
 
 
-_HARM = re.compile(r"偷|盗|窃|抢|骗(?!局)|打|殴|砸|杀|砍|刺|捅|撞|咬|冒用|透支|威胁|恐吓|敲诈|勒索|拿走|侵占|伤害|打伤")
-"""The acts an offence against a person or their property is told by (偷走, 骗走, 殴打, 冒用, 透支), read clause by
-clause in a third-person fact; 骗局 names the scheme, not an act."""
+_HARM = re.compile(
+    r"偷|盗|窃|抢|骗(?!局)|打|殴|砸|杀|砍|刺|捅|撞|咬|冒用|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
+)
+"""The acts an offence against a person or their property is told by (偷走, 骗走, 拎走, 殴打, 冒用, 透支), read clause
+by clause in a third-person fact; 骗局 names the scheme, not an act."""
+_ACTS = re.compile(
+    rf"{_HARM.pattern}|烧|点燃|放火|遗弃|扔|弃|毁|损坏|贩|卖|运输|走私|藏|拘|绑|关押|逼|强迫|强行|猥亵|侮辱|诽谤|伪造|"
+    r"虚开|挪用|侵吞|贪|受贿|行贿|开设|组织|容留|非法|违规|擅自|冒充|占用|逃"
+)
+"""Any act an offence may be made of: the one judged doing one of these is no victim whatever was done to them."""
 _PASSIVE = re.compile(rf"被(?!告|害人){_POLICE}")
 """A passive, not 被告人's or 被害人's 被, nor the police acting."""
 _ON_THEM = re.compile(r"^[走了去掉光]{0,2}(?:他|她)(?!人|们)")
 """The one an act was done to, just after the act (骗走了他八千元, 打了她一拳)."""
+_SOMEONE_ELSE = re.compile(r"他人|别人|某人|被害人|婴|孩子|儿子|女儿|妻子|丈夫|老人|[\u4e00-\u9fff]某")
+"""Another person a passive's subject may be (后该女婴被他人抱走): then what was done was done to them."""
+
+
+def _done_to_them(before: str, previous: str) -> bool:
+    """Whether a passive whose clause opens with ``before`` (up to its 被) has the defendant or what is theirs as its
+    subject: the clause names the defendant first (被告人某的电动车), or names no one (放在试衣间外的手提包; 被人冒用
+    after a clause about the defendant, ``previous``)."""
+    if before.startswith("被告人"):
+        return True
+    return not _SOMEONE_ELSE.search(before) and (bool(before) or previous.startswith("被告人"))
 
 
 def _done_to_defendant(fact: str) -> str:
     """The clause by which a third-person fact (被告人…) tells an act done to the defendant or their property, when
-    every clause that tells such an act tells it so (被告人某的电动车停在楼下被人偷走了; 被人冒用办理了信用卡;
-    对方以退款为名骗走了他八千元); '' when the defendant does one (被告人某被李某打伤后，持刀将李某砍死) or none is
-    told. A criminal proceeding's record (:func:`prosecution_record`) tells the defendant's own act in the
-    victim's words (被害人的电动车被盗), so it is never read so."""
+    the defendant does none (被告人某的电动车停在楼下被人偷走了; 被人冒用办理了信用卡; 对方以退款为名骗走了他八千元);
+    '' when the defendant acts (被告人某被李某打伤后，持刀将李某砍死; any act an offence may be made of, not done to
+    them), when what was done was done to another (后该女婴被他人抱走), or when none is told. A criminal
+    proceeding's record (:func:`prosecution_record`) tells the defendant's own act in the victim's words
+    (被害人的电动车被盗), so it is never read so."""
     if not fact.startswith("被告人") or prosecution_record(fact):
         return ""
-    found = ""
+    found, previous = "", ""
     for clause in re.split(r"[，。；！？]", fact):
-        for m in _HARM.finditer(clause):
+        for m in _ACTS.finditer(clause):
             before = clause[: m.start()]
-            if not (_PASSIVE.search(before) or _ON_THEM.match(clause[m.end() :]) or _OTHERS_DO.search(before)):
+            if passive := _PASSIVE.search(before):
+                if not _done_to_them(before[: passive.start()], previous):
+                    return ""
+            elif not (_ON_THEM.match(clause[m.end() :]) or _OTHERS_DO.search(before)):
                 return ""
             found = found or clause
+        previous = clause or previous
     return found
 
 
