@@ -5,6 +5,7 @@ then fit which candidates join the basis as conditional.
     JURIS_DATA_DIR=$KB/consult JURIS_RERANKER=$G python benchmarks/conditional_basis.py record \
         ../shared/data/zh/eval/stard_train.jsonl --half report --limit 100 --out ROWS.jsonl
     python benchmarks/conditional_basis.py fit ROWS.jsonl [ROWS.jsonl ...] [--write]
+    python benchmarks/conditional_basis.py compare BEFORE.jsonl AFTER.jsonl
 
 ``replay`` reads a ``jurisgraph eval --task retrieval`` run's recorded rankings (each question's half of the
 answered consultations hidden where it is one of them) and fuses, supports and keeps them with the shipped fusion
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -265,6 +267,42 @@ def fit(args: argparse.Namespace) -> None:
         write_fitted(BUNDLED_KEEPER, {k: v for k, v in keeper.items() if k != "provenance"}, keeper["provenance"])
 
 
+def compare(args: argparse.Namespace) -> None:
+    """Per half, the share of questions with a lawyer's article in the basis (either tier) and the conditional tier's
+    precision, with the shipped floors, for two replays of the same questions (``before``, ``after``: two retrieval
+    runs, or two knowledge bases), and the paired change with its bootstrap 95% interval."""
+    before, after = (
+        {row["id"]: row for row in (json.loads(line) for line in recorded_lines(path) if line)}
+        for path in (args.before, args.after)
+    )
+    floors = {kept: fitted_conditional_floor(beside=kept) for kept in (False, True)}
+    tops = (fitted_conditional_top(), fitted_conditional_top(beside=True))
+
+    def scored(row: dict[str, Any]) -> tuple[int, int, int]:
+        joined = conditional_articles(row["evidence"], row["kept"], row["question"], floors[bool(row["kept"])], *tops)
+        gold = set(row["gold"])
+        return int(bool((set(row["kept"]) | set(joined)) & gold)), len(joined), len(set(joined) & gold)
+
+    print("half\tn\teither tier before → after\tpaired [95%]\tconditional precision before → after")
+    for half in ("tune", "report"):
+        ids = sorted(i for i in set(before) & set(after) if after[i]["half"] == half)
+        if not ids:
+            continue
+        a, b = [scored(before[i]) for i in ids], [scored(after[i]) for i in ids]
+        diffs = [y[0] - x[0] for x, y in zip(a, b, strict=True)]
+        rng = random.Random(0)
+        means = sorted(sum(rng.choice(diffs) for _ in ids) / len(ids) for _ in range(2000))
+
+        def precision(rows: list[tuple[int, int, int]]) -> float:
+            return sum(r[2] for r in rows) / max(sum(r[1] for r in rows), 1)
+
+        print(
+            f"{half}\t{len(ids)}\t{sum(x[0] for x in a) / len(ids):.3f} → {sum(y[0] for y in b) / len(ids):.3f}\t"
+            f"{sum(diffs) / len(ids):+.3f} [{means[49]:+.3f}, {means[1949]:+.3f}]\t"
+            f"{precision(a):.3f} → {precision(b):.3f}"
+        )
+
+
 def record_parser(sub: Any) -> argparse.ArgumentParser:
     """The ``record`` command's arguments, shared with the other benchmarks that record questions."""
     rec: argparse.ArgumentParser = sub.add_parser("record")
@@ -300,8 +338,11 @@ def main() -> None:
     )
     fitting.add_argument("--beside-precision", type=float, default=0.2, help="least precision beside a concluded basis")
     fitting.add_argument("--write", action="store_true", help="ship the chosen floor (conditional_floor.json)")
+    comparing = sub.add_parser("compare")
+    comparing.add_argument("before", type=Path)
+    comparing.add_argument("after", type=Path)
     args = parser.parse_args()
-    {"record": record, "replay": replay, "fit": fit}[args.command](args)
+    {"record": record, "replay": replay, "fit": fit, "compare": compare}[args.command](args)
 
 
 if __name__ == "__main__":
