@@ -154,7 +154,9 @@ def test_retrieval_eval_reports_each_retriever(data_dir: Path, tmp_path: Path) -
     assert set(stages) == {"law_search", "researcher"} and all(ms > 0 for ms in stages.values())
     for metrics in retrievers.values():
         assert 0.0 <= metrics["recall@1"]["value"] <= metrics["recall@5"]["value"] <= metrics["recall@10"]["value"] <= 1
-    assert retrievers["bm25"]["recall@10"]["value"] > 0.2  # BM25 finds many gold articles of theft/injury cases
+    # BM25 finds gold articles of theft/injury cases; the theft interpretation's provisions, articles of this KB too,
+    # rank beside 264 for a theft, and ljp's gold names the Criminal Law's articles alone.
+    assert retrievers["bm25"]["recall@10"]["value"] > 0.15
     # Gold charges mapped through DEFINES edges find most gold articles: the charge-anchored ceiling.
     assert retrievers["charge_oracle"]["recall@5"]["value"] > 0.6
 
