@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Collection, Mapping
+from itertools import takewhile
 from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -256,7 +257,12 @@ def _closest_item(rules: list[str], lead: str, question: str) -> str:
     # An item quoted must stand out: two items as close are no answer to which one the person's case is.
     if ranked and closeness(ranked[0])[1] >= 2 and (len(ranked) < 2 or closeness(ranked[1]) != closeness(ranked[0])):
         return f"……{ranked[0]}"
-    # A lead alone (有下列情形之一的，……：……) says nothing the person can check their case against.
+    return _items_in_order(lead, items)
+
+
+def _items_in_order(lead: str, items: list[str]) -> str:
+    """A list's items in the law's order, as many as one quote holds with its ``lead``: a lead alone (有下列情形之一的，
+    ……：……) says nothing the person can check their case against."""
     if not items:
         return "……"
     shown: list[str] = []
@@ -349,9 +355,16 @@ def _period(condition: str, question: str, lang: str) -> str:
 
 def _proviso(rules: list[str], rule: str) -> str:
     """The proviso right after ``rule`` in its article (但是，能够证明损害是因被侵权人故意……的，可以不承担或者减轻责任):
-    the case the rule's consequence does not follow, "" when the article has none there."""
+    the case the rule's consequence does not follow, "" when the article has none there. A proviso that lists its
+    cases (但下列情形除外：) is said with them, or it named none."""
     after = rules.index(rule) + 1 if rule in rules else len(rules)
-    return rules[after] if after < len(rules) and rules[after].startswith("但") else ""
+    if after >= len(rules) or not rules[after].startswith("但"):
+        return ""
+    proviso = rules[after]
+    if not proviso.endswith("："):
+        return proviso
+    items = list(takewhile(lambda r: r.startswith(("（", "(")), rules[after + 1 :]))
+    return proviso + _items_in_order(proviso, items)
 
 
 def how_chosen(state: ConsultState, lang: str) -> str:

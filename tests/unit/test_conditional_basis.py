@@ -157,6 +157,22 @@ def test_a_listing_article_is_quoted_with_the_item_the_question_points_to_or_non
     assert "……" not in shared
 
 
+def test_a_proviso_that_lists_its_cases_is_said_with_them() -> None:
+    # 森林资源 解释 第五条 (a provision, quoted as an article is): 但下列情形除外： said alone excepted nothing.
+    from tests.conftest import SHARED_DATA
+    from tools.corpus.interpretations import interpretation_files, parse_interpretation, provisions
+
+    path = next(
+        p for p in interpretation_files(SHARED_DATA / "zh/interpretations/lawrefbook") if "森林资源民事纠纷" in p.name
+    )
+    article = next(a for a in provisions(parse_interpretation(path))[1] if a.label == "第五条")
+    item: LegalBasisItem = {"article_id": article.id, "law": article.law, "number": article.label, "text": article.text}
+    said = "".join(conditional_sentences([item], "zh", "违反民主议定程序的承包合同是否有效？"))
+    assert said.startswith("如果当事人以违反法律规定的民主议定程序为由，主张集体林地承包合同无效，则人民法院应予支持")
+    assert "但下列情形除外：（一）合同订立时，法律、行政法规没有关于民主议定程序的强制性规定的" in said
+    assert "除外：（" + "）" not in said and not said.rstrip("。").endswith("：")
+
+
 def test_a_condition_with_alternatives_is_stated_whole() -> None:
     def stated(article: str, question: str) -> str:
         item: LegalBasisItem = {"article_id": article, "law": "", "number": "", "text": article_texts()[article]}
