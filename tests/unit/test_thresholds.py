@@ -92,6 +92,8 @@ def test_amounts_are_summed_with_their_upper_ends_and_unreadable_ones_decide_not
         "被告人欧某的身份证丢失后，被人冒用办理了信用卡并透支了两万元，银行向欧某催收，欧某报警。",
         "被告人权某接到自称客服的电话，对方以退款为名骗走了他八千元，权某报了警。",
         "被告人吕某在商场试衣服时，放在试衣间外的手提包被人拎走了。",
+        # One the fact names by what they did alone (一个冒充……的电话) is another.
+        "被告人阎某的母亲接到一个冒充阎某的电话，称阎某出了车祸急需用钱，母亲转账五万元后发现被骗。",
     ],
 )
 def test_a_victims_own_account_is_read_as_one(fact: str) -> None:

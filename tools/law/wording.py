@@ -242,6 +242,8 @@ _PASSIVE = re.compile(rf"被(?!告|害人){_POLICE}")
 """A passive, not 被告人's or 被害人's 被, nor the police acting."""
 _ON_THEM = re.compile(r"^[走了去掉光]{0,2}(?:他|她)(?!人|们)")
 """The one an act was done to, just after the act (骗走了他八千元, 打了她一拳)."""
+_UNNAMED = re.compile(r"(?:一|两|几|数)(?:个|名|位)$")
+"""One the fact names by what they did alone, just before it (接到一个冒充被告人的电话, 一名自称客服的人): another."""
 _SOMEONE_ELSE = re.compile(r"他人|别人|某人|被害人|婴|孩子|儿子|女儿|妻子|丈夫|老人|[\u4e00-\u9fff]某")
 """Another person a passive's subject may be (后该女婴被他人抱走): then what was done was done to them."""
 
@@ -271,7 +273,7 @@ def _done_to_defendant(fact: str) -> str:
             if passive := _PASSIVE.search(before):
                 if not _done_to_them(before[: passive.start()], previous):
                     return ""
-            elif not (_ON_THEM.match(clause[m.end() :]) or _OTHERS_DO.search(before)):
+            elif not (_ON_THEM.match(clause[m.end() :]) or _OTHERS_DO.search(before) or _UNNAMED.search(before)):
                 return ""
             found = found or clause
         previous = clause or previous
