@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 from pathlib import Path
 from typing import Any
 
+from app.eval.metrics import paired_bootstrap
 from tools.corpus.halves import half_of
 from tools.corpus.jsonl import recorded_lines
 from tools.fitted import provenance, write_fitted
@@ -289,16 +289,15 @@ def compare(args: argparse.Namespace) -> None:
         if not ids:
             continue
         a, b = [scored(before[i]) for i in ids], [scored(after[i]) for i in ids]
-        diffs = [y[0] - x[0] for x, y in zip(a, b, strict=True)]
-        rng = random.Random(0)
-        means = sorted(sum(rng.choice(diffs) for _ in ids) / len(ids) for _ in range(2000))
+        hits = [(x[0], y[0]) for x, y in zip(a, b, strict=True)]
+        change, (low, high) = paired_bootstrap(hits, lambda rows: sum(rows) / len(rows), rounds=2000)  # type: ignore[arg-type]
 
         def precision(rows: list[tuple[int, int, int]]) -> float:
             return sum(r[2] for r in rows) / max(sum(r[1] for r in rows), 1)
 
         print(
             f"{half}\t{len(ids)}\t{sum(x[0] for x in a) / len(ids):.3f} → {sum(y[0] for y in b) / len(ids):.3f}\t"
-            f"{sum(diffs) / len(ids):+.3f} [{means[49]:+.3f}, {means[1949]:+.3f}]\t"
+            f"{change:+.3f} [{low:+.3f}, {high:+.3f}]\t"
             f"{precision(a):.3f} → {precision(b):.3f}"
         )
 

@@ -124,11 +124,17 @@ _MINOR_INJURY = re.compile(r"轻微伤|擦伤|擦破|蹭破|淤青|红肿|软组
 _SCALE = {"万": 10_000, "千": 1_000, "百": 100}
 
 
-def _amount(match: re.Match[str]) -> float | None:
-    number = match["number"]
+def _number(text: str) -> float | None:
+    """A number as facts write it, in digits (114.31) or in words (四十五, 两千); None when it cannot be read."""
     try:
-        value = float(number) if number[0].isdigit() else float(cn_to_int(number))
+        return float(text) if text[0].isdigit() else float(cn_to_int(text))
     except ValueError:
+        return None
+
+
+def _amount(match: re.Match[str]) -> float | None:
+    value = _number(match["number"])
+    if value is None:
         return None
     unit = _SCALE.get(match["unit"] or "", 1)
     if match["more"] or match["more2"]:
@@ -157,13 +163,10 @@ def stated_amount(fact: str) -> float | None:
 def stated_alcohol(fact: str) -> float | None:
     """The highest blood alcohol level (mg/100 ml) ``fact`` states, or None (also when one is unreadable: a level
     code cannot read never sets a charge aside)."""
-    levels = []
-    for number in (a or b for a, b in _ALCOHOL.findall(normalised(fact))):
-        try:
-            levels.append(float(number) if number[0].isdigit() else float(cn_to_int(number)))
-        except ValueError:
-            return None
-    return max(levels) if levels else None
+    levels = [_number(a or b) for a, b in _ALCOHOL.findall(normalised(fact))]
+    if not levels or None in levels:
+        return None
+    return max(level for level in levels if level is not None)
 
 
 def states_slight_injury(fact: str) -> bool:

@@ -352,8 +352,7 @@ def remove_source(
         # Provisions and chunks first: a kill in between leaves nodes whose hash makes the next ingest rewrite them.
         statutes = StatuteRepository(interpretations.store)
         for title in interpretations.titles_of_source(source):
-            vectors.delete_where(STATUTES, "law", short_law_name(title))
-            statutes.delete_law(short_law_name(title))
+            delete_law(short_law_name(title), vectors, statutes)
         for interp_id in ids:
             vectors.delete_where(INTERPRETATIONS, "interpretation", interp_id)
         interpretations.delete(ids)
@@ -361,6 +360,13 @@ def remove_source(
         return "interpretations", len(ids)
     known = sorted(cases.sources()) + sorted(consultations.sources()) + interpretations.sources()
     raise InputError(f"no source named {source!r}; sources: {listing(known, 20) or 'none'}")
+
+
+def delete_law(law: str, vectors: ChromaVectors, repo: StatuteRepository) -> None:
+    """Delete a law's articles from both stores, vectors first (a kill in between leaves graph nodes whose hash
+    makes the next ingest write them again)."""
+    vectors.delete_where(STATUTES, "law", law)
+    repo.delete_law(law)
 
 
 def document_text(article: Article) -> str:
@@ -427,8 +433,7 @@ def ingest_provisions(
     # A revision keeps its title: the law of a repealed version may be the version in force.
     offered = {short_law_name(i.title) for i in in_force}
     for law in {short_law_name(i.title) for i in interpretations if i.repealed_by} - offered:
-        vectors.delete_where(STATUTES, "law", law)
-        repo.delete_law(law)
+        delete_law(law, vectors, repo)
     found = [provisions(i) for i in in_force]
     found = [(info, articles, texts) for info, articles, texts in found if articles]
     loaded = {info.short: articles for info, articles, _ in found}
