@@ -101,6 +101,20 @@ def test_an_act_another_is_named_as_doing_is_not_the_defendants() -> None:
     assert untold_act("盗窃", "被告人李某深夜听到有人撬自家门锁，大喊一声后追了出去，并拨打110报警。")
     assert not untold_act("盗窃", "被告人伙同一名男子撬开被害人家门，窃得现金3000元。")  # accomplices: theirs together
     assert not untold_act("盗窃", "被告人撬开被害人家门，窃得现金3000元。")
+    # An organisation opening its clause is another doer; one the defendant runs or works in is not.
+    assert untold_act("盗窃", "我在一家培训机构交了一年的学费两万元，上了三个月后机构搬走了，老师也联系不上。")
+    assert not untold_act("盗窃", "被告人在其工作的公司搬走仓库内的铜线500公斤。")
+
+
+def test_another_s_stated_reason_and_a_time_or_place_denied_state_nothing() -> None:
+    frozen = "被告人武某在电商平台开店卖衣服，平台以售假为由冻结了他的账户资金，武某认为自己卖的是正品。"
+    assert missing_element("销售假冒注册商标的商品", frozen) is not None
+    assert missing_element("销售假冒注册商标的商品", "被告人以售假为业，销售假冒名牌运动鞋。") is None
+    assert missing_element("非法捕捞水产品", "被告人在河里用渔网捕了几条小鱼自己吃，不在禁渔期和禁渔区。") is not None
+    assert missing_element("非法捕捞水产品", "被告人在禁渔期内用地笼在河里捕鱼。") is None
+    assert told("盗窃", "被告人趁其不在家中之机盗窃。")  # the occasion is no place denied
+    level = "被告人喝了一瓶啤酒后骑电动自行车回家，血液酒精含量为二十五毫克每百毫升。"
+    assert shortfall("危险驾驶", level) is not None
 
 
 def test_a_special_subject_is_an_element() -> None:

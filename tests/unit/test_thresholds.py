@@ -94,6 +94,12 @@ def test_amounts_are_summed_with_their_upper_ends_and_unreadable_ones_decide_not
         "被告人吕某在商场试衣服时，放在试衣间外的手提包被人拎走了。",
         # One the fact names by what they did alone (一个冒充……的电话) is another.
         "被告人阎某的母亲接到一个冒充阎某的电话，称阎某出了车祸急需用钱，母亲转账五万元后发现被骗。",
+        # An act whose doer is not named anew is the last named doer's, in its clause or the next one's opening.
+        "被告人尚某在银行门口取完钱后，一名男子抢走了他手里的信封后逃跑，路人帮他追了一段没追上。",
+        "被告人桑某家里的监控拍到有人半夜翻墙进了院子，偷走了两只鸡。",
+        "被告人庄某下班路上被几个陌生人拦住要钱，庄某给了他们一百元后对方离开，庄某报了警。",
+        # A thing that fell on the defendant: harm to themselves is no one's offence against them.
+        "被告人东某在单位搬文件柜时，柜子倒下砸到了自己的脚，造成脚趾骨折。",
     ],
 )
 def test_a_victims_own_account_is_read_as_one(fact: str) -> None:
@@ -113,6 +119,9 @@ def test_a_victims_own_account_is_read_as_one(fact: str) -> None:
         "被告人张某的手机被盗后，他在网吧偷了别人的手机。",
         "经审理查明，被害人李某的电动车被盗，价值三千元。被告人张某到案后如实供述。",
         "被告人驾驶机动车闯红灯撞死行人。",  # 被告人's own 被 is no passive
+        # Another named as the occasion of the defendant's act (趁有人不在) hands it no act; one named anew acts.
+        "被告人张某趁有人不在，偷走了两只鸡。",
+        "被告人张某见一名男子倒地，被告人张某上前拿走了该男子的手机。",
     ],
 )
 def test_a_defendants_fact_or_the_tellers_own_act_is_no_victims_account(fact: str) -> None:

@@ -24,9 +24,12 @@ from tools.law.articles import cn_to_int
 
 _NOT_TEXT = re.compile(r"[\W_]|是否")
 """Punctuation and the question frame 是否, which no text states."""
-_DENIED = re.compile(r"(?:未(?!满|成年|婚|经|遂)|没有|并非|不构成|不足以)[^，。；]{0,6}$|无人员?(?:受|被)?$|无任何$")
-"""Words before a condition or an act that deny it (所幸未造成人员死亡, 未达重伤, 双方都没有受伤), at most six
-characters back within a clause. 未 that makes an adjective (未满月的女婴, 未成年人, 未婚, 未经同意, 未遂) denies
+_DENIED = re.compile(
+    r"(?:未(?!满|成年|婚|经|遂)|没有|并非|不构成|不足以)[^，。；]{0,6}$|无人员?(?:受|被)?$|无任何$|不在(?:[^，。；]{0,4}[和或及、])?$"
+)
+"""Words before a condition or an act that deny it (所幸未造成人员死亡, 未达重伤, 双方都没有受伤; a time or a place
+the act was not in, right before it or before a list of such: 不在禁渔期和禁渔区; not 趁其不在家中之机盗窃), at most
+six characters back within a clause. 未 that makes an adjective (未满月的女婴, 未成年人, 未婚, 未经同意, 未遂) denies
 nothing after it; 无任何 denies what follows it (无任何伤害), and 无人 only what it stands right before (无人受伤,
 无人被打伤: the 伤 of 受伤 as well): 趁店内无人之际窃得 tells the theft."""
 _DISCLAIMED = re.compile(r"(?:不构成|不属于|不能认定为?|不予认定|不认定|没有|并无|无|未能|未|拒不|不)[^，。；]{0,3}$")
@@ -76,11 +79,19 @@ def denied_at(text: str, at: int, finding: bool = False) -> bool:
     return bool((_DISCLAIMED if finding else _DENIED).search(text[max(0, at - 8) : at]))
 
 
+def _alleged_at(text: str, m: re.Match[str]) -> bool:
+    """Whether the match ``m`` of ``text`` lies in another's stated reason (平台以售假为由: :data:`_ALLEGED`)."""
+    return bool(_ALLEGED.search(text[max(0, m.start() - 16) : m.start()])) and bool(
+        re.match(r"[^，。；]{0,8}为由", text[m.end() :])
+    )
+
+
 def _undenied(pattern: str, fact: str) -> Iterator[tuple[str, re.Match[str]]]:
-    """(the normalised fact, the match) for each occurrence of ``pattern`` in ``fact`` not denied just before it."""
+    """(the normalised fact, the match) for each occurrence of ``pattern`` in ``fact`` neither denied just before it
+    nor named as another's reason (:func:`_alleged_at`)."""
     text = normalised(fact)
     for m in re.finditer(pattern, text):
-        if not denied_at(text, m.start()):
+        if not denied_at(text, m.start()) and not _alleged_at(text, m):
             yield text, m
 
 
@@ -114,11 +125,11 @@ _PRICE_AFTER = re.compile(r"\s*的?(?:价格|售价)")
 _UNREADABLE = re.compile(r"美元|港元|港币|欧元|日元|英镑|韩元|数[十百千万]元|几[十百千万]元|[十百千万]余万元")
 """Amounts code cannot add up: a foreign currency, an unspecified count (数千元)."""
 _ALCOHOL = re.compile(
-    rf"(\d+(?:\.\d+)?|[{_HAN_NUMBER}]+)\s*(?:mg|毫克)\s*(?:/|每)\s*(?:100|一百)\s*(?:ml|mL|毫升)"
-    rf"|每\s*(?:100|一百)\s*(?:ml|mL|毫升)\s*(\d+(?:\.\d+)?|[{_HAN_NUMBER}]+)\s*(?:mg|毫克)"
+    rf"(\d+(?:\.\d+)?|[{_HAN_NUMBER}]+)\s*(?:mg|毫克)\s*(?:/|每)\s*(?:100|一百|百)\s*(?:ml|mL|毫升)"
+    rf"|每\s*(?:100|一百|百)\s*(?:ml|mL|毫升)\s*(\d+(?:\.\d+)?|[{_HAN_NUMBER}]+)\s*(?:mg|毫克)"
 )
-"""A blood alcohol level (114.31mg/100ml, 80毫克/100毫升, 四十五毫克每一百毫升, 每一百毫升二十五毫克), read after
-:func:`normalised`."""
+"""A blood alcohol level (114.31mg/100ml, 80毫克/100毫升, 四十五毫克每一百毫升, 二十五毫克每百毫升,
+每一百毫升二十五毫克), read after :func:`normalised`."""
 _MINOR_INJURY = re.compile(r"轻微伤|擦伤|擦破|蹭破|淤青|红肿|软组织挫伤")
 """Injuries under 轻伤 as facts tell them; a fact that also tells a worse one is read by a threshold's ``unless``."""
 _SCALE = {"万": 10_000, "千": 1_000, "百": 100}
@@ -174,12 +185,20 @@ def states_slight_injury(fact: str) -> bool:
     return bool(_MINOR_INJURY.search(fact))
 
 
-_OTHERS_DO = re.compile(
-    r"(?:有人|小偷|窃贼|盗贼|陌生人|民警|警察|交警|辅警|协警|公安|承包人|承租人|租户|房客|房东|出租人|买家|卖家|买方|卖方|对方|邻居|同事|朋友|物业|商家|店家|快递员|网站|平台|(?:一|两|几|数)(?:名|个)?(?:陌生)?(?:男子|女子|男人|女人|小偷)|不明身份[^，。；]{0,3}人)"
-    r"[^，。；]{0,4}$"
+_OTHER = (
+    r"(?:有人|小偷|窃贼|盗贼|陌生人|民警|警察|交警|辅警|协警|公安|承包人|承租人|租户|房客|房东|出租人|买家|卖家|买方|卖方|对方|邻居|"
+    r"同事|朋友|物业|商家|店家|快递员|网站|平台|(?:一|两|几|数)(?:名|个)?(?:陌生)?(?:男子|女子|男人|女人|小偷)|不明身份[^，。；]{0,3}人"
+    r"|(?:^|(?<=[后时又却就便而]))(?:培训)?(?:机构|学校|医院|公司|银行|政府|厂家|商场|超市|开发商|中介|老板))"
 )
+"""Another the fact names as a doer: a person by a role or as unnamed (有人, 一名男子, 房东, 邻居), or an organisation
+opening its clause or after 后 (机构搬走了, 后公司以……为由): not 被告人某经营的公司 or 在公司, which may be the
+defendant's own unit."""
+_OTHERS_DO = re.compile(_OTHER + r"[^，。；]{0,4}$")
 """Another the fact names as the doer, just before an act (有人撬自家门锁, 一名男子拿走; a party by its role: 租户提前
-搬走, 邻居家的猫抓伤, 承包人擅自砍掉): not the defendant's act."""
+搬走, 邻居家的猫抓伤, 承包人擅自砍掉; 上了三个月后机构搬走了): not the defendant's act."""
+_ALLEGED = re.compile(_OTHER + r"以[^，。；]{0,8}$")
+"""Another giving a reason, up to the words it names (平台以售假为由冻结了他的账户): what the reason names is that
+other's word, not a stated act, when 为由 follows (:func:`_alleged_at`)."""
 _JOINT = re.compile(r"伙同|纠集|指使|雇佣|带领|与|和|同")
 """Words that make the other the defendant's accomplice (伙同一名男子撬门): the act is theirs together."""
 
@@ -233,9 +252,10 @@ answer for; not what another says the teller did (同事说我偷了他的东西
 
 _HARM = re.compile(
     r"偷|盗|窃|抢|骗(?!局)|打|殴|砸|杀|砍|刺|捅|撞|咬|冒用|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
+    r"|拦(?:住|截|下)|索要|要钱"
 )
-"""The acts an offence against a person or their property is told by (偷走, 骗走, 拎走, 殴打, 冒用, 透支), read clause
-by clause in a third-person fact; 骗局 names the scheme, not an act."""
+"""The acts an offence against a person or their property is told by (偷走, 骗走, 拎走, 殴打, 冒用, 透支,
+拦住要钱), read clause by clause in a third-person fact; 骗局 names the scheme, not an act."""
 _ACTS = re.compile(
     rf"{_HARM.pattern}|烧|点燃|放火|遗弃|扔|弃|毁|损坏|贩|卖|运输|走私|藏|拘|绑|关押|逼|强迫|强行|猥亵|侮辱|诽谤|伪造|"
     r"虚开|挪用|侵吞|贪|受贿|行贿|开设|组织|容留|非法|违规|擅自|冒充|占用|逃"
@@ -243,8 +263,16 @@ _ACTS = re.compile(
 """Any act an offence may be made of: the one judged doing one of these is no victim whatever was done to them."""
 _PASSIVE = re.compile(rf"被(?!告|害人){_POLICE}")
 """A passive, not 被告人's or 被害人's 被, nor the police acting."""
-_ON_THEM = re.compile(r"^[走了去掉光]{0,2}(?:他|她)(?!人|们)")
-"""The one an act was done to, just after the act (骗走了他八千元, 打了她一拳)."""
+_ON_THEM = re.compile(r"^[走了去掉光到]{0,2}(?:他|她|自己)(?!人|们)")
+"""The one an act was done to, just after the act (骗走了他八千元, 打了她一拳; 柜子倒下砸到了自己的脚: the defendant
+harmed by a thing, which is no one's offence against them)."""
+_NEW_DOER = re.compile(r"被告人|[\u4e00-\u9fff]某|我")
+"""A person named anew, between two acts of one clause: the second act may be theirs."""
+_OTHER_ACTS = re.compile(r"(?<![趁乘待等])" + _OTHER)
+"""Another named as doing something (拍到有人半夜翻墙), not as the occasion of the defendant's act (趁有人不在)."""
+_CARRIED = re.compile(r"[又再并还后便就随即然接着]{0,4}")
+"""A clause opening with nothing but these before its act has the last clause's doer
+(……有人翻墙进了院子，偷走了两只鸡)."""
 _UNNAMED = re.compile(r"(?:一|两|几|数)(?:个|名|位)$")
 """One the fact names by what they did alone, just before it (接到一个冒充被告人的电话, 一名自称客服的人): another."""
 _SOMEONE_ELSE = re.compile(r"他人|别人|某人|被害人|婴|孩子|儿子|女儿|妻子|丈夫|老人|[\u4e00-\u9fff]某")
@@ -264,21 +292,33 @@ def _done_to_defendant(fact: str) -> str:
     """The clause by which a third-person fact (被告人…) tells an act done to the defendant or their property, when
     the defendant does none (被告人某的电动车停在楼下被人偷走了; 被人冒用办理了信用卡; 对方以退款为名骗走了他八千元);
     '' when the defendant acts (被告人某被李某打伤后，持刀将李某砍死; any act an offence may be made of, not done to
-    them), when what was done was done to another (后该女婴被他人抱走), or when none is told. A criminal
-    proceeding's record (:func:`prosecution_record`) tells the defendant's own act in the victim's words
-    (被害人的电动车被盗), so it is never read so."""
+    them), when what was done was done to another (后该女婴被他人抱走), or when none is told. An act whose doer is not
+    named anew is the last named doer's: 一名男子抢走了他手里的信封后逃跑 (the man ran),
+    ……有人翻墙进了院子，偷走了两只鸡 (the one who climbed in stole). A criminal proceeding's record
+    (:func:`prosecution_record`) tells the defendant's own act in the victim's words (被害人的电动车被盗), so it is
+    never read so."""
     if not fact.startswith("被告人") or prosecution_record(fact):
         return ""
-    found, previous = "", ""
+    found, previous, other_before = "", "", False
     for clause in re.split(r"[，。；！？]", fact):
+        # Where another's act was last told: the clause's opening when the last clause's doer was another.
+        other_at = 0 if other_before else -1
         for m in _ACTS.finditer(clause):
             before = clause[: m.start()]
-            if passive := _PASSIVE.search(before):
+            carried = other_at > 0 or (other_at == 0 and _CARRIED.fullmatch(before) is not None)
+            if carried and not _NEW_DOER.search(clause[other_at : m.start()]):
+                other_at = m.end()
+            elif passive := _PASSIVE.search(before):
                 if not _done_to_them(before[: passive.start()], previous):
                     return ""
-            elif not (_ON_THEM.match(clause[m.end() :]) or _OTHERS_DO.search(before) or _UNNAMED.search(before)):
+                other_at = -1
+            elif _OTHERS_DO.search(before) or _UNNAMED.search(before):
+                other_at = m.end()
+            elif not _ON_THEM.match(clause[m.end() :]):
                 return ""
             found = found or clause
+        # A clause telling what another did (有人半夜翻墙进了院子) hands its doer to the next clause's opening act.
+        other_before = other_at > 0 or (not _ACTS.search(clause) and _OTHER_ACTS.search(clause) is not None)
         previous = clause or previous
     return found
 
