@@ -91,3 +91,16 @@ def test_a_rule_whose_example_fails_names_itself(tmp_path: Path) -> None:
     bad.write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
     with pytest.raises(TableError, match=r"entry 1 \(受贿（谁收受）\): its example keeps"):
         load_relations(bad)
+
+
+def test_a_thief_who_used_violence_to_resist_arrest_is_a_robber() -> None:
+    # 刑法:269: the one act is 抢劫; a fraud told apart from it stays (issue 86's multi-charge judgment).
+    one = "被告人在超市偷拿手机一部，被店员发现后追赶，被告人为抗拒抓捕持水果刀刺伤店员。"
+    kept, merged = stand_together(["盗窃", "诈骗"], one + "次日，被告人冒充房东骗取租客押金五千元。")
+    assert kept == ["抢劫", "诈骗"]
+    assert [(m.charge, m.kept, m.article) for m in merged] == [("盗窃", "抢劫", "刑法:269")]
+    # Other thefts told apart from the violent one stay charged beside it, as every such judgment holds.
+    assert stand_together(["盗窃"], "被告人先后三次入户盗窃。" + one)[0] == ["盗窃", "抢劫"]
+    # Pulling free is not the violence 269 names; violence with no theft, fraud or snatching proposed changes nothing.
+    assert stand_together(["盗窃"], "被告人盗窃电动车一辆，被发现后挣脱逃跑。")[0] == ["盗窃"]
+    assert stand_together(["故意伤害"], one)[0] == ["故意伤害"]

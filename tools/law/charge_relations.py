@@ -4,9 +4,10 @@ The scorer proposes charges one by one from their evidence; the law relates them
 are one taking, chosen by who took, and two takings told as separate acts are two; 诈骗 yields to 保险诈骗 and the other
 special frauds (刑法:266: '本法另有规定的，依照规定'), and to 招摇撞骗 only where that is the heavier (择一重罪, by the
 stated amount's band); smuggling is charged by the object the fact names (153 covers goods other than those of 151, 152
-and 347), and goods whose tax was evaded beside them are charged too. The rules are data (``charge_relations.json``,
-read by :mod:`tools.law.tables`: each with its article and why); a rule whose example does not come out as written fails
-at import, naming it. A rule never adds a charge: it keeps one of those proposed.
+and 347), and goods whose tax was evaded beside them are charged too; a theft, fraud or snatching whose doer used
+violence on the spot to resist arrest becomes 抢劫 (刑法:269), the one rule that puts a charge in place of one proposed.
+The rules are data (``charge_relations.json``, read by :mod:`tools.law.tables`: each with its article and why); a rule
+whose example does not come out as written fails at import, naming it. Every other rule keeps one of those proposed.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ TABLE = Path(__file__).with_name("charge_relations.json")
 class Relation:
     """One rule: ``alternatives`` (one of ``charges`` for one act), ``yields`` (``general`` goes where one of
     ``charges`` stands), ``heavier`` (``general`` where the stated amount reaches ``heavier_from``, the band where
-    it is punished more heavily, else ``charges``) or ``objects`` (``charges`` by the object the fact names;
-    ``general`` for what none names, and beside them where ``general_also`` is stated)."""
+    it is punished more heavily, else ``charges``), ``objects`` (``charges`` by the object the fact names;
+    ``general`` for what none names, and beside them where ``general_also`` is stated) or ``becomes`` (``general`` in
+    place of ``charges`` where the fact tells ``when``, and beside them where it tells ``separate`` acts)."""
 
     name: str
     kind: str
@@ -39,6 +41,8 @@ class Relation:
     objects: dict[str, str] = field(default_factory=dict)
     heavier_from: float = 0.0
     general_also: str = ""
+    when: str = ""
+    separate: str = ""
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,8 @@ def _stated_member(charges: Sequence[str], fact: str) -> str:
 def _apply(
     rule: Relation, charges: list[str], fact: str, acts: Mapping[str, int | None]
 ) -> tuple[list[str], list[Merged]]:
+    if rule.kind == "becomes":
+        return _becomes(rule, charges, fact)
     related = [c for c in charges if c in rule.charges or c == rule.general]
     if len(related) < 2:
         return charges, []
@@ -92,6 +98,20 @@ def _apply(
     return [c for c in charges if c not in {m.charge for m in merged}], merged
 
 
+def _becomes(rule: Relation, charges: list[str], fact: str) -> tuple[list[str], list[Merged]]:
+    """``charges`` with ``rule.general`` in place of the first of ``rule.charges`` proposed where ``fact`` tells
+    ``rule.when`` (盗窃 becomes 抢劫 for a thief who stabbed the one chasing him); the charge it replaces stays
+    beside it where the fact tells acts apart from that one (``rule.separate``: 多次, 先后, a numbered count)."""
+    related = [c for c in charges if c in rule.charges]
+    if not related or not told(rule.when, fact):
+        return charges, []
+    if told(rule.separate, fact):
+        return list(dict.fromkeys([*charges, rule.general])), []
+    # The best-ranked is the act the violence followed; another of them proposed is another act (a fraud the next day).
+    out = list(dict.fromkeys(rule.general if c == related[0] else c for c in charges))
+    return out, [Merged(related[0], rule.general, rule.name, rule.article)]
+
+
 def stand_together(
     proposed: Sequence[str], fact: str, acts: Mapping[str, int | None] | None = None
 ) -> tuple[list[str], list[Merged]]:
@@ -108,10 +128,12 @@ def stand_together(
 def _relation(entry: Entry) -> Relation:
     rule = Relation(
         entry["name"], entry["kind"], entry["charges"], entry["article"], entry["why"], entry["general"],
-        dict(entry["objects"]), float(entry["heavier_from"]), entry["general_also"],
+        dict(entry["objects"]), float(entry["heavier_from"]), entry["general_also"], entry["when"], entry["separate"],
     )  # fmt: skip
-    if rule.kind not in ("alternatives", "yields", "heavier", "objects"):
+    if rule.kind not in ("alternatives", "yields", "heavier", "objects", "becomes"):
         raise ValueError(f"unknown kind {rule.kind!r}")
+    if rule.kind == "becomes" and not (rule.general and rule.when and rule.separate):
+        raise ValueError("a 'becomes' rule needs general, when and separate")
     if rule.kind == "heavier" and rule.heavier_from <= 0:
         raise ValueError("a 'heavier' rule needs heavier_from, the amount from which it holds")
     example = entry["example"]
