@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Protocol
 
 from langgraph.runtime import Runtime
@@ -21,12 +21,13 @@ from agents.common.audits import AuditGraph, run_audit
 from agents.common.evidence import fetch_evidence
 from agents.common.question import user_words
 from agents.context import ConsultContext
-from agents.state.audit import Verdict
+from agents.state.audit import MEASURE, Verdict
 from agents.state.common import trace_event
 from agents.state.consult import ConsultState, EvidenceItem
 from prompts import label, load_table
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import NAMED_REF_RE, without_references
+from tools.law.elements import missing_element
 from tools.law.thresholds import Threshold, load_thresholds
 from tools.law.wording import shared_pairs
 from tools.llm.chat import empty_usage
@@ -87,6 +88,33 @@ def criminal_counterparts(
     return found, [*evidence, *fetch_evidence(statutes, lacking)[0]]
 
 
+def decided_by_measure(
+    question: str, evidence: list[EvidenceItem], statutes: StatuteRepository, lang: str
+) -> tuple[dict[str, str], list[EvidenceItem]]:
+    """The articles a measure the question states decides (each -> why, the interpretation's floor quoted), and the
+    evidence with those it lacked added, verbatim from the graph. A measure names a conduct
+    (:meth:`~tools.law.thresholds.Threshold.conduct`: 95 mg/100 ml is 醉酒驾驶, 45 is 饮酒后驾驶); the threshold's
+    article and the provision named beside it decide the question where their text names that conduct and the
+    question tells the element they share (driving): code compares the number, as the judge does, and the answer
+    says what follows. Asked 血液酒精含量是95mg/100ml，会怎么处罚？, the basis was 道路交通安全法:91 as a condition
+    ("取决于您的情况") and 刑法:133-1 was nowhere."""
+    found: dict[str, str] = {}
+    for threshold in load_thresholds().values():
+        conduct = threshold.conduct(question)
+        if not conduct or missing_element(threshold.charge, question) is not None:
+            continue
+        key = "measured" if conduct == threshold.act else "measured_under"
+        source = threshold.source.split("；")[-1]
+        why = label(key, lang, conduct=conduct, source=source, source_article=threshold.source_article,
+                    quote=threshold.quote)  # fmt: skip
+        for article in statutes.get_articles([threshold.article, threshold.instead]):
+            if conduct in article.text:
+                found[article.id] = why
+    have = {e["article_id"] for e in evidence}
+    lacking = [Candidate(a, 0.0, [MEASURE]) for a in found if a not in have]
+    return found, [*evidence, *fetch_evidence(statutes, lacking)[0]]
+
+
 def basis_verdicts(
     evidence: list[EvidenceItem],
     kept: list[str],
@@ -94,16 +122,29 @@ def basis_verdicts(
     lang: str,
     asked: Sequence[str] = (),
     counterparts: dict[str, str] | None = None,
+    measured: Mapping[str, str] | None = None,
 ) -> list[Verdict]:
     """A verdict on every evidence article, the kept ones first (most supported first): an audited one as its
     checklist read it, with why it was kept (the evidence, the question asking what it provides, or the kept
-    article whose liability clause it completes); a kept one not audited on that alone; the rest not kept, with
-    their support."""
+    article whose liability clause it completes, or the measure the question states: ``measured``, decided by code
+    and not audited); a kept one not audited on that alone; the rest not kept, with their support."""
     by_id = {e["article_id"]: e for e in evidence}
     counterparts = counterparts or {}
+    measured = measured or {}
     verdicts: list[Verdict] = []
     for article_id in [*kept, *(a for a in by_id if a not in kept)]:
         support = f"{by_id[article_id]['support']:.2f}"
+        if article_id in measured:
+            verdicts.append(
+                {
+                    "article_id": article_id,
+                    "applicable": True,
+                    "reason": measured[article_id],
+                    "checks": [],
+                    "decided_by": MEASURE,
+                }
+            )
+            continue
         if article_id in asked:
             why = label("asked", lang)
         elif article_id in counterparts:
@@ -192,16 +233,22 @@ def make_keep_basis(audit: AuditGraph) -> ConsultNode:
         started = time.perf_counter()
         ctx = runtime.context
         asked = named_in_question(state.evidence) if asks_what_it_provides(state.question, ctx.language) else []
-        kept = kept_articles(state.evidence, min(fitted_keeper().max_kept, ctx.audit_k), asked)
-        counterparts, evidence = criminal_counterparts(kept, state.evidence, get_services().statutes)
+        statutes = get_services().statutes
+        # A measure the question states decides first: code compares the number (95 mg/100 ml is 醉酒驾驶).
+        measured, evidence = decided_by_measure(state.question, state.evidence, statutes, ctx.language)
+        kept = kept_articles(evidence, min(fitted_keeper().max_kept, ctx.audit_k), asked)
+        kept = list(dict.fromkeys([*measured, *kept]))
+        counterparts, evidence = criminal_counterparts(kept, evidence, statutes)
         kept = [*kept, *counterparts]
         audited = dict(state.audited)
         usage, trace = empty_usage(), []
-        if ctx.audit and (unread := [a for a in kept if a not in audited]):
+        if ctx.audit and (unread := [a for a in kept if a not in audited and a not in measured]):
             out = run_audit(audit, user_words(state.question, state.history), unread, ctx, "question")
             audited |= {v["article_id"]: v for v in out["verdicts"]}
             usage, trace = out["usage"], out["trace"]
-        verdicts = basis_verdicts(evidence, kept, audited if ctx.audit else {}, ctx.language, asked, counterparts)
+        verdicts = basis_verdicts(
+            evidence, kept, audited if ctx.audit else {}, ctx.language, asked, counterparts, measured
+        )
         # A number the question states decides before any reading of its words: under the floor, not concluded.
         verdicts = under_floor(verdicts, state.question, ctx.language)
         vetoed = [v["article_id"] for v in verdicts if v["decided_by"] == "contradiction"]
@@ -226,6 +273,7 @@ def make_keep_basis(audit: AuditGraph) -> ConsultNode:
                     vetoed=vetoed,
                     asked_article=asked,
                     counterparts=counterparts,
+                    measured=list(measured),
                     conditional=conditional,
                 ),
             ],

@@ -28,6 +28,7 @@ from agents.common.chat import reply
 from agents.common.guidance import decisive_fact, decisive_facts, missing_fact, where_to_ask
 from agents.common.models import chat_model
 from agents.context import ConsultContext
+from agents.state.audit import MEASURE
 from agents.state.common import LegalBasisItem, trace_event
 from agents.state.consult import ConsultState
 from prompts import label, render_prompt, without_echoed_headings
@@ -49,6 +50,7 @@ from tools.law.claims import (
 )
 from tools.law.penalties import article_tiers, closest_tier, condition_match, penalty_kinds, stated_condition
 from tools.law.periods import condition_range, stated_period
+from tools.law.thresholds import load_thresholds
 from tools.law.wording import bigram_share, relevant_passage, shared_pairs, unstated_repeat, without_unmet
 from tools.llm.chat import Usage, add_usage, empty_usage, invoke_text
 from tools.services import get_services
@@ -367,6 +369,50 @@ def _proviso(rules: list[str], rule: str) -> str:
     return proviso + _items_in_order(proviso, items)
 
 
+_ITEM_LABEL = re.compile(r"^[（(][一二三四五六七八九十]+[）)]")
+
+
+def _conduct_unit(text: str, conduct: str) -> str:
+    """The unit of ``text`` that states what follows ``conduct`` (饮酒后驾驶机动车的，处暂扣六个月……), with its
+    list's lead (…处拘役，并处罚金：（二）醉酒驾驶机动车的) and the rest of a sentence cut at its semicolon
+    (……依法追究刑事责任；五年内不得重新取得机动车驾驶证); "" when no unit opens with it."""
+    units = citable_units(text)
+    for at, (lead, unit) in enumerate(units):
+        if _ITEM_LABEL.sub("", unit).startswith(conduct):
+            rest = units[at + 1][1] if unit.endswith("；") and at + 1 < len(units) and not units[at + 1][0] else ""
+            return (lead + unit + rest).rstrip("；。")
+    return ""
+
+
+def measured_answer(state: ConsultState, lang: str) -> tuple[str, set[str]]:
+    """The answer's opening where a measure the question states decided basis articles (:func:`agents.basis.
+    decided_by_measure`), and those articles: what the number is in the law's words, the floor quoted, then each
+    article by the unit for that conduct. Code writes it, as code compared the number: a draft told a driver at
+    45 mg/100 ml of 91's lifetime ban (its paragraph for a crash), having the whole article before it."""
+    measured = {v["article_id"] for v in state.verdicts if v["decided_by"] == MEASURE}
+    found = [(t, c) for t in load_thresholds().values() if (c := t.conduct(state.question))]
+    sentences, used = [], set()
+    for item in state.legal_basis:
+        if item["article_id"] not in measured:
+            continue
+        for threshold, conduct in found:
+            if unit := _conduct_unit(item["text"], conduct):
+                sentences.append(_provision(_heading(item), unit, lang))
+                # The article that defines the charge names it, as the SPC's charge names read it (危险驾驶罪).
+                if item["article_id"] == threshold.article:
+                    sentences.append(label("measured_charge", lang, charge=threshold.charge))
+                used.add(item["article_id"])
+                break
+    if not sentences:
+        return "", set()
+    openings = [
+        label("measured_opening" if c == t.act else "measured_opening_under", lang, conduct=c, act=t.act,
+              source=t.source.split("；")[-1], source_article=t.source_article, quote=t.quote)
+        for t, c in found
+    ]  # fmt: skip
+    return "".join(openings) + "".join(sentences), used
+
+
 def how_chosen(state: ConsultState, lang: str) -> str:
     """The sentence saying how each basis article was chosen and how sure that is: how many of the answered
     consultations nearest the question cite it and the keeper's support, or why it was kept without passing
@@ -471,13 +517,16 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         response, checked, usage, note = _checked(state, ctx, response, names, defined)
         records += checked
         notes.append(note)
-        quoted: set[str] = set()
-        if state.legal_basis and asks_about_punishment(state.question):
-            added, checks = stated_penalties(state.question, response, state.legal_basis, ctx.language, defined)
+        # A measure the question states decided these articles: code says what follows, by the unit for it.
+        measured, quoted = measured_answer(state, ctx.language)
+        others = [b for b in state.legal_basis if b["article_id"] not in quoted]
+        if others and asks_about_punishment(state.question):
+            added, checks = stated_penalties(state.question, response, others, ctx.language, defined)
             response, records = response + added, records + checks
-            quoted = {c["article"] for c in checks}
+            quoted |= {c["article"] for c in checks}
         if ctx.quote_provisions:
             response += quoted_provisions(state.question, response, state.legal_basis, quoted, ctx.language)
+        response = measured + response
     if state.legal_basis and response.strip():
         notes.append(how_chosen(state, ctx.language))
         response += _unverified_basis(state, ctx.language)

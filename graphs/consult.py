@@ -26,6 +26,7 @@ from agents.format_check import check_format
 from agents.law_search import search_law
 from agents.manager import review_draft
 from agents.session import start_turn
+from agents.state.audit import MEASURE
 from agents.state.consult import ConsultInput, ConsultOutput, ConsultState
 from agents.topic import check_topic
 from graphs.audit import graph as audit_graph
@@ -70,8 +71,10 @@ def route_after_elements(
 def route_after_keep(state: ConsultState) -> Literal["draft_answer", "check_content"]:
     """The draft reasons from the kept basis; with none kept, verify_claims writes the Response from the conditional
     tier (or says nothing supports an answer) whatever a draft said, so none is asked for: 15 of 20 everyday
-    questions kept nothing, and each spent about 15 s on a draft that was thrown away."""
-    return DRAFT_NODE if any(v["applicable"] for v in state.verdicts) else ANSWER_NODE
+    questions kept nothing, and each spent about 15 s on a draft that was thrown away. Articles a number the
+    question states decided are said by code too (a draft quoted the wrong paragraph of 道路交通安全法:91): a draft
+    is asked for only when the keeper concluded something else."""
+    return DRAFT_NODE if any(v["applicable"] and v["decided_by"] != MEASURE for v in state.verdicts) else ANSWER_NODE
 
 
 def route_after_draft(

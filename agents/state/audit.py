@@ -23,6 +23,11 @@ class CheckResult(TypedDict):
     and does not count against the article either; an article none of whose items is stated is not kept."""
 
 
+MEASURE = "measure"
+"""A verdict decided by a measure the question states (``Verdict.decided_by``), and the source of an evidence article
+added for it (``agents.basis.decided_by_measure``)."""
+
+
 class Verdict(TypedDict):
     """The auditor's decision on one candidate article."""
 
@@ -33,8 +38,9 @@ class Verdict(TypedDict):
     decided_by: str
     """``rule`` (all items true or all false; mixed items kept under ``audit_mixed="keep"``), ``model``
     (mixed items, the checklist-final call), ``reviewer`` (a human overrode it), ``unverified`` (no
-    checklist could be made; kept, flagged) or ``retained`` (the judge's best charge-defining candidate, kept
-    although every one failed its checklist)."""
+    checklist could be made; kept, flagged), ``retained`` (the judge's best charge-defining candidate, kept
+    although every one failed its checklist) or :data:`MEASURE` (a number the question states reaches or falls in
+    the range the article's conduct is defined by; code compared it, no checklist was read)."""
 
 
 @dataclass(kw_only=True)

@@ -11,16 +11,17 @@ from agents.basis import (
     asks_what_it_provides,
     basis_verdicts,
     criminal_counterparts,
+    decided_by_measure,
     kept_articles,
     named_in_question,
     under_floor,
 )
 from agents.common.question import user_words
 from agents.element import ground_elements
-from agents.state.audit import CheckResult, Verdict
+from agents.state.audit import MEASURE, CheckResult, Verdict
 from app.fit.keeper import Question, fit_variant, measure
 from tests.conftest import evidence_item, laws_db_text
-from tools.law.articles import referenced_numbers
+from tools.law.articles import Article, referenced_numbers
 from tools.retrieval.basis_keeper import (
     AGREEMENT,
     FEATURES,
@@ -303,3 +304,44 @@ def test_a_measure_the_question_states_under_the_articles_floor_sets_it_aside(qu
     assert [v["applicable"] for v in verdicts] == [concluded, True]
     if not concluded:
         assert verdicts[0]["decided_by"] == "contradiction" and "80毫克/100毫升" in verdicts[0]["reason"]
+
+
+class _TwoArticles:
+    """The two provisions a blood-alcohol level decides between, verbatim from laws.db, as the repository serves."""
+
+    def get_articles(self, ids: list[str]) -> list[Article]:
+        texts = {
+            "刑法:133-1": ("中华人民共和国刑法", "第一百三十三条之一", 133, "-1"),
+            "道路交通安全法:91": ("中华人民共和国道路交通安全法", "第九十一条", 91, ""),
+        }
+        return [
+            Article(i, texts[i][0], texts[i][0], texts[i][2], texts[i][3], texts[i][1], "", laws_db_text(*texts[i][:2]))
+            for i in ids
+            if i in texts
+        ]
+
+
+@pytest.mark.parametrize(
+    ("question", "decided", "key"),
+    [
+        # At or over 80 mg/100 ml: 醉酒驾驶, 133-1's item (二) and 91's second paragraph, whatever was retrieved.
+        ("我开车被交警查了，血液酒精含量是95mg/100ml，会怎么处罚？", ["刑法:133-1", "道路交通安全法:91"], "measured"),
+        # 20 to 80: 饮酒后驾驶, 91's first paragraph alone (133-1 names no such conduct).
+        ("我喝了一瓶啤酒开车被查，血液酒精含量45mg/100ml，怎么处罚？", ["道路交通安全法:91"], "measured_under"),
+        # Under 20 is neither; a level told of no driving decides no driving article.
+        ("我开车被查，血液酒精含量10mg/100ml，会被处罚吗？", [], ""),
+        ("我喝完酒在家里测了一下，血液酒精含量95mg/100ml，这正常吗？", [], ""),
+    ],
+)
+def test_a_stated_level_decides_the_articles_whose_conduct_it_makes(
+    question: str, decided: list[str], key: str
+) -> None:
+    measured, evidence = decided_by_measure(question, [], _TwoArticles(), "zh")  # type: ignore[arg-type]
+    assert sorted(measured) == sorted(decided)
+    assert [e["article_id"] for e in evidence] == list(measured)
+    assert all(e["sources"] == [MEASURE] and e["text"] for e in evidence)
+    conduct = "醉酒驾驶" if key == "measured" else "饮酒后驾驶"
+    assert all("80毫克/100毫升" in why and f"属于{conduct}" in why for why in measured.values())
+    assert all(("未达到" in why) == (key == "measured_under") for why in measured.values())
+    verdicts = basis_verdicts(evidence, list(measured), {}, "zh", (), None, measured)
+    assert all(v["applicable"] and v["decided_by"] == MEASURE for v in verdicts)

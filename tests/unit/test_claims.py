@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.claim_check import quoted_provisions
+from agents.claim_check import _conduct_unit, quoted_provisions
 from tests.conftest import laws_db_text
 from tools.law.claims import (
     FROM_QUESTION,
@@ -378,3 +378,22 @@ def test_a_lists_lead_is_never_quoted_without_an_item() -> None:
     for question in ["开车会怎么处罚？", "追逐竞驶和醉酒驾驶怎么处罚？", "车主要负责吗？", "在道路上驾驶机动车"]:
         quoted = quoted_provisions(question, "", basis, set(), "zh")  # type: ignore[arg-type]
         assert lead not in quoted or (quoted.count(lead) == 1 and quoted.split(lead)[1].startswith("（")), quoted
+
+
+@pytest.mark.parametrize(
+    ("conduct", "unit"),
+    [
+        (
+            "醉酒驾驶",
+            "醉酒驾驶机动车的，由公安机关交通管理部门约束至酒醒，吊销机动车驾驶证，依法追究刑事责任；五年内不得重新取得机动车驾驶证",
+        ),
+        ("饮酒后驾驶", "饮酒后驾驶机动车的，处暂扣六个月机动车驾驶证，并处一千元以上二千元以下罚款"),
+    ],
+)
+def test_a_measured_conduct_is_said_by_the_unit_that_opens_with_it(conduct: str, unit: str) -> None:
+    # 91 holds both conducts, and a crash's lifetime ban beside them: the unit said is the one for the conduct.
+    assert _conduct_unit(laws_db_text("中华人民共和国道路交通安全法", "第九十一条"), conduct) == unit
+    lead = "在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金：（二）醉酒驾驶机动车的"
+    assert _conduct_unit(laws_db_text("中华人民共和国刑法", "第一百三十三条之一"), conduct) == (
+        lead if conduct == "醉酒驾驶" else ""
+    )

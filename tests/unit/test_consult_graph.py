@@ -1175,3 +1175,33 @@ def test_an_article_whose_decisive_fact_the_question_states_asks_nothing_more(ac
         response = verify_claims(state, SimpleNamespace(context=ctx))["response"]  # type: ignore[arg-type]
         assert ("答复还取决于" in response) is asked
         assert "高利放贷" not in response.split("答复还取决于")[-1]
+
+
+@pytest.mark.parametrize(("level", "drunk"), [("95mg/100ml", True), ("45mg/100ml", False)])
+def test_a_stated_blood_alcohol_level_decides_the_basis(
+    active_kb: Services, install: Any, level: str, drunk: bool
+) -> None:
+    install()
+    out = _run(question=f"我开车被交警查了，血液酒精含量是{level}，会怎么处罚？")
+    verdicts = {v["article_id"]: v for v in out["verdicts"]}
+    ids = [b["article_id"] for b in out["legal_basis"]]
+    # At 80 or over, 133-1 is concluded by the number, whatever the keeper's support; under it, never.
+    assert ("刑法:133-1" in ids) == drunk
+    if drunk:
+        assert (
+            verdicts["刑法:133-1"]["decided_by"] == "measure" and "80毫克/100毫升" in verdicts["刑法:133-1"]["reason"]
+        )
+        assert "刑法:133-1" not in [b["article_id"] for b in out["conditional_basis"]]
+        # Code says what the number is and what follows, by 133-1's item for it; no draft is asked for it.
+        assert out["response"].startswith("您所说的数值属于醉酒驾驶（")
+        assert (
+            "规定：在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金：（二）醉酒驾驶机动车的。" in out["response"]
+        )
+        if all(v["decided_by"] == "measure" for v in out["verdicts"] if v["applicable"]):
+            assert "draft_answer" not in _nodes(out)
+    # 91 decides both levels, by its paragraph for the conduct the number makes, where the KB holds it.
+    if "道路交通安全法:91" in verdicts:
+        assert verdicts["道路交通安全法:91"]["decided_by"] == "measure" and "道路交通安全法:91" in ids
+        if not drunk:
+            assert out["response"].startswith("您所说的数值属于饮酒后驾驶，未达到醉酒驾驶的标准（")
+            assert "饮酒后驾驶机动车的，处暂扣六个月机动车驾驶证" in out["response"]
