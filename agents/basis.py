@@ -28,6 +28,7 @@ from prompts import label, load_table
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import NAMED_REF_RE, without_references
 from tools.law.elements import missing_element
+from tools.law.period_rules import decided_by_period
 from tools.law.thresholds import Threshold, load_thresholds
 from tools.law.wording import shared_pairs
 from tools.llm.chat import empty_usage
@@ -97,7 +98,8 @@ def decided_by_measure(
     article and the provision named beside it decide the question where their text names that conduct and the
     question tells the element they share (driving): code compares the number, as the judge does, and the answer
     says what follows. Asked 血液酒精含量是95mg/100ml，会怎么处罚？, the basis was 道路交通安全法:91 as a condition
-    ("取决于您的情况") and 刑法:133-1 was nowhere."""
+    ("取决于您的情况") and 刑法:133-1 was nowhere. A period in the range an article's condition names decides it the
+    same way (:mod:`tools.law.period_rules`: 八个月 without a written contract, 劳动合同法:82's double wages)."""
     found: dict[str, str] = {}
     for threshold in load_thresholds().values():
         conduct = threshold.conduct(question)
@@ -110,6 +112,10 @@ def decided_by_measure(
         for article in statutes.get_articles([threshold.article, threshold.instead]):
             if conduct in article.text:
                 found[article.id] = why
+    # A period in an article's range decides it too (八个月 without a written contract: 劳动合同法:82).
+    for rule, period in decided_by_period(question):
+        for article in statutes.get_articles([rule.article]):
+            found[article.id] = label("period_decides", lang, stated=period.text, range=rule.range.text)
     have = {e["article_id"] for e in evidence}
     lacking = [Candidate(a, 0.0, [MEASURE]) for a in found if a not in have]
     return found, [*evidence, *fetch_evidence(statutes, lacking)[0]]

@@ -49,6 +49,7 @@ from tools.law.claims import (
     sentences,
 )
 from tools.law.penalties import article_tiers, closest_tier, condition_match, penalty_kinds, stated_condition
+from tools.law.period_rules import decided_by_period
 from tools.law.periods import condition_range, stated_period
 from tools.law.thresholds import load_thresholds
 from tools.law.wording import bigram_share, relevant_passage, shared_pairs, unstated_repeat, without_unmet
@@ -372,45 +373,54 @@ def _proviso(rules: list[str], rule: str) -> str:
 _ITEM_LABEL = re.compile(r"^[（(][一二三四五六七八九十]+[）)]")
 
 
-def _conduct_unit(text: str, conduct: str) -> str:
-    """The unit of ``text`` that states what follows ``conduct`` (饮酒后驾驶机动车的，处暂扣六个月……), with its
+def _unit_with(text: str, words: str, opening: bool = False) -> str:
+    """The unit of ``text`` that holds ``words`` (``opening``: that opens with them, its item label aside), with its
     list's lead (…处拘役，并处罚金：（二）醉酒驾驶机动车的) and the rest of a sentence cut at its semicolon
-    (……依法追究刑事责任；五年内不得重新取得机动车驾驶证); "" when no unit opens with it."""
+    (……依法追究刑事责任；五年内不得重新取得机动车驾驶证); "" when none does."""
     units = citable_units(text)
     for at, (lead, unit) in enumerate(units):
-        if _ITEM_LABEL.sub("", unit).startswith(conduct):
+        body = _ITEM_LABEL.sub("", unit)
+        if body.startswith(words) if opening else words in body:
             rest = units[at + 1][1] if unit.endswith("；") and at + 1 < len(units) and not units[at + 1][0] else ""
             return (lead + unit + rest).rstrip("；。")
     return ""
 
 
 def measured_answer(state: ConsultState, lang: str) -> tuple[str, set[str]]:
-    """The answer's opening where a measure the question states decided basis articles (:func:`agents.basis.
-    decided_by_measure`), and those articles: what the number is in the law's words, the floor quoted, then each
-    article by the unit for that conduct. Code writes it, as code compared the number: a draft told a driver at
-    45 mg/100 ml of 91's lifetime ban (its paragraph for a crash), having the whole article before it."""
+    """The answer's opening where a number the question states decided basis articles (:func:`agents.basis.
+    decided_by_measure`), and those articles: what a level is in the law's words, the floor quoted, or that a period
+    lies in an article's range, then each article by its unit for that conduct or range. Code writes it, as code
+    compared the number: a draft told a driver at 45 mg/100 ml of 91's lifetime ban (its paragraph for a crash),
+    having the whole article before it."""
     measured = {v["article_id"] for v in state.verdicts if v["decided_by"] == MEASURE}
     found = [(t, c) for t in load_thresholds().values() if (c := t.conduct(state.question))]
-    sentences, used = [], set()
+    periods = decided_by_period(state.question)
+    openings = [
+        label("measured_opening" if c == t.act else "measured_opening_under", lang, conduct=c, act=t.act,
+              source=t.source.split("；")[-1], source_article=t.source_article, quote=t.quote)
+        for t, c in found
+    ]  # fmt: skip
+    sentences, used, by_level = [], set(), False
     for item in state.legal_basis:
         if item["article_id"] not in measured:
             continue
         for threshold, conduct in found:
-            if unit := _conduct_unit(item["text"], conduct):
+            if unit := _unit_with(item["text"], conduct, opening=True):
+                by_level = True
                 sentences.append(_provision(_heading(item), unit, lang))
                 # The article that defines the charge names it, as the SPC's charge names read it (危险驾驶罪).
                 if item["article_id"] == threshold.article:
                     sentences.append(label("measured_charge", lang, charge=threshold.charge))
                 used.add(item["article_id"])
                 break
+        for rule, period in periods:
+            if item["article_id"] == rule.article and (unit := _unit_with(item["text"], rule.range.text)):
+                sentences.append(label("period_within", lang, stated=period.text, range=rule.range.text))
+                sentences.append(_provision(_heading(item), unit, lang))
+                used.add(item["article_id"])
     if not sentences:
         return "", set()
-    openings = [
-        label("measured_opening" if c == t.act else "measured_opening_under", lang, conduct=c, act=t.act,
-              source=t.source.split("；")[-1], source_article=t.source_article, quote=t.quote)
-        for t, c in found
-    ]  # fmt: skip
-    return "".join(openings) + "".join(sentences), used
+    return "".join(openings if by_level else []) + "".join(sentences), used
 
 
 def how_chosen(state: ConsultState, lang: str) -> str:

@@ -306,13 +306,14 @@ def test_a_measure_the_question_states_under_the_articles_floor_sets_it_aside(qu
         assert verdicts[0]["decided_by"] == "contradiction" and "80毫克/100毫升" in verdicts[0]["reason"]
 
 
-class _TwoArticles:
-    """The two provisions a blood-alcohol level decides between, verbatim from laws.db, as the repository serves."""
+class _Decided:
+    """The provisions a stated level or period decides, verbatim from laws.db, as the repository serves them."""
 
     def get_articles(self, ids: list[str]) -> list[Article]:
         texts = {
             "刑法:133-1": ("中华人民共和国刑法", "第一百三十三条之一", 133, "-1"),
             "道路交通安全法:91": ("中华人民共和国道路交通安全法", "第九十一条", 91, ""),
+            "劳动合同法:82": ("中华人民共和国劳动合同法", "第八十二条", 82, ""),
         }
         return [
             Article(i, texts[i][0], texts[i][0], texts[i][2], texts[i][3], texts[i][1], "", laws_db_text(*texts[i][:2]))
@@ -336,7 +337,7 @@ class _TwoArticles:
 def test_a_stated_level_decides_the_articles_whose_conduct_it_makes(
     question: str, decided: list[str], key: str
 ) -> None:
-    measured, evidence = decided_by_measure(question, [], _TwoArticles(), "zh")  # type: ignore[arg-type]
+    measured, evidence = decided_by_measure(question, [], _Decided(), "zh")  # type: ignore[arg-type]
     assert sorted(measured) == sorted(decided)
     assert [e["article_id"] for e in evidence] == list(measured)
     assert all(e["sources"] == [MEASURE] and e["text"] for e in evidence)
@@ -345,3 +346,12 @@ def test_a_stated_level_decides_the_articles_whose_conduct_it_makes(
     assert all(("未达到" in why) == (key == "measured_under") for why in measured.values())
     verdicts = basis_verdicts(evidence, list(measured), {}, "zh", (), None, measured)
     assert all(v["applicable"] and v["decided_by"] == MEASURE for v in verdicts)
+
+
+def test_a_stated_period_in_an_articles_range_decides_it() -> None:
+    question = "公司一直没和我签劳动合同，已经干了八个月了，我能要求什么？"
+    measured, evidence = decided_by_measure(question, [], _Decided(), "zh")  # type: ignore[arg-type]
+    assert list(measured) == ["劳动合同法:82"] and [e["article_id"] for e in evidence] == ["劳动合同法:82"]
+    assert "八个月" in measured["劳动合同法:82"] and "超过一个月不满一年" in measured["劳动合同法:82"]
+    signed = "签了劳动合同，已经干了八个月了，我能要求什么？"
+    assert decided_by_measure(signed, [], _Decided(), "zh")[0] == {}  # type: ignore[arg-type]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.claim_check import _conduct_unit, quoted_provisions
+from agents.claim_check import _unit_with, quoted_provisions
 from tests.conftest import laws_db_text
 from tools.law.claims import (
     FROM_QUESTION,
@@ -392,8 +392,8 @@ def test_a_lists_lead_is_never_quoted_without_an_item() -> None:
 )
 def test_a_measured_conduct_is_said_by_the_unit_that_opens_with_it(conduct: str, unit: str) -> None:
     # 91 holds both conducts, and a crash's lifetime ban beside them: the unit said is the one for the conduct.
-    assert _conduct_unit(laws_db_text("中华人民共和国道路交通安全法", "第九十一条"), conduct) == unit
+    assert _unit_with(laws_db_text("中华人民共和国道路交通安全法", "第九十一条"), conduct, opening=True) == unit
     lead = "在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金：（二）醉酒驾驶机动车的"
-    assert _conduct_unit(laws_db_text("中华人民共和国刑法", "第一百三十三条之一"), conduct) == (
+    assert _unit_with(laws_db_text("中华人民共和国刑法", "第一百三十三条之一"), conduct, opening=True) == (
         lead if conduct == "醉酒驾驶" else ""
     )
