@@ -34,6 +34,10 @@ QUALIFIERS = re.compile(
 """Words of a condition that decide whether it is met (因过错侵害, 无正当理由, 超过一个月不满一年, 未订立): a
 restatement must keep each its condition holds, or it states the rule as met where the rule asks more (在超市摔倒受伤，
 则超市需要承担侵权责任 dropped 1165's 过错)."""
+_NESTED = re.compile(r"如果|则如|，则")
+"""A second rule inside a consequence (……，则如果……，则……)."""
+_ASKED = re.compile(r"[？?]|什么|怎么|吗$|能否|是否")
+"""A question's words in a condition: the model copied the question rather than the rule."""
 _DIGITS = re.compile(r"[0-9０-９一二三四五六七八九十百千万两]+")
 
 
@@ -47,10 +51,14 @@ class AppliedRule(BaseModel):
 def faithful(applied: AppliedRule, condition: str, consequence: str, question: str) -> bool:
     """Whether ``applied`` still says what the rule says: both parts written, the condition not opened with 如果 and
     keeping the words that decide whether it is met (:data:`QUALIFIERS`), most of the effect's character pairs kept
-    (:data:`KEPT_SHARE`), no number that neither the rule nor the question holds, and no denial (不得, 无权) the
-    consequence does not make."""
+    (:data:`KEPT_SHARE`), no number that neither the rule nor the question holds, no denial (不得, 无权) the
+    consequence does not make, no rule nested in the consequence and no question as the condition."""
     said, cond = applied.consequence.strip(), applied.condition.strip()
     if not said or not cond or cond.startswith("如果") or said.startswith("则"):
+        return False
+    # A rule nested in its own consequence, or the question as the condition, is no restatement: the answer read
+    # 如果被邻居家的狗咬伤了，狗主人要承担什么责任？，则如果禁止饲养的烈性犬……，则…… (s65-everyday-report20).
+    if _NESTED.search(said) or _ASKED.search(cond):
         return False
     if set(QUALIFIERS.findall(condition)) - set(QUALIFIERS.findall(cond)):
         return False

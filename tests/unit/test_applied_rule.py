@@ -74,3 +74,24 @@ def test_the_opening_speaks_to_the_person_with_the_provisos_own_words(monkeypatc
 
     monkeypatch.setattr(claim_check, "applied_rule", rejected)
     assert claim_check.phrased_opening(item, "被狗咬了怎么办？", ConsultContext())[0] == ""
+
+
+def test_a_nested_rule_or_the_question_as_the_condition_is_no_restatement() -> None:
+    # s65-everyday-report20: the model copied the question into the condition and the rule into the consequence.
+    asked = "被邻居家的狗咬伤了，狗主人要承担什么责任？"
+    copied = AppliedRule(
+        condition=asked,
+        consequence="如果禁止饲养的烈性犬等危险动物造成他人损害，则动物饲养人或者管理人应当承担侵权责任",
+    )
+    assert not faithful(copied, "禁止饲养的烈性犬等危险动物造成他人损害", "动物饲养人或者管理人应当承担侵权责任", asked)
+    twice = AppliedRule(
+        condition="您只有转账记录，对方说是还以前的债",
+        consequence="对方应当对其主张提供证据证明，则如果原告仅依据转账凭证起诉，被告应当对其主张提供证据证明",
+    )
+    rule = (
+        "原告仅依据金融机构的转账凭证提起民间借贷诉讼，被告抗辩转账系偿还双方之前借款或者其他债务",
+        "被告应当对其主张提供证据证明",
+    )
+    assert not faithful(twice, *rule, "只有微信转账记录能起诉吗？")
+    plain = AppliedRule(condition="您只有转账记录，对方说是还以前的债", consequence="对方应当对其主张提供证据证明")
+    assert faithful(plain, *rule, "只有微信转账记录能起诉吗？")
