@@ -29,6 +29,7 @@ from tools.kb.statutes import StatuteRepository
 from tools.law.articles import NAMED_REF_RE, without_references
 from tools.law.elements import missing_element
 from tools.law.period_rules import decided_by_period
+from tools.law.rate_caps import exceeded_caps
 from tools.law.thresholds import Threshold, load_thresholds
 from tools.law.wording import shared_pairs
 from tools.llm.chat import empty_usage
@@ -112,10 +113,15 @@ def decided_by_measure(
         for article in statutes.get_articles([threshold.article, threshold.instead]):
             if conduct in article.text:
                 found[article.id] = why
-    # A period in an article's range decides it too (八个月 without a written contract: 劳动合同法:82).
+    # A period in an article's range decides it too (八个月 without a written contract: 劳动合同法:82), and a rate
+    # above the highest its cap can be (月息5分: 民间借贷规定:25's 四倍).
     for rule, period in decided_by_period(question):
         for article in statutes.get_articles([rule.article]):
             found[article.id] = label("period_decides", lang, stated=period.text, range=rule.range.text)
+    for cap, rate in exceeded_caps(question):
+        for article in statutes.get_articles([cap.article]):
+            found[article.id] = label("rate_decides", lang, stated=rate.text, yearly=f"{rate.yearly:g}",
+                                      highest=f"{cap.highest:g}", quote=cap.quote)  # fmt: skip
     have = {e["article_id"] for e in evidence}
     lacking = [Candidate(a, 0.0, [MEASURE]) for a in found if a not in have]
     return found, [*evidence, *fetch_evidence(statutes, lacking)[0]]

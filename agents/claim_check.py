@@ -49,9 +49,10 @@ from tools.law.claims import (
     sentences,
 )
 from tools.law.penalties import article_tiers, closest_tier, condition_match, penalty_kinds, stated_condition
-from tools.law.period_rules import decided_by_period
-from tools.law.periods import condition_range, stated_period
-from tools.law.thresholds import load_thresholds
+from tools.law.period_rules import PeriodRule, decided_by_period
+from tools.law.periods import StatedPeriod, condition_range, stated_period
+from tools.law.rate_caps import RateCap, StatedRate, exceeded_caps
+from tools.law.thresholds import Threshold, load_thresholds
 from tools.law.wording import bigram_share, relevant_passage, shared_pairs, unstated_repeat, without_unmet
 from tools.llm.chat import Usage, add_usage, empty_usage, invoke_text
 from tools.services import get_services
@@ -386,41 +387,62 @@ def _unit_with(text: str, words: str, opening: bool = False) -> str:
     return ""
 
 
+Levels = list[tuple[Threshold, str]]
+"""Each threshold the question's stated level meets, with the conduct it makes (95 mg/100 ml: 醉酒驾驶)."""
+
+
+def _said_by_number(
+    item: LegalBasisItem,
+    found: Levels,
+    periods: list[tuple[PeriodRule, StatedPeriod]],
+    rates: list[tuple[RateCap, StatedRate]],
+    lang: str,
+) -> tuple[list[str], bool]:
+    """The sentences saying ``item`` by the number that decided it (its unit for the conduct a level makes, the
+    range a period lies in, or the cap a rate is above), and whether a level decided it."""
+    for threshold, conduct in found:
+        if unit := _unit_with(item["text"], conduct, opening=True):
+            said = [_provision(_heading(item), unit, lang)]
+            # The article that defines the charge names it, as the SPC's charge names read it (危险驾驶罪).
+            if item["article_id"] == threshold.article:
+                said.append(label("measured_charge", lang, charge=threshold.charge))
+            return said, True
+    said = []
+    for rule, period in periods:
+        if item["article_id"] == rule.article and (unit := _unit_with(item["text"], rule.range.text)):
+            said += [label("period_within", lang, stated=period.text, range=rule.range.text)]
+            said += [_provision(_heading(item), unit, lang)]
+    for cap, rate in rates:
+        if item["article_id"] == cap.article and (unit := _unit_with(item["text"], cap.words)):
+            said += [label("rate_above", lang, stated=rate.text, yearly=f"{rate.yearly:g}", highest=f"{cap.highest:g}")]
+            said += [_provision(_heading(item), unit, lang)]
+    return said, False
+
+
 def measured_answer(state: ConsultState, lang: str) -> tuple[str, set[str]]:
     """The answer's opening where a number the question states decided basis articles (:func:`agents.basis.
-    decided_by_measure`), and those articles: what a level is in the law's words, the floor quoted, or that a period
-    lies in an article's range, then each article by its unit for that conduct or range. Code writes it, as code
-    compared the number: a draft told a driver at 45 mg/100 ml of 91's lifetime ban (its paragraph for a crash),
-    having the whole article before it."""
+    decided_by_measure`), and those articles: what a level is in the law's words, the floor quoted, that a period
+    lies in an article's range, or that a rate is above the highest its cap can be, then each article by its unit for
+    that conduct, range or cap. Code writes it, as code compared the number: a draft told a driver at 45 mg/100 ml of
+    91's lifetime ban (its paragraph for a crash), having the whole article before it."""
     measured = {v["article_id"] for v in state.verdicts if v["decided_by"] == MEASURE}
     found = [(t, c) for t in load_thresholds().values() if (c := t.conduct(state.question))]
-    periods = decided_by_period(state.question)
+    periods, rates = decided_by_period(state.question), exceeded_caps(state.question)
+    sentences, used, by_level = [], set(), False
+    for item in state.legal_basis:
+        if item["article_id"] in measured:
+            said, level = _said_by_number(item, found, periods, rates, lang)
+            sentences += said
+            used |= {item["article_id"]} if said else set()
+            by_level = by_level or level
+    if not sentences:
+        return "", set()
     openings = [
         label("measured_opening" if c == t.act else "measured_opening_under", lang, conduct=c, act=t.act,
               source=t.source.split("；")[-1], source_article=t.source_article, quote=t.quote)
         for t, c in found
-    ]  # fmt: skip
-    sentences, used, by_level = [], set(), False
-    for item in state.legal_basis:
-        if item["article_id"] not in measured:
-            continue
-        for threshold, conduct in found:
-            if unit := _unit_with(item["text"], conduct, opening=True):
-                by_level = True
-                sentences.append(_provision(_heading(item), unit, lang))
-                # The article that defines the charge names it, as the SPC's charge names read it (危险驾驶罪).
-                if item["article_id"] == threshold.article:
-                    sentences.append(label("measured_charge", lang, charge=threshold.charge))
-                used.add(item["article_id"])
-                break
-        for rule, period in periods:
-            if item["article_id"] == rule.article and (unit := _unit_with(item["text"], rule.range.text)):
-                sentences.append(label("period_within", lang, stated=period.text, range=rule.range.text))
-                sentences.append(_provision(_heading(item), unit, lang))
-                used.add(item["article_id"])
-    if not sentences:
-        return "", set()
-    return "".join(openings if by_level else []) + "".join(sentences), used
+    ] if by_level else []  # fmt: skip
+    return "".join(openings) + "".join(sentences), used
 
 
 def how_chosen(state: ConsultState, lang: str) -> str:

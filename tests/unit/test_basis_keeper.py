@@ -355,3 +355,20 @@ def test_a_stated_period_in_an_articles_range_decides_it() -> None:
     assert "八个月" in measured["劳动合同法:82"] and "超过一个月不满一年" in measured["劳动合同法:82"]
     signed = "签了劳动合同，已经干了八个月了，我能要求什么？"
     assert decided_by_measure(signed, [], _Decided(), "zh")[0] == {}  # type: ignore[arg-type]
+
+
+def test_a_stated_rate_above_the_highest_cap_decides_its_provision() -> None:
+    provision = "最高人民法院关于审理民间借贷案件适用法律若干问题的规定:25"
+    text = (
+        "出借人请求借款人按照合同约定利率支付利息的，人民法院应予支持，但是双方约定的利率超过合同成立时一年期贷款市场报价"
+        "利率四倍的除外。"
+    )
+
+    class _Provision:
+        def get_articles(self, ids: list[str]) -> list[Article]:
+            title = provision.split(":")[0]
+            return [Article(provision, title, title, 25, "", "第二十五条", "", text)] if provision in ids else []
+
+    measured, _ = decided_by_measure("借条上写的月息5分，法律保护吗？", [], _Provision(), "zh")  # type: ignore[arg-type]
+    assert list(measured) == [provision] and "60%" in measured[provision] and "17.4%" in measured[provision]
+    assert decided_by_measure("借条上写的年利率15%，法律保护吗？", [], _Provision(), "zh")[0] == {}  # type: ignore[arg-type]

@@ -45,10 +45,17 @@ def stated_period(text: str) -> StatedPeriod | None:
         months = 6.0 if match["half"] else _months(match["value"], match["unit"])
         if months is not None:
             found.setdefault(months, match.group(0))
+    sole = sole_value(found)
+    return StatedPeriod(sole[1], sole[0]) if sole else None
+
+
+def sole_value(found: dict[float, str]) -> tuple[float, str] | None:
+    """The one value a text states (value -> its words), None when it states none or several: which of several the
+    law's number is about is not code's to guess."""
     if len(found) != 1:
         return None
-    [(months, words)] = found.items()
-    return StatedPeriod(words, months)
+    [(value, words)] = found.items()
+    return value, words
 
 
 @dataclass(frozen=True)
