@@ -86,8 +86,17 @@ def criminal_counterparts(
         for counterpart in statutes.criminal_counterparts(by_id[article_id]["text"]):
             if counterpart not in kept:
                 found.setdefault(counterpart, article_id)
-    lacking = [Candidate(a, 0.0, [COUNTERPART]) for a in found if a not in by_id]
-    return found, [*evidence, *fetch_evidence(statutes, lacking)[0]]
+    return found, with_evidence(evidence, found, COUNTERPART, statutes)
+
+
+def with_evidence(
+    evidence: list[EvidenceItem], articles: Collection[str], source: str, statutes: StatuteRepository
+) -> list[EvidenceItem]:
+    """``evidence`` with those of ``articles`` it lacks added, verbatim from the graph, found by ``source`` (the law's
+    structure or a stated measure, not a search)."""
+    have = {e["article_id"] for e in evidence}
+    lacking = [Candidate(a, 0.0, [source]) for a in articles if a not in have]
+    return [*evidence, *fetch_evidence(statutes, lacking)[0]]
 
 
 def decided_by_measure(
@@ -122,9 +131,7 @@ def decided_by_measure(
         for article in statutes.get_articles([cap.article]):
             found[article.id] = label("rate_decides", lang, stated=rate.text, yearly=f"{rate.yearly:g}",
                                       highest=f"{cap.highest:g}", quote=cap.quote)  # fmt: skip
-    have = {e["article_id"] for e in evidence}
-    lacking = [Candidate(a, 0.0, [MEASURE]) for a in found if a not in have]
-    return found, [*evidence, *fetch_evidence(statutes, lacking)[0]]
+    return found, with_evidence(evidence, found, MEASURE, statutes)
 
 
 def basis_verdicts(
