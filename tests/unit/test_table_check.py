@@ -113,6 +113,15 @@ def test_another_s_stated_reason_and_a_time_or_place_denied_state_nothing() -> N
     assert missing_element("非法捕捞水产品", "被告人在河里用渔网捕了几条小鱼自己吃，不在禁渔期和禁渔区。") is not None
     assert missing_element("非法捕捞水产品", "被告人在禁渔期内用地笼在河里捕鱼。") is None
     assert told("盗窃", "被告人趁其不在家中之机盗窃。")  # the occasion is no place denied
+    # 不是 denies as 并非 does; a closed period or area can be denied after it too (之外, 以外), but not "besides".
+    assert missing_element("非法捕捞水产品", "被告人在水库用渔网捕鱼，当地不是禁渔区。") is not None
+    assert missing_element("非法捕捞水产品", "被告人在禁渔期之外用渔网在河里捕鱼。") is not None
+    assert missing_element("非法捕捞水产品", "被告人在禁渔区以外的河段撒网捕鱼。") is not None
+    assert missing_element("非法捕捞水产品", "被告人除在禁渔期捕鱼之外，还多次电鱼。") is None
+    assert missing_element("非法捕捞水产品", "被告人在禁渔期内于禁渔区以外的河段电鱼。") is None  # the period stands
+    # 141's drug must be a fake one (药品管理法:98); before 2019 one made without a licence was 按假药论处.
+    assert missing_element("生产、销售、提供假药", "被告人经营的药店销售处方药时未查验处方，被罚款。") is not None
+    assert missing_element("生产、销售、提供假药", "被告人在未取得《药品生产许可证》的情况下加工中药饮片出售。") is None
     level = "被告人喝了一瓶啤酒后骑电动自行车回家，血液酒精含量为二十五毫克每百毫升。"
     assert shortfall("危险驾驶", level) is not None
 

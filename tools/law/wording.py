@@ -25,13 +25,13 @@ from tools.law.articles import cn_to_int
 _NOT_TEXT = re.compile(r"[\W_]|是否")
 """Punctuation and the question frame 是否, which no text states."""
 _DENIED = re.compile(
-    r"(?:未(?!满|成年|婚|经|遂)|没有|并非|不构成|不足以)[^，。；]{0,6}$|无人员?(?:受|被)?$|无任何$|不在(?:[^，。；]{0,4}[和或及、])?$"
+    r"(?:未(?!满|成年|婚|经|遂)|没有|并非|不是|不构成|不足以)[^，。；]{0,6}$|无人员?(?:受|被)?$|无任何$|不在(?:[^，。；]{0,4}[和或及、])?$"
 )
 """Words before a condition or an act that deny it (所幸未造成人员死亡, 未达重伤, 双方都没有受伤; a time or a place
 the act was not in, right before it or before a list of such: 不在禁渔期和禁渔区; not 趁其不在家中之机盗窃), at most
-six characters back within a clause. 未 that makes an adjective (未满月的女婴, 未成年人, 未婚, 未经同意, 未遂) denies
-nothing after it; 无任何 denies what follows it (无任何伤害), and 无人 only what it stands right before (无人受伤,
-无人被打伤: the 伤 of 受伤 as well): 趁店内无人之际窃得 tells the theft."""
+six characters back within a clause; 不是 as 并非 (当地不是禁渔区). 未 that makes an adjective (未满月的女婴, 未成年人,
+未婚, 未经同意, 未遂) denies nothing after it; 无任何 denies what follows it (无任何伤害), and 无人 only what it stands
+right before (无人受伤, 无人被打伤: the 伤 of 受伤 as well): 趁店内无人之际窃得 tells the theft."""
 _DISCLAIMED = re.compile(r"(?:不构成|不属于|不能认定为?|不予认定|不认定|没有|并无|无|未能|未|拒不|不)[^，。；]{0,3}$")
 """Words before a finding that dispute it (辩护人所提自首的意见…经查不构成自首, 无前科, 拒不供述), at most three
 characters back within a clause: any 不 or 无 disputes a finding, where it would deny no act (不慎, 无故)."""
@@ -79,6 +79,20 @@ def denied_at(text: str, at: int, finding: bool = False) -> bool:
     return bool((_DISCLAIMED if finding else _DENIED).search(text[max(0, at - 8) : at]))
 
 
+_OUTSIDE = re.compile(r"[期区]?(?:之外|以外)")
+"""A closed period or area named as where or when the act was not (在禁渔期之外钓鱼, 禁猎区以外): what 不在 says
+before it, said after it."""
+
+
+def _outside_at(text: str, m: re.Match[str]) -> bool:
+    """Whether the match ``m`` of ``text`` names a period or area (…期, …区) the fact puts the act outside of
+    (:data:`_OUTSIDE`); not where 除 opens the clause (除在禁渔期捕捞之外，还……: besides)."""
+    after = _OUTSIDE.match(text, m.end())
+    if not after or not re.search("[期区]", text[m.end() - 1 : after.end()]):
+        return False
+    return not re.search(r"除[^，。；]*$", text[: m.start()])
+
+
 def _alleged_at(text: str, m: re.Match[str]) -> bool:
     """Whether the match ``m`` of ``text`` lies in another's stated reason (平台以售假为由: :data:`_ALLEGED`)."""
     return bool(_ALLEGED.search(text[max(0, m.start() - 16) : m.start()])) and bool(
@@ -87,11 +101,12 @@ def _alleged_at(text: str, m: re.Match[str]) -> bool:
 
 
 def _undenied(pattern: str, fact: str) -> Iterator[tuple[str, re.Match[str]]]:
-    """(the normalised fact, the match) for each occurrence of ``pattern`` in ``fact`` neither denied just before it
-    nor named as another's reason (:func:`_alleged_at`)."""
+    """(the normalised fact, the match) for each occurrence of ``pattern`` in ``fact`` neither denied just before it,
+    nor named as another's reason (:func:`_alleged_at`), nor a period or area the act was outside of
+    (:func:`_outside_at`)."""
     text = normalised(fact)
     for m in re.finditer(pattern, text):
-        if not denied_at(text, m.start()) and not _alleged_at(text, m):
+        if not denied_at(text, m.start()) and not _alleged_at(text, m) and not _outside_at(text, m):
             yield text, m
 
 
