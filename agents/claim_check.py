@@ -48,7 +48,7 @@ from tools.law.claims import (
     reattribute,
     sentences,
 )
-from tools.law.penalties import article_tiers, closest_tier, condition_match, penalty_kinds, stated_condition
+from tools.law.penalties import Tier, article_tiers, closest_tier, condition_match, penalty_kinds, stated_condition
 from tools.law.period_rules import PeriodRule, decided_by_period
 from tools.law.periods import StatedPeriod, condition_range, stated_period
 from tools.law.rate_caps import RateCap, StatedRate, exceeded_caps
@@ -133,6 +133,21 @@ def _without_sentences(text: str, drop: set[int]) -> str:
     return "".join(s for i, s in enumerate(sentences(text)) if i not in drop).strip()
 
 
+def tier_said(question: str, text: str) -> Tier | None:
+    """The penalty tier of the article ``text`` whose condition ``question`` states well enough to say it
+    (:data:`TIER_MATCH_SHARE`), if any."""
+    tier = closest_tier(article_tiers(text), question)
+    return tier if tier and condition_match(tier, question) >= TIER_MATCH_SHARE else None
+
+
+def penalties_said_by_code(question: str, texts: Collection[str]) -> bool:
+    """Whether code says the whole answer to ``question`` from the basis articles' ``texts``: it asks what
+    punishment follows and every article has a tier for the case asked (:func:`stated_penalties` quotes each). A
+    draft then adds nothing the Response keeps: the README's 醉酒驾驶机动车会受到什么处罚？ spent 60 s on a draft
+    that quoted 91's 饮酒 paragraph; every claim of it was removed and the tiers said instead."""
+    return bool(texts) and asks_about_punishment(question) and all(tier_said(question, t) for t in texts)
+
+
 def stated_penalties(
     question: str,
     response: str,
@@ -145,8 +160,7 @@ def stated_penalties(
     charge (``defined``: the charge table's DEFINES edges) names it with the penalty, as the SPC's charge names
     read it: 醉酒驾驶机动车的，构成危险驾驶罪，处拘役，并处罚金 (刑法:133-1 never writes the name)."""
     named = set(penalty_kinds(response))
-    matched = [(b, tier) for b in basis if (tier := closest_tier(article_tiers(b["text"]), question))]
-    matched = [(b, t) for b, t in matched if condition_match(t, question) >= TIER_MATCH_SHARE]
+    matched = [(b, tier) for b in basis if (tier := tier_said(question, b["text"]))]
     added: list[str] = []
     checks: list[ClaimCheck] = []
     for item, tier in matched:

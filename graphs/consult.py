@@ -16,7 +16,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from agents.basis import make_keep_basis
-from agents.claim_check import verify_claims
+from agents.claim_check import penalties_said_by_code, verify_claims
 from agents.content_check import check_content
 from agents.context import ConsultContext
 from agents.context.experiment import consult_switches
@@ -68,13 +68,23 @@ def route_after_elements(
     return _first_draft_step(runtime.context)
 
 
-def route_after_keep(state: ConsultState) -> Literal["draft_answer", "check_content"]:
+def route_after_keep(state: ConsultState, runtime: Runtime[ConsultContext]) -> Literal["draft_answer", "check_content"]:
     """The draft reasons from the kept basis; with none kept, verify_claims writes the Response from the conditional
     tier (or says nothing supports an answer) whatever a draft said, so none is asked for: 15 of 20 everyday
     questions kept nothing, and each spent about 15 s on a draft that was thrown away. Articles a number the
     question states decided are said by code too (a draft quoted the wrong paragraph of 道路交通安全法:91): a draft
-    is asked for only when the keeper concluded something else."""
-    return DRAFT_NODE if any(v["applicable"] and v["decided_by"] != MEASURE for v in state.verdicts) else ANSWER_NODE
+    is asked for only when the keeper concluded something else, and (profile='fast') code cannot say its penalties
+    either."""
+    concluded = {v["article_id"] for v in state.verdicts if v["applicable"] and v["decided_by"] != MEASURE}
+    # With profile='fast', a punishment question whose every concluded article has a tier for the case asked is
+    # answered by code, which quotes each tier: a draft's penalties were removed and replaced by them.
+    texts = {e["article_id"]: e["text"] for e in state.evidence if e["article_id"] in concluded}
+    said = runtime.context.profile == "fast" and len(texts) == len(concluded)
+    return (
+        DRAFT_NODE
+        if concluded and not (said and penalties_said_by_code(state.question, texts.values()))
+        else ANSWER_NODE
+    )
 
 
 def route_after_draft(

@@ -18,8 +18,9 @@ class ConsultContext(AuditContext):
     max_question_chars: int = question_limit()
     profile: Literal["fast", "thorough"] = setting(
         "fast",
-        "Which model calls code may replace: 'fast' routes LawSearch by keywords and lets ContentCheck rewrite "
-        "only a draft citing a pruned article; 'thorough' lets the model route and rewrite every draft.",
+        "Which model calls code may replace: 'fast' routes LawSearch by keywords, answers a punishment question "
+        "whose every article's penalty code can quote without a draft, and lets ContentCheck rewrite only a draft "
+        "citing a pruned article; 'thorough' lets the model route, draft and rewrite every draft.",
     )
     router: Literal["llm", "rules"] = setting(
         "llm",

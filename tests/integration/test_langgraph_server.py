@@ -154,7 +154,8 @@ def test_a_run_through_the_api_returns_a_verbatim_legal_basis(server: str) -> No
         f"{server}/runs/wait",
         {
             "assistant_id": "consult",
-            "input": {"question": "醉酒驾驶机动车会受到什么处罚？"},
+            # No punishment asked, so that it is drafted and reviewed (code says the tier a punishment question asks).
+            "input": {"question": "醉酒驾驶机动车会怎么样？"},
             "context": {"model": "fake"},
         },
         timeout=120,

@@ -31,6 +31,9 @@ from tools.llm.fake import FakeChatModel
 from tools.services import Services
 
 QUESTION = "醉酒驾驶机动车会受到什么处罚？"
+DRAFTED = "醉酒驾驶机动车会怎么样？"
+"""QUESTION's article asked about without asking for a punishment: with profile='fast' it is drafted, where
+QUESTION is answered by code quoting 133-1's tier."""
 BESIDE = (
     "此外，下列条文在一定条件下也可能适用：如果使用枪支、管制刀具，或者以驾驶机动车撞击等手段，严重危及其人身安全，"
     "则处三年以上七年以下有期徒刑（《中华人民共和国刑法》第二百七十七条）。"
@@ -838,10 +841,10 @@ def test_the_fast_profile_routes_by_keywords_and_keeps_a_draft_whose_citations_s
 ) -> None:
     # Drafts citing 133-1 alone, whose element the question states, so that every citation survives the audit.
     model = install(by_schema={"text": ["回答：醉驾处拘役[刑法:133-1]。\n引用：[刑法:133-1]"] * 6})
-    _run()  # stores the checklists, so that both runs below read them
-    thorough = _run()
+    _run(question=DRAFTED)  # stores the checklists, so that both runs below read them
+    thorough = _run(question=DRAFTED)
     model.calls.clear()
-    out = _run(ConsultContext(model="fake"))
+    out = _run(ConsultContext(model="fake"), DRAFTED)
     prompts = [str(c[-1].content) for c in model.calls]
     assert not any("法律检索路由器" in p for p in prompts)  # no router call
     assert not any("改写成给咨询者的最终答复" in p for p in prompts)  # no ContentCheck call
@@ -857,11 +860,27 @@ def test_the_fast_profile_routes_by_keywords_and_keeps_a_draft_whose_citations_s
     assert {i["article_id"] for i in thorough["legal_basis"]} == {i["article_id"] for i in out["legal_basis"]}
 
 
+def test_the_fast_profile_answers_a_punishment_question_code_can_answer_without_a_draft(
+    active_kb: Services, install: Any
+) -> None:
+    model = install(by_schema={"text": ["回答：醉驾处暂扣六个月机动车驾驶证[刑法:133-1]。\n引用：[刑法:133-1]"] * 6})
+    out = _run(ConsultContext(model="fake"))
+    assert [v["article_id"] for v in out["verdicts"] if v["applicable"]] == ["刑法:133-1"]
+    # 133-1's tier for 醉酒驾驶 is quoted by code: no draft (nor Manager, nor rewrite) is asked for.
+    assert "draft_answer" not in _nodes(out) and "review_draft" not in _nodes(out)
+    assert not any("暂扣" in str(c[-1].content) for c in model.calls)
+    assert _answer(out).startswith("依照《中华人民共和国刑法》第一百三十三条之一，醉酒驾驶机动车的，")
+    assert "处拘役，并处罚金。" in out["response"] and "暂扣" not in out["response"]
+    # A question on the same article that asks no punishment is drafted, and so is any with profile='thorough'.
+    assert "draft_answer" in _nodes(_run(ConsultContext(model="fake"), DRAFTED))
+    assert "draft_answer" in _nodes(_run())
+
+
 def test_the_fast_profile_rewrites_a_draft_that_cited_an_article_outside_its_basis(
     active_kb: Services, install: Any
 ) -> None:
     model = install(by_schema={"text": ["回答：醉驾处拘役。\n引用：[刑法:133-1]、[刑法:133]"] * 3})
-    out = _run(ConsultContext(model="fake"))
+    out = _run(ConsultContext(model="fake"), DRAFTED)
     assert "刑法:133" not in {v["article_id"] for v in out["verdicts"] if v["applicable"]}
     rewrite = next(str(c[-1].content) for c in model.calls if "改写成给咨询者的最终答复" in str(c[-1].content))
     assert "[刑法:133] 不在法律依据之中" in rewrite  # ContentCheck is told what lies outside the basis
