@@ -120,7 +120,12 @@ def decide_offence(state: JudgeState, runtime: Runtime[JudgeContext]) -> Command
     if switches.charge_scoring:
         acts = {s["name"]: s["act"] for s in state.scored_charges}
         articles = {name: s["articles"] for name, s in scored.items()}
-        decision = decide_charges(chosen, ranked, fact, acts, articles, nearest, ctx.language, policy.stand_in, ask)
+        # A candidate the nearest judged cases convicted of is the fact's own evidence where a charge sheet's
+        # proposal failed.
+        precedented = {name for name, s in scored.items() if s["signals"].get("vote", 0.0) > 0}
+        decision = decide_charges(
+            chosen, ranked, fact, acts, articles, nearest, ctx.language, policy.stand_in, ask, precedented
+        )
     else:
         # Without the scorer (the eval's ablation) nothing is proposed here: the Adjudicator's supported charges are
         # the conviction.

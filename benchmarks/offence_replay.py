@@ -76,7 +76,8 @@ def steps(rows: list[dict[str, Any]]) -> list[tuple[list[str], ...]]:
         acts = assign_acts(scored, [rank_charges(act, policy.model) for act in row.get("acts", [])])
         nearest = nearest_offence(services, repository, fact)
         articles = repository.articles_for(scored)
-        d = decide_charges(chosen, best, fact, acts, articles, nearest, "zh", policy.stand_in)
+        precedented = {name for name, signals in row["signals"].items() if signals.get("vote", 0.0) > 0}
+        d = decide_charges(chosen, best, fact, acts, articles, nearest, "zh", policy.stand_in, None, precedented)
         out.append((before, d.families, d.related, d.stated, d.proposed))
     return out
 

@@ -249,6 +249,7 @@ def look_further(
     language: str,
     check: Callable[[list[str]], list[str]] = list,
     below: bool = False,
+    precedented: Collection[str] = (),
 ) -> tuple[list[str], list[NoOffence]]:
     """(charges, records) for a fact whose proposal every check set aside: the best further candidate of
     ``ranked`` (best first; those in ``tried`` were the proposal) that has its own evidence (probability at least
@@ -256,13 +257,16 @@ def look_further(
     elements it meets, after ``check`` (its neighbours and relations, as any proposal's); with a record of each
     candidate set aside on the way. The first candidate failing is no proof that no offence is stated: a fact
     whose 盗窃 is untold may still state the 破坏电力设备 ranked under it. With ``below``, a candidate under the bar
-    is looked at too where the fact itself tells its act or states its element (:func:`decide_charges` sets it for
-    a charge sheet). ``articles``: each charge's defining articles, which the records cite."""
+    is looked at too where the fact itself tells its act or states its element, or where the judged cases nearest
+    the fact convicted of it (``precedented``: 非法制造、出售非法制造的发票 for a charge sheet selling fake invoices,
+    whose pre-judgment said 诈骗) (:func:`decide_charges` sets it for a charge sheet). ``articles``: each charge's
+    defining articles, which the records cite."""
     records: list[NoOffence] = []
     for name, probability in ranked:
         if name in tried:
             continue
-        if probability < least and not (below and (tells_act(name, fact) or states_element(name, fact))):
+        evidenced = name in precedented or tells_act(name, fact) or states_element(name, fact)
+        if probability < least and not (below and evidenced):
             continue
         kept: list[str] = []
         for charge in [name] if untold_act(name, fact) else check([name]):
@@ -303,12 +307,14 @@ def decide_charges(
     language: str,
     stand_in: float,
     ask: Ask | None = None,
+    precedented: Collection[str] = (),
 ) -> Decision:
     """The offence decision over the scorer's ``chosen`` charges and its ``ranked`` candidates (best first, with
     their probabilities): told acts (a candidate with ``stand_in`` evidence stands in for an untold one), family
     checks (``ask``: the model's yes/no question on an element), relations (``acts``: the act each charge scores
-    best on), thresholds, elements and the victim rule, then looking further before acquitting. One function for
-    the judge graph's node and for the replays that predict it (``benchmarks/offence_replay.py``)."""
+    best on), thresholds, elements and the victim rule, then looking further before acquitting (``precedented``:
+    the candidates the nearest judged cases convicted of). One function for the judge graph's node and for the
+    replays that predict it (``benchmarks/offence_replay.py``)."""
     candidates = [name for name, _ in ranked]
     able = [name for name, p in ranked if p >= stand_in]
     told = told_acts(chosen, candidates, fact, able)
@@ -331,7 +337,7 @@ def decide_charges(
         # even under the bar (猥亵儿童 for a charge sheet whose 盗窃 the scorer chose; 36 → 5 criminal facts of the
         # replays left with no charge, no non-crime fact convicted more: s63-offence).
         below = bool(prosecution_record(fact)) and all(r["by"] in ("untold", "element", "named") for r in no_offence)
-        proposed, records = look_further(ranked, tried, fact, stand_in, articles, language, check, below)
+        proposed, records = look_further(ranked, tried, fact, stand_in, articles, language, check, below, precedented)
         no_offence = no_offence + records
     return Decision(told, families, related, stated, proposed, checks, merged, no_offence)
 

@@ -86,6 +86,20 @@ def test_a_charge_sheet_states_an_offence_so_its_own_evidence_is_enough_under_th
     assert decide_charges(["盗窃"], concealing, small, {}, ARTICLES, NEAR, "zh", 0.2).proposed == []
 
 
+def test_a_charge_sheet_s_candidate_the_nearest_judged_cases_convicted_of_is_looked_at_under_the_bar() -> None:
+    # cail-test-69: the pre-judgment's 诈骗 is untold; the judged cases nearest the fact convicted of the invoice
+    # offence the scorer ranked under the bar (its vote), which the sheet then states.
+    sheet = "公诉机关指控：被告人曾某某购买假发票一批，在其铺位打印后以1.5元至5元不等的价格销售牟利，共售出约300张。"
+    ranked = [("诈骗", 0.15), ("为亲友非法牟利", 0.044), ("非法制造、出售非法制造的发票", 0.043)]
+    invoice = "非法制造、出售非法制造的发票"
+    assert decide_charges(["诈骗"], ranked, sheet, {}, ARTICLES, NEAR, "zh", 0.2).proposed == []
+    voted = decide_charges(["诈骗"], ranked, sheet, {}, ARTICLES, NEAR, "zh", 0.2, None, {invoice})
+    assert voted.proposed == [invoice]
+    # An everyday account is no charge sheet: precedents alone convict nobody.
+    told = sheet.removeprefix("公诉机关指控：")
+    assert decide_charges(["诈骗"], ranked, told, {}, ARTICLES, NEAR, "zh", 0.2, None, {invoice}).proposed == []
+
+
 def test_every_candidate_looked_at_is_named_with_what_it_lacks() -> None:
     fact = "被告人宋某驾驶机动车前喝了一瓶啤酒，被查获时呼气酒精含量为30mg/100ml，车辆撞上路边护栏，无人受伤。"
     ranked = [("交通肇事", 0.9), ("盗窃", 0.5), ("危险驾驶", 0.4), ("故意伤害", 0.1)]
