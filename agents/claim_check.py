@@ -43,6 +43,7 @@ from tools.law.claims import (
     Claim,
     ClaimCheck,
     asks_about_punishment,
+    asks_what_the_law_says,
     check_claims,
     citable_units,
     reattribute,
@@ -532,13 +533,16 @@ def _next_steps(state: ConsultState, ctx: ConsultContext) -> str:
     article is not concluded, and a person fined by the police (罚款) was sent to civil mediation by 民法典:286."""
     concluded = [b["article_id"] for b in state.legal_basis]
     conditional = [b["article_id"] for b in state.conditional_basis]
+    # A question about what the law provides tells no case to ask the article's own elements of (产品质量检验机构
+    # 应当符合哪些条件？ was asked back 是否具备相应的检测条件和能力？).
+    general = ctx.language == "zh" and asks_what_the_law_says(state.question)
     asked = decisive_fact([*concluded, *conditional], ctx.language, state.question)
     # An article whose decisive fact the question states has nothing left to ask (借钱时没说利息: not 是否为高利放贷).
     listed = decisive_facts(ctx.language)
     unlisted = [a for a in concluded if a not in listed]
     if not asked and unlisted and ctx.language == "zh":
         texts = {b["article_id"]: b["text"] for b in state.legal_basis}
-        asked = missing_fact(unlisted, state.verdicts, ctx.language, texts, state.question)
+        asked = missing_fact(unlisted, state.verdicts, ctx.language, texts, state.question, general)
     if concluded:
         return asked + where_to_ask(concluded, ctx.language, state.question, basis=True)
     return asked + where_to_ask(conditional, ctx.language, state.question)
@@ -591,7 +595,10 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
             # The model restates the rule in the person's terms; code keeps it only where it still says the rule.
             phrased, used = phrased_opening(state.conditional_basis[0], state.question, ctx)
             opening, usage = phrased or opening, add_usage(usage, used)
-        response = opening + ("" if settled else label("conditional_turns_on", ctx.language))
+        # What the rule provides is the whole answer to a question about the law itself: there is no "you" for it
+        # to turn on.
+        general = ctx.language == "zh" and asks_what_the_law_says(state.question)
+        response = opening + ("" if settled or general else label("conditional_turns_on", ctx.language))
         response += label("conditional_also", ctx.language) + "".join(conditional[1:]) if conditional[1:] else ""
         response += _next_steps(state, ctx) if ctx.next_steps else ""
     elif not state.legal_basis or not response.strip():

@@ -60,12 +60,16 @@ def missing_fact(
     lang: str,
     texts: Mapping[str, str] | None = None,
     question: str = "",
+    general: bool = False,
 ) -> str:
     """One sentence asking for the fact the answer turns on, or "": the first element of the first kept article
     (basis order) that the audit found may hold but the question does not state (``stated`` false), in the
     checklist's own words, if it is a short question (:data:`MISSING_FACT_CHARS`) of the clause the question is
     about (:func:`_of_another_tier`) and not a clause of the article copied out (:func:`_copied`). The user can
-    answer it in the same thread (``ask --thread``)."""
+    answer it in the same thread (``ask --thread``). A ``general`` question (what the law provides, told of no
+    case) is asked no element the article itself words, however short (产品质量检验机构应当符合哪些条件？ was asked
+    是否具备相应的检测条件和能力？ back; 醉酒驾驶机动车会受到什么处罚？ 是否追逐竞驶，情节恶劣？): only one the law adds
+    to it (血液酒精含量是否达到80毫克/100毫升？, the interpretation's threshold)."""
     by_article = {v["article_id"]: v for v in verdicts}
     for article_id in basis_ids:
         text = (texts or {}).get(article_id, "")
@@ -74,6 +78,8 @@ def missing_fact(
         for check in (by_article.get(article_id) or {}).get("checks", []):
             item = str(check["item"]).strip()
             if check.get("stated", True) or not _askable(item, lang) or _copied(item, text):
+                continue
+            if general and bigram_share(item, text) >= COPIED_SHARE:
                 continue
             if not _of_another_tier(item, tiers, asked):
                 return label("ask_missing", lang, item=item)
@@ -134,12 +140,13 @@ checklist written from the article's text when the model failed), not a fact a p
 @lru_cache(maxsize=4)
 def _unaskable_words(lang: str) -> tuple[str, ...]:
     """Words that make a checklist item no fact a person can state (``prompts/<lang>/checklist_words.json``: a duty or
-    a right, which the law answers; a list's catch-all item, which names no fact); none without the file."""
+    a right, which the law answers; a list's catch-all item, which names no fact; the law's own analysis, 构成要件);
+    none without the file."""
     try:
         table = load_table("checklist_words", lang)
     except FileNotFoundError:
         return ()
-    return (*table["normative"], *table["catch_all"])
+    return (*table["normative"], *table["catch_all"], *table.get("analysis", ()))
 
 
 def _askable(item: str, lang: str) -> bool:

@@ -11,6 +11,7 @@ from tools.law.claims import (
     SUPPORTED,
     UNSUPPORTED,
     asks_about_punishment,
+    asks_what_the_law_says,
     check_claims,
     find_claims,
     misattributed,
@@ -397,3 +398,22 @@ def test_a_measured_conduct_is_said_by_the_unit_that_opens_with_it(conduct: str,
     assert _unit_with(laws_db_text("中华人民共和国刑法", "第一百三十三条之一"), conduct, opening=True) == (
         lead if conduct == "醉酒驾驶" else ""
     )
+
+
+def test_a_question_about_what_the_law_provides_tells_no_case() -> None:
+    for general in (
+        "产品质量应当符合什么要求？",
+        "产品存在缺陷指的是什么？",
+        "损害他人生命健康的，应当如何赔偿？",
+        "醉酒驾驶会受到什么处罚？",
+    ):
+        assert asks_what_the_law_says(general), general
+    # A case told (我, an event that happened) or a yes-or-no question about one is no such question.
+    for case in (
+        "我开车被查了，会受到什么处罚？",
+        "被邻居家的狗咬伤了，狗主人要承担什么责任？",
+        "宠物被人打伤，主人能否要求精神损害赔偿？",
+        "租房到期后房东不退押金怎么办？",
+        "这样做合法么？",
+    ):
+        assert not asks_what_the_law_says(case), case

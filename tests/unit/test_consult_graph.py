@@ -297,10 +297,11 @@ def test_a_kept_article_is_excluded_only_by_the_question_s_own_words_quoted(acti
     # Nothing concluded: the answer opens with what applies under a condition, or with nothing found, and a
     # vetoed article is never in the conditional tier either.
     assert out["legal_basis"] == [] and "刑法:133-1" not in [b["article_id"] for b in out["conditional_basis"]]
-    # The first sentence states what the best supported conditional article provides, then that it turns on the facts.
+    # The first sentence states what the best supported conditional article provides. The question asks what the
+    # law provides and tells no case, so it is not said to turn on "your" facts (a case question is: test_claims).
     first, _, rest = out["response"].partition("。")
     assert out["conditional_basis"] and out["conditional_basis"][0]["number"] in first
-    assert rest.startswith("这条规定是否适用于您，取决于您的情况是否符合其中的条件")
+    assert "取决于您的情况" not in out["response"] and rest.startswith("此外，下列条文在一定条件下也可能适用")
     # Nothing to draft from: no draft is asked for, and verify_claims writes the Response.
     assert not [c for c in model.calls if "候选法条：" in str(c[-1].content)]
     assert "draft_answer" not in _nodes(out) and _nodes(out)[-2:] == ["check_content", "verify_claims"]
@@ -572,7 +573,7 @@ def test_ask_review_pauses_for_the_person_at_the_terminal(
     printed = capsys.readouterr().out
     # The overridden article concludes nothing: what remains is a conditional tier, or nothing found.
     assert "复核 reviewed" in printed
-    assert "取决于您的情况是否符合其中的条件" in printed and "条件适用 Conditional basis" in printed
+    assert "条件适用 Conditional basis" in printed
     # Above the conditional tier, nothing concluded is not said to be nothing found.
     assert (
         "没有可据以直接得出结论的条文；下列条文在一定条件下适用" in printed
@@ -829,11 +830,12 @@ def test_an_article_kept_on_evidence_stays_though_the_question_states_none_of_it
     out, verdict = _run_with_checklist(active_kb, install, items)
     # The model said both hold; the question (drunk driving) states neither, so neither counts. That once pruned the
     # article (a colloquial question shares few words with statute elements, and the right article went with it);
-    # the evidence kept it, and an item left unstated is what the answer asks the user for.
+    # the evidence kept it. The question asks what the law provides and tells no case: an unstated item in the
+    # article's own words (追逐竞驶，情节恶劣) is not asked back of it.
     assert [(c["holds"], c["stated"]) for c in verdict["checks"]] == [(False, False), (False, False)]
     assert verdict["applicable"] and verdict["decided_by"] == "evidence"
     assert "刑法:133-1" in {i["article_id"] for i in out["legal_basis"]}
-    assert "答复还取决于一个问题没有说明的事实：是否追逐竞驶，情节恶劣？" in out["response"]
+    assert "答复还取决于" not in out["response"]
 
 
 def test_the_fast_profile_routes_by_keywords_and_keeps_a_draft_whose_citations_survived(
@@ -1042,6 +1044,20 @@ def test_the_answer_asks_for_the_fact_it_turns_on(active_kb: Services, install: 
     ):
         stated = [{"article_id": "劳动合同法:30", "checks": [{"item": duty, "stated": False}]}]
         assert missing_fact(["劳动合同法:30"], stated, "zh") == ""
+    # Nor is the law's own analysis (a checklist written about the article, not the case).
+    meta = [
+        {"article_id": "产品质量法:27", "checks": [{"item": "是否是产品质量法第二十七条的构成要件？", "stated": False}]}
+    ]
+    assert missing_fact(["产品质量法:27"], meta, "zh") == ""
+    # A question about what the law provides (told of no case) is asked no element in the article's own words,
+    # however short; one the law adds to them (an interpretation's threshold) still is.
+    lab = "产品质量检验机构必须具备相应的检测条件和能力，经……考核合格后，方可承担产品质量检验工作。"
+    own = [{"article_id": "产品质量法:19", "checks": [{"item": "是否具备相应的检测条件和能力？", "stated": False}]}]
+    texts = {"产品质量法:19": lab}
+    assert missing_fact(["产品质量法:19"], own, "zh", texts, "产品质量检验机构应当符合哪些条件？", general=True) == ""
+    assert missing_fact(["产品质量法:19"], own, "zh", texts, "我们的检验机构能接检验业务吗？") != ""
+    drunk = {"刑法:133-1": "在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金：（一）追逐竞驶，情节恶劣的；"}
+    assert missing_fact(["刑法:133-1", "刑法:264"], verdicts, "zh", drunk, QUESTION, general=True) == asked
     # Through the graph: the Response asks for the element the audit found unstated, before where to ask.
     ChecklistRepository(active_kb.graph).save(
         Checklist(

@@ -71,6 +71,23 @@ def asks_about_punishment(question: str) -> bool:
     return _PUNISHMENT.search(question) is not None
 
 
+_CONTENT = re.compile(r"什么|哪些|哪种|哪几|如何|怎样|指的是|是指|何为|何谓|含义|定义")
+"""Words asking what the law's content is: 应当符合什么要求, 哪些情况下, 应当如何赔偿, 指的是什么."""
+_OWN_CASE = re.compile(
+    r"我|本人|咱|俺|您|了|(?:吗|(?<!什)么)[？?！!。]?\s*$|能否|是否|可否|能不能|可不可以|会不会|要不要|算不算"
+)
+"""Words by which a question tells a case (我, 本人; an event that happened: 被邻居家的狗咬伤了) or asks whether
+something holds for one (能否, 吗)."""
+
+
+def asks_what_the_law_says(question: str) -> bool:
+    """Whether a question asks only what the law provides (产品质量应当符合什么要求？, 醉酒驾驶会受到什么处罚？,
+    损害他人生命健康的，应当如何赔偿？): it asks for the law's content and tells no case, nor asks whether something
+    holds for one. Its answer is the law's words; no fact of the asker's is left to ask for, and "whether this
+    applies to you" has no "you" to turn on."""
+    return _CONTENT.search(question) is not None and _OWN_CASE.search(question) is None
+
+
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])")
 
 
