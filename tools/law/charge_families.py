@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 
 from tools.law.tables import Entry, read_table
-from tools.law.wording import hides_words, told, told_match, told_of_own
+from tools.law.wording import hides_words, told, told_match, told_of_own, with_ages
 
 DEFENDANT = "<defendant>"
 """Stands in a pattern for the defendant: 被告人 or a name the fact gives after it (送给耿某某4万元 is a bribe
@@ -54,12 +54,15 @@ class Member:
     """A fact that states the element: the member's test case."""
 
     def stated_in(self, fact: str) -> bool:
-        """Whether ``fact`` states the element: every pattern told, other than denied (并非国家工作人员)."""
+        """Whether ``fact`` states the element: every pattern told, other than denied (并非国家工作人员); a birth date
+        that makes its person a child at the act reads as stating so (:func:`~tools.law.wording.with_ages`)."""
+        fact = with_ages(fact)
         return all(told(_for_fact(pattern, fact), fact) for pattern in self.stated)
 
     def quote(self, fact: str) -> str:
         """The words of ``fact`` that state the element (each pattern's first match told, joined by …); empty when
         the fact does not state it."""
+        fact = with_ages(fact)
         found = [told_match(_for_fact(pattern, fact), fact) for pattern in self.stated]
         # A pattern that asserts an absence (no 重伤 anywhere) matches nothing worth quoting.
         return "…".join(m for m in found if m) if all(m is not None for m in found) else ""

@@ -454,3 +454,48 @@ states a persisting duty. 劳动合同法:23 conditions a non-compete on monthly
 without it."""
 STATUTE_NEGATION = re.compile(r"不|无|非|没有|除外|禁止")
 """Words with which a statute sentence denies or excepts (不得收回, 无权, 但是…除外)."""
+
+
+# A victim's age, from a birth date and the act's date (猥亵儿童 is 237's offence against a child under fourteen).
+CHILD_AGE = 14
+"""Under this age a person is a child (刑法:237 猥亵儿童; no one under it is criminally liable, 刑法:17, so a birth date
+that makes someone this young at the act is never the defendant's)."""
+_DATE = r"((?:19|20)\d\d)年(1[0-2]|0?[1-9])(?:、(?:1[0-2]|0?[1-9]))*月(?:(3[01]|[12]\d|0?[1-9])日)?"
+"""A date as judgments write it: 2013年8月25日, 2004年12月, 2016年5、6月 (the first month of several)."""
+_DATE_RE = re.compile(_DATE)
+_BORN = re.compile(rf"(?:生于|出生于|出生日期为?|出生时间为?){_DATE}|{_DATE}(?:出生|生)(?![产活意效])")
+"""A birth date: 生于2004年1月1日, （2004年10月4日生）, 2004年12月出生."""
+
+
+def _ymd(text: str) -> tuple[int, int, int]:
+    found = _DATE_RE.search(text)
+    assert found is not None
+    return int(found[1]), int(found[2]), int(found[3] or 0)
+
+
+def age_at(birth: tuple[int, int, int], act: tuple[int, int, int]) -> int | None:
+    """Whole years from ``birth`` to ``act`` (year, month, day; day 0 when not told); None when the two fall in the
+    same month and a day is not told (either side of the birthday)."""
+    (by, bm, bd), (ay, am, ad) = birth, act
+    if am == bm and not (ad and bd):
+        return None
+    return ay - by - ((am, ad) < (bm, bd))
+
+
+def with_ages(fact: str) -> str:
+    """``fact`` with each birth date that makes its person a child at the act marked so, read in code: the act's
+    date is the first date told that is no birth date (另查明，马某某生于2004年1月1日 in a fact of 2013年8月25日 reads
+    马某某生于2004年1月1日（案发时不满十四周岁）). Judgments often give a child victim's age only as a birth date."""
+    births = list(_BORN.finditer(fact))
+    if not births:
+        return fact
+    act = next((d for d in _DATE_RE.finditer(fact) if not any(b.start() <= d.start() < b.end() for b in births)), None)
+    if act is None:
+        return fact
+    parts, last = [], 0
+    for birth in births:
+        age = age_at(_ymd(birth.group()), _ymd(act.group()))
+        if age is not None and 0 <= age < CHILD_AGE:
+            parts.append(fact[last : birth.end()] + "（案发时不满十四周岁）")
+            last = birth.end()
+    return "".join(parts) + fact[last:]
