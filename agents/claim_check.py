@@ -525,6 +525,11 @@ def _checked(
     return _without_sentences(response, dropped), records, usage, note
 
 
+def _about_the_law(state: ConsultState, ctx: ConsultContext) -> bool:
+    """Whether the question asks only what the law provides and tells no case (read from Chinese wording only)."""
+    return ctx.language == "zh" and asks_what_the_law_says(state.question)
+
+
 def _next_steps(state: ConsultState, ctx: ConsultContext) -> str:
     """The fact asked back and where to ask, for an answer with a basis in either tier: a fact the law makes
     decisive, in the person's words (:func:`decisive_fact`), else the first element of a concluded article the
@@ -533,15 +538,15 @@ def _next_steps(state: ConsultState, ctx: ConsultContext) -> str:
     article is not concluded, and a person fined by the police (罚款) was sent to civil mediation by 民法典:286."""
     concluded = [b["article_id"] for b in state.legal_basis]
     conditional = [b["article_id"] for b in state.conditional_basis]
-    # A question about what the law provides tells no case to ask the article's own elements of (产品质量检验机构
-    # 应当符合哪些条件？ was asked back 是否具备相应的检测条件和能力？).
-    general = ctx.language == "zh" and asks_what_the_law_says(state.question)
     asked = decisive_fact([*concluded, *conditional], ctx.language, state.question)
     # An article whose decisive fact the question states has nothing left to ask (借钱时没说利息: not 是否为高利放贷).
     listed = decisive_facts(ctx.language)
     unlisted = [a for a in concluded if a not in listed]
     if not asked and unlisted and ctx.language == "zh":
         texts = {b["article_id"]: b["text"] for b in state.legal_basis}
+        # A question about what the law provides tells no case to ask the article's own elements of (产品质量检验
+        # 机构应当符合哪些条件？ was asked back 是否具备相应的检测条件和能力？).
+        general = _about_the_law(state, ctx)
         asked = missing_fact(unlisted, state.verdicts, ctx.language, texts, state.question, general)
     if concluded:
         return asked + where_to_ask(concluded, ctx.language, state.question, basis=True)
@@ -597,8 +602,9 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
             opening, usage = phrased or opening, add_usage(usage, used)
         # What the rule provides is the whole answer to a question about the law itself: there is no "you" for it
         # to turn on.
-        general = ctx.language == "zh" and asks_what_the_law_says(state.question)
-        response = opening + ("" if settled or general else label("conditional_turns_on", ctx.language))
+        response = opening + (
+            "" if settled or _about_the_law(state, ctx) else label("conditional_turns_on", ctx.language)
+        )
         response += label("conditional_also", ctx.language) + "".join(conditional[1:]) if conditional[1:] else ""
         response += _next_steps(state, ctx) if ctx.next_steps else ""
     elif not state.legal_basis or not response.strip():

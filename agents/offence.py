@@ -37,6 +37,7 @@ from tools.errors import StructuredOutputError
 from tools.kb.charges import ChargeRepository
 from tools.law.charge_families import Ask, Member, act_family
 from tools.law.charge_model import fitted_charge_policy
+from tools.law.charge_scores import precedented
 from tools.llm.chat import Usage, add_usage, empty_usage, failed_usage, invoke_structured
 from tools.services import Services, get_services
 
@@ -122,9 +123,9 @@ def decide_offence(state: JudgeState, runtime: Runtime[JudgeContext]) -> Command
         articles = {name: s["articles"] for name, s in scored.items()}
         # A candidate the nearest judged cases convicted of is the fact's own evidence where a charge sheet's
         # proposal failed.
-        precedented = {name for name, s in scored.items() if s["signals"].get("vote", 0.0) > 0}
+        voted = precedented({name: s["signals"] for name, s in scored.items()})
         decision = decide_charges(
-            chosen, ranked, fact, acts, articles, nearest, ctx.language, policy.stand_in, ask, precedented
+            chosen, ranked, fact, acts, articles, nearest, ctx.language, policy.stand_in, ask, voted
         )
     else:
         # Without the scorer (the eval's ablation) nothing is proposed here: the Adjudicator's supported charges are

@@ -35,7 +35,7 @@ from tools.corpus.jsonl import read_jsonl, recorded_lines
 from tools.kb.charges import ChargeRepository
 from tools.law.charge_model import fitted_charge_policy
 from tools.law.charge_relations import load_relations
-from tools.law.charge_scores import assign_acts, rank_charges
+from tools.law.charge_scores import assign_acts, precedented, rank_charges
 from tools.services import get_services
 
 
@@ -76,8 +76,8 @@ def steps(rows: list[dict[str, Any]]) -> list[tuple[list[str], ...]]:
         acts = assign_acts(scored, [rank_charges(act, policy.model) for act in row.get("acts", [])])
         nearest = nearest_offence(services, repository, fact)
         articles = repository.articles_for(scored)
-        precedented = {name for name, signals in row["signals"].items() if signals.get("vote", 0.0) > 0}
-        d = decide_charges(chosen, best, fact, acts, articles, nearest, "zh", policy.stand_in, None, precedented)
+        voted = precedented(row["signals"])
+        d = decide_charges(chosen, best, fact, acts, articles, nearest, "zh", policy.stand_in, None, voted)
         out.append((before, d.families, d.related, d.stated, d.proposed))
     return out
 

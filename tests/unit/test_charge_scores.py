@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from tools.law.charge_scores import SIGNALS, ChargeModel, assign_acts, charge_signals, choose_charges, rank_charges
+from tools.law.charge_scores import (
+    SIGNALS,
+    ChargeModel,
+    assign_acts,
+    charge_signals,
+    choose_charges,
+    precedented,
+    rank_charges,
+)
 
 CHARGES_OF = {"刑法:264": {"盗窃"}, "刑法:266": {"诈骗"}, "刑法:234": {"故意伤害"}, "刑法:67": set()}
 
@@ -70,3 +78,12 @@ def test_the_best_is_chosen_and_others_only_above_the_threshold_or_best_in_an_ac
     # ... but only a candidate with its own support: 诈骗 (0.23) reaches 0.2, not 0.3; 故意伤害 (0.07) neither.
     assert choose_charges(ranked, 0.9, 3, least=3, stated_threshold=0.2) == ["盗窃", "诈骗"]
     assert choose_charges(ranked, 0.9, 3, least=2, stated_threshold=0.3) == ["盗窃"]
+
+
+def test_a_candidate_is_precedented_when_some_nearest_precedent_convicted_of_it() -> None:
+    signals = {
+        "非法制造、出售非法制造的发票": {"vote": 0.42, "offence": 0.0},
+        "为亲友非法牟利": {"vote": 0.0, "offence": 1.0},  # the offence index alone is no precedent
+        "诈骗": {"prejudged": 0.8},
+    }
+    assert precedented(signals) == {"非法制造、出售非法制造的发票"}

@@ -26,6 +26,12 @@ A charge the fact names (…构成盗窃罪, 涉嫌诈骗) is no signal: the jud
 (:func:`tools.law.facts.without_claims`), as CAIL publishes its facts."""
 
 
+def precedented(signals: Mapping[str, Mapping[str, float]]) -> set[str]:
+    """The candidates (name -> signals) some of the nearest precedents were convicted of (a ``vote`` above 0): the
+    fact's own evidence for a charge sheet whose proposal failed (:func:`agents.common.no_offence.look_further`)."""
+    return {name for name, row in signals.items() if row.get("vote", 0.0) > 0}
+
+
 @dataclass(frozen=True)
 class ChargeModel:
     """Logistic weights over :data:`SIGNALS`: p = sigmoid(bias + sum(weight x signal))."""
