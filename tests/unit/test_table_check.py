@@ -126,6 +126,21 @@ def test_another_s_stated_reason_and_a_time_or_place_denied_state_nothing() -> N
     assert shortfall("危险驾驶", level) is not None
 
 
+def test_a_surname_is_no_word_of_the_law_and_a_limit_exceeded_names_what_exceeded_it() -> None:
+    # 山某 is a person: no land (342's 山) is occupied by a parcel station on a pavement.
+    assert missing_element("非法占用农用地", "被告人山某的快递驿站占用人行道堆放包裹，被城管责令整改。") is not None
+    assert missing_element("非法占用农用地", "被告人山某在山上毁林开荒种植茶树，占用林地十亩。") is None
+    assert told("山", "被告人山某在山上砍树。") and not told("山", "被告人山某在路边堆放杂物。")
+    assert told("盗", "被告人李某盗某公司的电缆。")  # before 某, a word that is no surname the fact introduces
+    # 338 is about substances: noise over its limit is none, an exceeded pollutant limit is one.
+    assert missing_element("污染环境", "被告人的工厂排放的噪声夜间超标，被生态环境局责令改正并罚款。") is not None
+    assert missing_element("污染环境", "被告人的工厂篡改自动监测数据，排放二氧化硫超标三倍以上。") is None
+    # 227's first paragraph: a forged ticket, not a fare collected on the train.
+    fare = "被告人邰某是一名铁路乘务员，对没有车票的乘客按照规定补票并加收了票款。"
+    assert missing_element("伪造、倒卖伪造的有价票证", fare) is not None
+    assert missing_element("伪造、倒卖伪造的有价票证", "被告人用制票机伪造火车票四张并出售。") is None
+
+
 def test_a_special_subject_is_an_element() -> None:
     assert missing_element("刑讯逼供", "被告人李某在邻居家门口骂了几句脏话。") is not None
     assert missing_element("刑讯逼供", "被告人系派出所民警，审讯犯罪嫌疑人时对其殴打，逼取口供。") is None

@@ -8,7 +8,8 @@
   unmet (:data:`_UNMET`: 没到醉驾), and what an answer denies the person or a statute's sentence denies
   (:data:`DENIAL`, :data:`STATUTE_NEGATION`). They differ because the words do: 不 denies a finding (不认定自首) but
   not an act (不慎撞倒), and 未 makes adjectives (未成年人) that deny nothing.
-- Stated: a pattern told undenied (:func:`told`, :func:`told_match`); a word list named at all (:func:`mentions`).
+- Stated: a pattern told undenied (:func:`told`, :func:`told_match`), never by a person's surname (山某 tells no 山);
+  a word list named at all (:func:`mentions`).
 - Said by whom: the act of the one the fact is about (:func:`told_of_own`), or a victim's own account
   (:func:`victim_account`).
 - Shared wording, by character pairs (:func:`bigram_share`): the measure the checklist checks, the penalty tiers, the
@@ -100,14 +101,32 @@ def _alleged_at(text: str, m: re.Match[str]) -> bool:
     )
 
 
+_NAMED = re.compile(
+    r"(?:被告人|被害人|上诉人|原审被告人|犯罪嫌疑人|证人|原告|被告|当事人)([\u4e00-\u9fff]{1,2}?)某"
+)
+"""A person a fact introduces by their role and a surname (被告人山某, 被害人马某某): the surname is a name wherever
+it stands before 某 in that fact, never a word of the law (山某 is no 山 of land occupied)."""
+
+
+def _in_name(text: str, m: re.Match[str]) -> bool:
+    """Whether the match ``m`` of ``text`` lies within a surname the fact introduces (:data:`_NAMED`) where it stands
+    before 某."""
+    for surname in {n.group(1) for n in _NAMED.finditer(text)}:
+        for name in re.finditer(re.escape(surname) + "某", text):
+            if name.start() <= m.start() and m.end() <= name.start() + len(surname):
+                return True
+    return False
+
+
 def _undenied(pattern: str, fact: str) -> Iterator[tuple[str, re.Match[str]]]:
     """(the normalised fact, the match) for each occurrence of ``pattern`` in ``fact`` neither denied just before it,
     nor named as another's reason (:func:`_alleged_at`), nor a period or area the act was outside of
-    (:func:`_outside_at`)."""
+    (:func:`_outside_at`), nor part of a person's name (:func:`_in_name`)."""
     text = normalised(fact)
     for m in re.finditer(pattern, text):
-        if not denied_at(text, m.start()) and not _alleged_at(text, m) and not _outside_at(text, m):
-            yield text, m
+        if denied_at(text, m.start()) or _alleged_at(text, m) or _outside_at(text, m) or _in_name(text, m):
+            continue
+        yield text, m
 
 
 def told_match(pattern: str, fact: str) -> str | None:
