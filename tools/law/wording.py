@@ -101,9 +101,7 @@ def _alleged_at(text: str, m: re.Match[str]) -> bool:
     )
 
 
-_NAMED = re.compile(
-    r"(?:被告人|被害人|上诉人|原审被告人|犯罪嫌疑人|证人|原告|被告|当事人)([\u4e00-\u9fff]{1,2}?)某"
-)
+_NAMED = re.compile(r"(?:被告人|被害人|上诉人|原审被告人|犯罪嫌疑人|证人|原告|被告|当事人)([\u4e00-\u9fff]{1,2}?)某")
 """A person a fact introduces by their role and a surname (被告人山某, 被害人马某某): the surname is a name wherever
 it stands before 某 in that fact, never a word of the law (山某 is no 山 of land occupied)."""
 
