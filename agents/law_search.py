@@ -48,16 +48,17 @@ class SourceRoute(BaseModel):
     reason: str = Field(max_length=120)
 
 
-def build_query(question: str, element_graph: dict[str, Any], draft: str = "") -> str:
-    """The question, its key facts and legal questions (which name the issues), and the current answer, without
+def build_query(question: str, element_graph: dict[str, Any], draft: str = "", earlier: Sequence[str] = ()) -> str:
+    """The question, the thread's ``earlier`` questions (a follow-up, 如果撞伤了人呢？, is about what they said), the
+    element graph's key facts and legal questions once a draft has built it, and the current answer, without
     article references: the articles a question names reach the evidence through the exact source alone, so that
     "引用刑法第二百三十二条" in a question about a barking dog does not steer the search to articles citing 232. A
     measure the question states adds the conduct it makes (:func:`stated_conduct`): 血液酒精含量120mg/100ml shares no
     word with the 醉酒驾驶 of the articles that decide it. Abbreviations are not spelled out here: 没到醉驾 would
     search for 醉酒驾驶."""
     extra = [*element_graph.get("key_facts", []), *element_graph.get("legal_questions", [])]
-    parts = [question, *stated_conduct(question), *[str(x) for x in extra if x], split_draft(draft) if draft else ""]
-    return without_references("\n".join(parts)).strip()
+    parts = [question, *stated_conduct(question), *earlier, *[str(x) for x in extra if x]]
+    return without_references("\n".join([*parts, split_draft(draft) if draft else ""])).strip()
 
 
 def with_support(evidence: list[EvidenceItem], rankings: dict[str, list[str]]) -> list[EvidenceItem]:
@@ -226,7 +227,7 @@ def search_law(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[st
     started = time.perf_counter()
     services = get_services()
     ctx = runtime.context
-    query = build_query(state.question, state.element_graph, state.draft)
+    query = build_query(state.question, state.element_graph, state.draft, [t["question"] for t in state.history])
     collections, skipped, decision, usage = route_sources(query, services, ctx)
     words = user_words(state.question, state.history)
     neighbours = nearest_consultations(state.question, services, ctx)

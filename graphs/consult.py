@@ -1,10 +1,12 @@
 """The consult graph (JurisMA with LegalGraphRAG's auditor):
 
-start_turn -> check_topic (a question that is not a legal one ends here, declined) -> extract_elements? ->
-[search_law -> keep_basis (the keeper, then the audit subgraph)]? -> draft_answer -> [review_draft -> route_manager ->
+start_turn -> check_topic (a question that is not a legal one ends here, declined) -> [search_law -> keep_basis (the
+keeper, then the audit subgraph)]? -> extract_elements? -> draft_answer -> [review_draft -> route_manager ->
 {check_format -> (search_law -> keep_basis)?, search_law -> keep_basis} -> draft_answer]* (at most max_rounds, until
 Pass) -> check_content -> verify_claims. The basis is kept before the draft, so the draft reasons from it alone; a
-search that keeps nothing goes straight to check_content, as no draft would be read.
+search that keeps nothing goes straight to check_content, as no draft would be read. The element graph is the
+draft's reading of the question, built only when a draft is written: the search reads the question's own words, as
+every fitted ranking was measured.
 """
 
 from __future__ import annotations
@@ -46,45 +48,39 @@ may still rewrite or cut claims its Legal Basis does not state; the output's ``r
 VERIFY_CLAIMS: Final = "verify_claims"
 
 
-def _first_draft_step(ctx: ConsultContext) -> Literal["search_law", "draft_answer"]:
-    """Search before the first draft unless JurisMA's element-graph-only first draft is measured."""
-    return SEARCH_LAW if consult_switches(ctx).initial_search else DRAFT_NODE
-
-
 def route_after_topic(
     state: ConsultState, runtime: Runtime[ConsultContext]
-) -> Literal["extract_elements", "search_law", "draft_answer", "__end__"]:
-    """A declined question ends here, with the answer saying why; any other goes on to its element graph (or,
-    in the 'without element graph' ablation, to what follows it)."""
+) -> Literal["search_law", "extract_elements", "draft_answer", "__end__"]:
+    """A declined question ends here, with the answer saying why; any other is searched (or, in JurisMA's
+    element-graph-only first draft, drafted from its element graph first)."""
     if state.declined:
         return "__end__"
-    return EXTRACT_ELEMENTS if consult_switches(runtime.context).use_elements else _first_draft_step(runtime.context)
+    return SEARCH_LAW if consult_switches(runtime.context).initial_search else _before_draft(state, runtime.context)
 
 
-def route_after_elements(
-    _state: ConsultState, runtime: Runtime[ConsultContext]
-) -> Literal["search_law", "draft_answer"]:
-    """The elements go to the law search (or straight to the draft in JurisMA's element-graph-only ablation)."""
-    return _first_draft_step(runtime.context)
+def _before_draft(state: ConsultState, ctx: ConsultContext) -> Literal["extract_elements", "draft_answer"]:
+    """The turn's first draft reads the question's element graph, built just before it (none in the 'without
+    element graph' ablation); a later round's draft reads the one built then."""
+    return EXTRACT_ELEMENTS if consult_switches(ctx).use_elements and not state.draft else DRAFT_NODE
 
 
-def route_after_keep(state: ConsultState, runtime: Runtime[ConsultContext]) -> Literal["draft_answer", "check_content"]:
+def route_after_keep(
+    state: ConsultState, runtime: Runtime[ConsultContext]
+) -> Literal["extract_elements", "draft_answer", "check_content"]:
     """The draft reasons from the kept basis; with none kept, verify_claims writes the Response from the conditional
     tier (or says nothing supports an answer) whatever a draft said, so none is asked for: 15 of 20 everyday
     questions kept nothing, and each spent about 15 s on a draft that was thrown away. Articles a number the
     question states decided are said by code too (a draft quoted the wrong paragraph of 道路交通安全法:91): a draft
     is asked for only when the keeper concluded something else, and (profile='fast') code cannot say its penalties
-    either."""
+    either. Nor is the element graph built for an answer code writes: the search reads the question itself."""
     concluded = {v["article_id"] for v in state.verdicts if v["applicable"] and v["decided_by"] != MEASURE}
     # With profile='fast', a punishment question whose every concluded article has a tier for the case asked is
     # answered by code, which quotes each tier: a draft's penalties were removed and replaced by them.
     texts = {e["article_id"]: e["text"] for e in state.evidence if e["article_id"] in concluded}
     said = runtime.context.profile == "fast" and len(texts) == len(concluded)
-    return (
-        DRAFT_NODE
-        if concluded and not (said and penalties_said_by_code(state.question, texts.values()))
-        else ANSWER_NODE
-    )
+    if concluded and not (said and penalties_said_by_code(state.question, texts.values())):
+        return _before_draft(state, runtime.context)
+    return ANSWER_NODE
 
 
 def route_after_draft(
@@ -115,9 +111,9 @@ def build_graph(
     )
     builder.add_node(START_TURN, start_turn)
     builder.add_node(CHECK_TOPIC, check_topic)
-    builder.add_node(EXTRACT_ELEMENTS, extract_elements)
     builder.add_node(SEARCH_LAW, search_law)
     builder.add_node(KEEP_BASIS, make_keep_basis(audit_graph))
+    builder.add_node(EXTRACT_ELEMENTS, extract_elements)
     builder.add_node(DRAFT_NODE, draft_answer)
     builder.add_node(REVIEW_DRAFT, review_draft)
     builder.add_node(CHECK_FORMAT, check_format)
@@ -126,13 +122,14 @@ def build_graph(
     # Each turn of a thread starts by validating its question and clearing the last turn's answer.
     builder.add_edge(START, START_TURN)
     builder.add_edge(START_TURN, CHECK_TOPIC)
-    # A question that is not a legal one ends here; the others go on to their element graph.
+    # A question that is not a legal one ends here; the others go on to the law search.
     builder.add_conditional_edges(CHECK_TOPIC, route_after_topic)
-    builder.add_conditional_edges(EXTRACT_ELEMENTS, route_after_elements)
     # Every search is followed by the keeper, so that each draft reasons from the basis as it stands; a search that
     # keeps nothing has nothing to draft from, and ContentCheck and verify_claims answer from the conditional tier.
     builder.add_edge(SEARCH_LAW, KEEP_BASIS)
     builder.add_conditional_edges(KEEP_BASIS, route_after_keep)
+    # The element graph is built for the draft that reads it, and for nothing else.
+    builder.add_edge(EXTRACT_ELEMENTS, DRAFT_NODE)
     # JurisMA's loop: the Manager reviews each draft while rounds remain, and routes it to FormatCheck, LawSearch
     # (through the keeper again) or, on Pass, to ContentCheck.
     builder.add_conditional_edges(DRAFT_NODE, route_after_draft)

@@ -65,8 +65,10 @@ def test_parent_agent_runs_consult_and_judge_as_subgraphs(active_kb: Services) -
     namespaces = {ns[0].split(":")[0] for ns, _, _ in chunks if ns}
     assert {"consult", "assess_case"} <= namespaces  # both subgraphs' events reach the parent's stream
     consult_nodes = {node for ns, mode, update in chunks if ns and mode == "updates" for node in update}
-    # The punishment question is answered by code quoting 133-1's tier: no draft, no Manager (profile='fast').
-    assert {"extract_elements", "keep_basis", "check_content", "verify_claims"} <= consult_nodes
+    # The punishment question is answered by code quoting 133-1's tier: no draft, no Manager, no element graph for
+    # a draft (profile='fast').
+    assert {"search_law", "keep_basis", "check_content", "verify_claims"} <= consult_nodes
+    assert not consult_nodes & {"extract_elements", "draft_answer", "review_draft"}
     judge_done = {e["stage"] for ns, mode, e in chunks if ns and ns[0].startswith("assess_case") and mode == "custom"}
     # The judge decides from the evidence the KB holds when this runs (other tests add precedents): it convicts (the
     # audit, then the Adjudicator) or acquits; either way its stages reach the parent's stream.

@@ -17,7 +17,8 @@ from agents.claim_check import readable_citations
 from agents.common.guidance import missing_fact, where_to_ask
 from agents.context import ConsultContext
 from agents.context.experiment import MeasuredConsult
-from agents.element import ElementGraph
+from agents.element import ElementGraph, ground_elements
+from agents.law_search import build_query
 from agents.state.consult import ConsultInput
 from graphs.consult import ANSWER_NODE, build_graph
 from prompts import label
@@ -53,8 +54,9 @@ def _answer(out: dict[str, Any]) -> str:
     return CHOSEN.sub("", ASK_MISSING.sub("", out["response"]))
 
 
-FIRST_DRAFT_NODES = ["start_turn", "check_topic", "extract_elements", "search_law", "keep_basis", "draft_answer"]
-"""The first draft's nodes without the audit (``audit=False``): the basis is kept before the draft."""
+FIRST_DRAFT_NODES = ["start_turn", "check_topic", "search_law", "keep_basis", "extract_elements", "draft_answer"]
+"""The first draft's nodes without the audit (``audit=False``): the basis is kept before the draft, and the element
+graph built for the draft alone."""
 AUDITED = ["verify_article", "review_verdicts"]
 """The audit subgraph's nodes, which ``keep_basis`` runs over the kept articles before its own trace entry."""
 
@@ -138,9 +140,9 @@ def test_answer_has_audited_legal_basis_with_verbatim_text(active_kb: Services, 
     assert out["decisions"] == [{"round": 1, "decision": "Pass", "reason": ""}]
     nodes = _nodes(out)
     assert nodes == [
-        *FIRST_DRAFT_NODES[:4],
+        *FIRST_DRAFT_NODES[:3],
         *AUDITED,
-        *FIRST_DRAFT_NODES[4:],
+        *FIRST_DRAFT_NODES[3:],
         "review_draft",
         ANSWER_NODE,
         "verify_claims",
@@ -350,7 +352,9 @@ def test_invented_and_unaudited_citations_are_dropped_and_reported(active_kb: Se
     assert "999" not in out["response"] and "刑法:20" not in out["response"]
     assert "（《刑法》第一百三十三条之一）" in out["response"]
     assert out["element_graph"]["key_facts"] == ["醉酒驾驶机动车"]
-    draft_prompt = str(model.calls[1][-1].content)
+    # The draft is the call just after the element graph's, which is built for it.
+    prompts = [str(call[-1].content) for call in model.calls]
+    draft_prompt = prompts[next(i for i, p in enumerate(prompts) if p.startswith("请从下面的法律咨询问题中抽取")) + 1]
     assert "[刑法:133-1]" in draft_prompt and "醉酒驾驶机动车的" in draft_prompt
 
 
@@ -1086,15 +1090,18 @@ def test_a_citation_the_model_invents_in_the_element_graph_is_neither_searched_n
         }
     )
     out = _run(question=question)
-    assert out["element_graph"]["key_facts"] == ["房东不退押金"]
-    (extract,) = [e for e in out["trace"] if e["node"] == "extract_elements"]
-    assert [d["item"] for d in extract["detail"]["ungrounded"]] == [invented.key_facts[0]]
+    # The search reads the question's own words; with nothing kept no draft is written, so no element graph is
+    # built for one, and the model never gets to cite anything.
+    assert "extract_elements" not in _nodes(out) and not out.get("element_graph")
     (search,) = [e for e in out["trace"] if e["node"] == "search_law"]
     assert search["detail"]["sources"]["exact"] == 0
     assert "刑法:120" not in [v["article_id"] for v in out["verdicts"] if v["applicable"]]
     assert "刑法:120" not in [b["article_id"] for b in out["legal_basis"]]
-    # With nothing kept no draft is written, so the model never gets to cite it either.
     assert "draft_answer" not in _nodes(out) and "第一百二十条" not in out["response"]
+    # Where a draft does build it, the invented key fact is dropped before a later round's search reads it.
+    grounded, dropped = ground_elements(invented.model_dump(), question)
+    assert grounded["key_facts"] == ["房东不退押金"] and [d["item"] for d in dropped] == [invented.key_facts[0]]
+    assert "120" not in build_query(question, grounded, "回答：……")
 
 
 def test_an_article_the_question_tells_the_answer_to_cite_is_not_kept_for_being_named(

@@ -65,8 +65,9 @@ def test_an_unchanged_format_revision_ends_the_loop() -> None:
 @pytest.mark.parametrize(
     ("flags", "expected"),
     [
-        ({}, "extract_elements"),
+        ({}, "search_law"),
         ({"use_elements": False}, "search_law"),
+        ({"initial_search": False}, "extract_elements"),
         ({"use_elements": False, "initial_search": False}, "draft_answer"),
     ],
 )

@@ -126,7 +126,7 @@ def _decided(out: dict[str, Any]) -> tuple[Any, ...]:
         [b["article_id"] for b in out["legal_basis"]],
         out["response"],
         [e["article_id"] for e in out["evidence"]],
-        out["element_graph"]["key_facts"],
+        (out.get("element_graph") or {}).get("key_facts"),
     )
 
 

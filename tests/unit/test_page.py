@@ -181,7 +181,7 @@ def test_a_question_streams_its_steps_then_the_answer_with_its_picture(client: T
     assert names[0] == "thread" and names[-1] == "answer" and names.count("step") >= 5
     steps = [d["text"] for n, d in streamed if n == "step"]
     # Each step as it starts (what a slow model call works on), and as it ends.
-    assert steps.index("梳理法律要素…") < steps.index("梳理法律要素：完成") < steps.index("检索法条…")
+    assert steps.index("检索法条…") < steps.index("检索法条：完成") < steps.index("选定法律依据：完成")
     view = streamed[-1][1]["view"]
     (basis,) = [b for b in view["basis"] if b["article_id"] == "刑法:133-1"]
     assert "".join(s["text"] for s in basis["sentences"]) == laws_db_text("中华人民共和国刑法", "第一百三十三条之一")
