@@ -27,6 +27,7 @@ from agents.common.applied_rule import applied_rule
 from agents.common.chat import reply
 from agents.common.guidance import decisive_fact, decisive_facts, missing_fact, where_to_ask
 from agents.common.models import chat_model
+from agents.common.question import user_words
 from agents.context import ConsultContext
 from agents.state.audit import MEASURE
 from agents.state.common import LegalBasisItem, trace_event
@@ -585,7 +586,9 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     if state.legal_basis and response.strip():
         notes.append(how_chosen(state, ctx.language))
         response += _unverified_basis(state, ctx.language)
-    question = spelled_out(state.question)
+    # A follow-up is read with the thread's earlier questions: 如果撞伤了人呢？ after 醉驾怎么处罚？ meets 91's 醉酒驾驶
+    # paragraph, not its first (饮酒后驾驶: 暂扣六个月), which the opening stated "如果您撞伤了人" with.
+    question = spelled_out(user_words(state.question, state.history))
     conditional = conditional_sentences(state.conditional_basis, ctx.language, question)
     if (not state.legal_basis or not response.strip()) and conditional:
         # Nothing concluded from, but articles that apply under a condition the question leaves open: the answer
@@ -598,7 +601,7 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         opening = conditional[0]
         if ctx.phrase_rule and not settled:
             # The model restates the rule in the person's terms; code keeps it only where it still says the rule.
-            phrased, used = phrased_opening(state.conditional_basis[0], state.question, ctx)
+            phrased, used = phrased_opening(state.conditional_basis[0], user_words(state.question, state.history), ctx)
             opening, usage = phrased or opening, add_usage(usage, used)
         # What the rule provides is the whole answer to a question about the law itself: there is no "you" for it
         # to turn on.

@@ -957,6 +957,31 @@ def test_a_response_crediting_one_article_with_anothers_provision_is_corrected(a
     } in (out["claim_checks"])
 
 
+def test_a_follow_up_is_answered_by_the_unit_the_thread_speaks_of(active_kb: Services) -> None:
+    from types import SimpleNamespace
+
+    from agents.claim_check import verify_claims
+    from agents.state.consult import ConsultState
+
+    law = "中华人民共和国道路交通安全法"
+    item = {
+        "article_id": "道路交通安全法:91",
+        "law": law,
+        "number": "第九十一条",
+        "text": laws_db_text(law, "第九十一条"),
+    }
+    ctx = ConsultContext(model="fake", claim_rewrite=False, phrase_rule=False)
+    turn = {"question": "醉驾怎么处罚？", "response": "……"}
+
+    def opening(history: list[dict[str, str]]) -> str:
+        state = ConsultState(question="如果撞伤了人呢？", conditional_basis=[item], history=history)  # type: ignore[arg-type]
+        return verify_claims(state, SimpleNamespace(context=ctx))["response"].split("。")[0]  # type: ignore[arg-type]
+
+    # 91's first paragraph (饮酒后驾驶: 暂扣六个月) is not what a drunk driver who hit someone faces.
+    assert opening([turn]).startswith("如果醉酒驾驶机动车") and "暂扣六个月" not in opening([turn])
+    assert opening([]).startswith("如果饮酒后驾驶机动车")
+
+
 def test_the_two_tiers_stand_apart_in_the_response_and_the_reply(active_kb: Services) -> None:
     from types import SimpleNamespace
 
