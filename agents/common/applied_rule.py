@@ -39,6 +39,14 @@ _NESTED = re.compile(r"如果|则如|，则")
 _ASKED = re.compile(r"[？?]|什么|怎么|吗$|能否|是否")
 """A question's words in a condition: the model copied the question rather than the rule."""
 _DIGITS = re.compile(r"[0-9０-９一二三四五六七八九十百千万两]+")
+_CLAUSE = re.compile(r"[，,；;]")
+"""Where one clause of a condition ends: a restatement says the rule's condition clause for clause, and may add the
+one the person said (被邻居家的狗咬伤了), never conditions of its own (如果您撞伤了人，而对方是您的雇主或承租人，且您在
+醉酒状态下驾驶机动车 for 91's 醉酒驾驶机动车: a follow-up in a thread, session 67)."""
+
+
+def _clauses(text: str) -> int:
+    return sum(1 for part in _CLAUSE.split(text) if part.strip())
 
 
 class AppliedRule(BaseModel):
@@ -49,10 +57,11 @@ class AppliedRule(BaseModel):
 
 
 def faithful(applied: AppliedRule, condition: str, consequence: str, question: str) -> bool:
-    """Whether ``applied`` still says what the rule says: both parts written, the condition not opened with 如果 and
-    keeping the words that decide whether it is met (:data:`QUALIFIERS`), most of the effect's character pairs kept
-    (:data:`KEPT_SHARE`), no number that neither the rule nor the question holds, no denial (不得, 无权) the
-    consequence does not make, no rule nested in the consequence and no question as the condition."""
+    """Whether ``applied`` still says what the rule says: both parts written, the condition not opened with 如果,
+    keeping the words that decide whether it is met (:data:`QUALIFIERS`) and adding no clause beyond the person's
+    own (:data:`_CLAUSE`), most of the effect's character pairs kept (:data:`KEPT_SHARE`), no number that neither
+    the rule nor the question holds, no denial (不得, 无权) the consequence does not make, no rule nested in the
+    consequence and no question as the condition."""
     said, cond = applied.consequence.strip(), applied.condition.strip()
     if not said or not cond or cond.startswith("如果") or said.startswith("则"):
         return False
@@ -61,6 +70,8 @@ def faithful(applied: AppliedRule, condition: str, consequence: str, question: s
     if _NESTED.search(said) or _ASKED.search(cond):
         return False
     if set(QUALIFIERS.findall(condition)) - set(QUALIFIERS.findall(cond)):
+        return False
+    if _clauses(cond) > _clauses(condition) + 1:
         return False
     effect = consequence[m.end() :] if (m := _MODAL.search(consequence)) and m.end() < len(consequence) else consequence
     own = shared_pairs(effect, effect)

@@ -47,6 +47,15 @@ def test_a_restatement_is_kept_only_where_it_still_says_the_rule() -> None:
     empty = AppliedRule(condition="", consequence="")
     for wrong in (dropped, numbered, denied, doubled, empty):
         assert not faithful(wrong, CONDITION, CONSEQUENCE, DEPOSIT), wrong
+    # A clause of its own beyond the person's fact adds a condition the rule does not have (a thread's follow-up).
+    drunk = ("醉酒驾驶机动车", "由公安机关交通管理部门约束至酒醒，吊销机动车驾驶证，依法追究刑事责任")
+    thread = "如果撞伤了人呢？\n醉驾怎么处罚？"
+    consequence = "公安机关交通管理部门将约束至酒醒，吊销您的机动车驾驶证，并依法追究刑事责任"
+    added = AppliedRule(
+        condition="您撞伤了人，而对方是您的雇主或承租人，且您在醉酒状态下驾驶机动车", consequence=consequence
+    )
+    assert not faithful(added, *drunk, thread)
+    assert faithful(AppliedRule(condition="您醉酒驾驶机动车撞伤了人", consequence=consequence), *drunk, thread)
 
 
 def test_the_opening_speaks_to_the_person_with_the_provisos_own_words(monkeypatch: pytest.MonkeyPatch) -> None:
