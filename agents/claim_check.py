@@ -334,6 +334,26 @@ def conditional_sentences(basis: list[LegalBasisItem], lang: str, question: str 
     return parts
 
 
+_EXEMPTING = re.compile(r"不经|无需|无须|不承担|不负|免除|除外")
+"""A list's lead that exempts from a rule (可以不经肖像权人同意, 不承担民事责任) or excepts from it (但是有下列
+情形之一的除外): its item decides which way the rule goes. A lead every item of which ends the same way (133-1's
+有下列情形之一的，处拘役) is not one."""
+
+
+def listed_item_opening(basis: list[LegalBasisItem], question: str, lang: str) -> tuple[str, str]:
+    """(the sentence, its article) of the first concluded article whose deciding rule is the lead of a list that
+    exempts or excepts (:data:`_EXEMPTING`) and whose item the question singles out (:func:`_closest_item`), said as
+    :func:`conditional_sentences` says it; ("", "") when none. The draft read such lists backwards: 新闻直播上公开犯罪
+    分子的肖像 "属于侵权行为" above 1020（二）为实施新闻报道……; 新闻报道严重失实 "报道人不承担侵权责任" above 1025's
+    exception（二）(s67-stard-report41-60; of the 49 concluded answers of every recorded run, these two alone)."""
+    for item in basis:
+        rules, first, found = _deciding_rule(item, question)
+        listed = _closest_item(rules, first, question).startswith(("……（", "……("))
+        if found is None and listed and _EXEMPTING.search(first):
+            return conditional_sentences([item], lang, question)[0], item["article_id"]
+    return "", ""
+
+
 def phrased_opening(item: LegalBasisItem, question: str, ctx: ConsultContext) -> tuple[str, Usage]:
     """``item``'s deciding rule as the model restates it in the question's terms (:mod:`agents.common.applied_rule`),
     its proviso after it as the statute words it; "" where the rule is not worded 如果……则…… or the restatement
@@ -566,6 +586,9 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         response, records = reattribute(response, {b["article_id"]: b["text"] for b in state.legal_basis})
     response = readable_citations(response, state.legal_basis, ctx.language)
     usage = empty_usage()
+    # A follow-up is read with the thread's earlier questions: 如果撞伤了人呢？ after 醉驾怎么处罚？ meets 91's 醉酒驾驶
+    # paragraph, not its first (饮酒后驾驶: 暂扣六个月), which the opening stated "如果您撞伤了人" with.
+    question = spelled_out(user_words(state.question, state.history))
     # Retrieval scores and the audit's own notes are for the audit panel: a person reads the law, not its scores.
     notes: list[str] = []
     if ctx.language == "zh":
@@ -575,6 +598,12 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         notes.append(note)
         # A measure the question states decided these articles: code says what follows, by the unit for it.
         measured, quoted = measured_answer(state, ctx.language)
+        # The item of an exempting list the question points to decides, not the draft's verdict on it (which read
+        # 1020's and 1025's lists backwards): code opens with the item, and the draft's first sentence gives way.
+        opening, itemised = listed_item_opening(state.legal_basis, question, ctx.language) if state.draft else ("", "")
+        if opening and (said := sentences(response)):
+            records.append(_record(Claim(said[0].strip(), "verdict", 0), REWRITTEN, itemised))
+            response, quoted = opening + _without_sentences(response, {0}), quoted | {itemised}
         others = [b for b in state.legal_basis if b["article_id"] not in quoted]
         if others and asks_about_punishment(state.question):
             added, checks = stated_penalties(state.question, response, others, ctx.language, defined)
@@ -586,9 +615,6 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     if state.legal_basis and response.strip():
         notes.append(how_chosen(state, ctx.language))
         response += _unverified_basis(state, ctx.language)
-    # A follow-up is read with the thread's earlier questions: 如果撞伤了人呢？ after 醉驾怎么处罚？ meets 91's 醉酒驾驶
-    # paragraph, not its first (饮酒后驾驶: 暂扣六个月), which the opening stated "如果您撞伤了人" with.
-    question = spelled_out(user_words(state.question, state.history))
     conditional = conditional_sentences(state.conditional_basis, ctx.language, question)
     if (not state.legal_basis or not response.strip()) and conditional:
         # Nothing concluded from, but articles that apply under a condition the question leaves open: the answer

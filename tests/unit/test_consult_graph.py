@@ -982,6 +982,47 @@ def test_a_follow_up_is_answered_by_the_unit_the_thread_speaks_of(active_kb: Ser
     assert opening([]).startswith("如果饮酒后驾驶机动车")
 
 
+def test_the_item_of_a_list_the_question_points_to_opens_in_place_of_the_drafts_verdict(active_kb: Services) -> None:
+    from types import SimpleNamespace
+
+    from agents.claim_check import verify_claims
+    from agents.state.consult import ConsultState
+
+    law = "中华人民共和国民法典"
+
+    def answered(question: str, article: tuple[str, str], draft: str) -> dict[str, Any]:
+        n, cn = article
+        basis = [
+            {"article_id": f"民法典:{n}", "law": law, "number": f"第{cn}条", "text": laws_db_text(law, f"第{cn}条")}
+        ]
+        state = ConsultState(question=question, draft=draft, response=draft, legal_basis=basis)  # type: ignore[arg-type]
+        ctx = ConsultContext(model="fake", claim_rewrite=False, next_steps=False)
+        return verify_claims(state, SimpleNamespace(context=ctx))  # type: ignore[arg-type]
+
+    # s67-stard-report41-60: the drafts read 1020's list of uses that need no consent, and 1025's exceptions to a
+    # reporter's freedom from liability, backwards.
+    news = answered(
+        "新闻直播上，公开某犯罪份子的肖像，是否属于侵权行为？", ("1020", "一千零二十"), "属于侵权行为。理由如下。"
+    )
+    assert news["response"].startswith(
+        "《中华人民共和国民法典》第一千零二十条规定：合理实施下列行为的，可以不经肖像权人同意：……（二）为实施新闻报道"
+    )
+    assert "属于侵权行为" not in news["response"]
+    assert {"claim": "属于侵权行为。", "kind": "verdict", "verdict": "rewritten", "article": "民法典:1020"} in (
+        news["claim_checks"]
+    )
+    report = answered("新闻报道严重失实，报道人是否承担侵权责任？", ("1025", "一千零二十五"), "报道人不承担侵权责任。")
+    assert "但是有下列情形之一的除外：……（二）对他人提供的严重失实内容未尽到合理核实义务" in report["response"]
+    assert not report["response"].startswith("报道人不承担")
+    # A rule that is no list's lead leaves the draft's verdict where it is.
+    name = answered(
+        "未经他人同意，将他人的姓名登记为公司的法定代表人，是否侵害姓名权？",
+        ("1014", "一千零一十四"),
+        "是，侵害他人的姓名权。",
+    )
+    assert name["response"].startswith("是，侵害他人的姓名权。")
+
+
 def test_the_two_tiers_stand_apart_in_the_response_and_the_reply(active_kb: Services) -> None:
     from types import SimpleNamespace
 
