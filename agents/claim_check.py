@@ -334,6 +334,8 @@ def conditional_sentences(basis: list[LegalBasisItem], lang: str, question: str 
     return parts
 
 
+_FIRST_SENTENCE = re.compile(r"[^。！？!?]*[。！？!?]?")
+"""A Response's first sentence, to its first full stop (a ； inside it ends a clause, not the verdict)."""
 _EXEMPTING = re.compile(r"不经|无需|无须|不承担|不负|免除|除外")
 """A list's lead that exempts from a rule (可以不经肖像权人同意, 不承担民事责任) or excepts from it (但是有下列
 情形之一的除外): its item decides which way the rule goes. A lead every item of which ends the same way (133-1's
@@ -601,9 +603,10 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         # The item of an exempting list the question points to decides, not the draft's verdict on it (which read
         # 1020's and 1025's lists backwards): code opens with the item, and the draft's first sentence gives way.
         opening, itemised = listed_item_opening(state.legal_basis, question, ctx.language) if state.draft else ("", "")
-        if opening and (said := sentences(response)):
-            records.append(_record(Claim(said[0].strip(), "verdict", 0), REWRITTEN, itemised))
-            response, quoted = opening + _without_sentences(response, {0}), quoted | {itemised}
+        if opening and (verdict := _FIRST_SENTENCE.match(response)):
+            # The whole first sentence: one cut at its first ； left the rest of a verdict dangling.
+            records.append(_record(Claim(verdict.group().strip(), "verdict", 0), REWRITTEN, itemised))
+            response, quoted = opening + response[verdict.end() :].strip(), quoted | {itemised}
         others = [b for b in state.legal_basis if b["article_id"] not in quoted]
         if others and asks_about_punishment(state.question):
             added, checks = stated_penalties(state.question, response, others, ctx.language, defined)

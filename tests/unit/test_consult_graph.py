@@ -1001,16 +1001,19 @@ def test_the_item_of_a_list_the_question_points_to_opens_in_place_of_the_drafts_
 
     # s67-stard-report41-60: the drafts read 1020's list of uses that need no consent, and 1025's exceptions to a
     # reporter's freedom from liability, backwards.
+    verdict = "属于侵权行为；未经本人同意公开了肖像。"
     news = answered(
-        "新闻直播上，公开某犯罪份子的肖像，是否属于侵权行为？", ("1020", "一千零二十"), "属于侵权行为。理由如下。"
+        "新闻直播上，公开某犯罪份子的肖像，是否属于侵权行为？", ("1020", "一千零二十"), verdict + "理由如下。"
     )
     assert news["response"].startswith(
         "《中华人民共和国民法典》第一千零二十条规定：合理实施下列行为的，可以不经肖像权人同意：……（二）为实施新闻报道"
     )
-    assert "属于侵权行为" not in news["response"]
-    assert {"claim": "属于侵权行为。", "kind": "verdict", "verdict": "rewritten", "article": "民法典:1020"} in (
-        news["claim_checks"]
-    )
+    # The whole verdict gives way, not its first clause; the rest of the draft stays.
+    assert "属于侵权行为" not in news["response"] and "未经本人同意公开了肖像" not in news["response"]
+    assert "理由如下。" in news["response"]
+    assert {"claim": verdict, "kind": "verdict", "verdict": "rewritten", "article": "民法典:1020"} in news[
+        "claim_checks"
+    ]
     report = answered("新闻报道严重失实，报道人是否承担侵权责任？", ("1025", "一千零二十五"), "报道人不承担侵权责任。")
     assert "但是有下列情形之一的除外：……（二）对他人提供的严重失实内容未尽到合理核实义务" in report["response"]
     assert not report["response"].startswith("报道人不承担")
