@@ -1122,6 +1122,12 @@ def test_the_answer_asks_for_the_fact_it_turns_on(active_kb: Services, install: 
         {"article_id": "产品质量法:27", "checks": [{"item": "是否是产品质量法第二十七条的构成要件？", "stated": False}]}
     ]
     assert missing_fact(["产品质量法:27"], meta, "zh") == ""
+    # Nor one that points to a text the person never saw (1020's lead, asked back of a news-report question).
+    for pointing in ("是否合理实施下列行为？", "是否属于前款规定的情形？"):
+        listed = [{"article_id": "民法典:1020", "checks": [{"item": pointing, "stated": False}]}]
+        assert missing_fact(["民法典:1020"], listed, "zh") == ""
+    news = [{"article_id": "民法典:1020", "checks": [{"item": "是否为实施新闻报道？", "stated": False}]}]
+    assert missing_fact(["民法典:1020"], news, "zh") != ""
     # A question about what the law provides (told of no case) is asked no element in the article's own words,
     # however short; one the law adds to them (an interpretation's threshold) still is.
     lab = "产品质量检验机构必须具备相应的检测条件和能力，经……考核合格后，方可承担产品质量检验工作。"
