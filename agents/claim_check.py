@@ -590,7 +590,8 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     usage = empty_usage()
     # A follow-up is read with the thread's earlier questions: 如果撞伤了人呢？ after 醉驾怎么处罚？ meets 91's 醉酒驾驶
     # paragraph, not its first (饮酒后驾驶: 暂扣六个月), which the opening stated "如果您撞伤了人" with.
-    question = spelled_out(user_words(state.question, state.history))
+    words = user_words(state.question, state.history)
+    question = spelled_out(words)
     # Retrieval scores and the audit's own notes are for the audit panel: a person reads the law, not its scores.
     notes: list[str] = []
     if ctx.language == "zh":
@@ -630,7 +631,7 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         opening = conditional[0]
         if ctx.phrase_rule and not settled:
             # The model restates the rule in the person's terms; code keeps it only where it still says the rule.
-            phrased, used = phrased_opening(state.conditional_basis[0], user_words(state.question, state.history), ctx)
+            phrased, used = phrased_opening(state.conditional_basis[0], words, ctx)
             opening, usage = phrased or opening, add_usage(usage, used)
         # What the rule provides is the whole answer to a question about the law itself: there is no "you" for it
         # to turn on.

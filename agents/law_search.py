@@ -57,8 +57,14 @@ def build_query(question: str, element_graph: dict[str, Any], draft: str = "", e
     word with the 醉酒驾驶 of the articles that decide it. Abbreviations are not spelled out here: 没到醉驾 would
     search for 醉酒驾驶."""
     extra = [*element_graph.get("key_facts", []), *element_graph.get("legal_questions", [])]
-    parts = [question, *stated_conduct(question), *earlier, *[str(x) for x in extra if x]]
-    return without_references("\n".join([*parts, split_draft(draft) if draft else ""])).strip()
+    parts = [
+        question,
+        *stated_conduct(question),
+        *earlier,
+        *[str(x) for x in extra if x],
+        split_draft(draft) if draft else "",
+    ]
+    return without_references("\n".join(parts)).strip()
 
 
 def with_support(evidence: list[EvidenceItem], rankings: dict[str, list[str]]) -> list[EvidenceItem]:

@@ -106,23 +106,24 @@ _NAMED = re.compile(r"(?:被告人|被害人|上诉人|原审被告人|犯罪嫌
 it stands before 某 in that fact, never a word of the law (山某 is no 山 of land occupied)."""
 
 
-def _in_name(text: str, m: re.Match[str]) -> bool:
-    """Whether the match ``m`` of ``text`` lies within a surname the fact introduces (:data:`_NAMED`) where it stands
-    before 某."""
-    for surname in {n.group(1) for n in _NAMED.finditer(text)}:
-        for name in re.finditer(re.escape(surname) + "某", text):
-            if name.start() <= m.start() and m.end() <= name.start() + len(surname):
-                return True
-    return False
+def _surnames(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` where a surname the fact introduces (:data:`_NAMED`) stands before 某."""
+    return [
+        (name.start(), name.start() + len(surname))
+        for surname in {n.group(1) for n in _NAMED.finditer(text)}
+        for name in re.finditer(re.escape(surname) + "某", text)
+    ]
 
 
 def _undenied(pattern: str, fact: str) -> Iterator[tuple[str, re.Match[str]]]:
     """(the normalised fact, the match) for each occurrence of ``pattern`` in ``fact`` neither denied just before it,
     nor named as another's reason (:func:`_alleged_at`), nor a period or area the act was outside of
-    (:func:`_outside_at`), nor part of a person's name (:func:`_in_name`)."""
+    (:func:`_outside_at`), nor part of a person's name (:func:`_surnames`, read once per fact)."""
     text = normalised(fact)
+    names = _surnames(text)
     for m in re.finditer(pattern, text):
-        if denied_at(text, m.start()) or _alleged_at(text, m) or _outside_at(text, m) or _in_name(text, m):
+        in_name = any(start <= m.start() and m.end() <= end for start, end in names)
+        if denied_at(text, m.start()) or _alleged_at(text, m) or _outside_at(text, m) or in_name:
             continue
         yield text, m
 
