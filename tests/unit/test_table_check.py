@@ -15,6 +15,8 @@ import pytest
 from tests.conftest import SHARED_DATA
 from tools.law.charge_families import untold_act
 from tools.law.elements import missing_element
+from tools.law.lawful_acts import permitted_act
+from tools.law.named_objects import missing_object
 from tools.law.thresholds import shortfall
 from tools.law.wording import hides_words, stated_amount, told, victim_account
 
@@ -139,6 +141,28 @@ def test_a_surname_is_no_word_of_the_law_and_a_limit_exceeded_names_what_exceede
     fare = "被告人邰某是一名铁路乘务员，对没有车票的乘客按照规定补票并加收了票款。"
     assert missing_element("伪造、倒卖伪造的有价票证", fare) is not None
     assert missing_element("伪造、倒卖伪造的有价票证", "被告人用制票机伪造火车票四张并出售。") is None
+
+
+def test_an_accident_a_passenger_a_tax_inspector_and_an_agreed_demolition_state_no_offence() -> None:
+    # 刑法:16: a harm a force of nature caused, or one's own fall, is no one's intent.
+    storm = "被告人甄某在雷雨天躲雨时，身边的大树被雷劈断，树枝砸坏了他停在旁边的车。"
+    assert missing_element("寻衅滋事", storm) is not None and missing_element("故意毁坏财物", storm) is not None
+    assert missing_element("故意伤害", "被告人荀某在滑雪场滑雪时摔倒，撞在了防护网上，自己受了轻伤。") is not None
+    assert missing_element("故意毁坏财物", "被告人因不满邻居，趁暴雨夜砸坏了邻居的车窗。") is None  # intent told
+    # 133-1: one who drank and rode home as a passenger drove nothing.
+    assert missing_element("危险驾驶", "被告人龚某在公司年会上喝了两杯啤酒，打车回家。") is not None
+    assert missing_element("危险驾驶", "被告人龚某喝了两杯啤酒后驾车回家，被交警查获。") is None
+    # 201: a tax named is no evasion told.
+    assert missing_element("逃税", "被告人游某是一名税务专管员，对企业进行了税务检查。") is not None
+    assert missing_element("逃税", "被告人隐瞒销售收入，少缴增值税二十万元。") is None
+    # A duty done 依法, and a demolition the owner agreed to, are the law's leave.
+    assert permitted_act("被告人游某是一名税务专管员，依法对企业进行了税务检查并调取了账簿。")
+    assert permitted_act("被告人后某是一名拆迁公司员工，在房屋征收补偿协议签订后按约拆除了已腾空的房屋。")
+    assert permitted_act("被告人游某的房产被法院依法查封。") is None  # the court's act, not the defendant's
+    # A name's standard (不符合卫生标准) is no object: 148's is the cosmetics.
+    parking = "被告人敖某与物业公司因停车费标准发生争议，敖某拒交了半年的停车费，物业起诉要求支付。"
+    assert missing_object("生产、销售不符合卫生标准的化妆品", parking) is not None
+    assert missing_object("生产、销售不符合卫生标准的化妆品", "被告人销售含汞超标的美白化妆品。") is None
 
 
 def test_a_special_subject_is_an_element() -> None:
