@@ -576,6 +576,25 @@ def _next_steps(state: ConsultState, ctx: ConsultContext) -> str:
     return asked + where_to_ask(conditional, ctx.language, state.question)
 
 
+def draft_opening(
+    response: str, basis: list[LegalBasisItem], question: str, lang: str
+) -> tuple[str, list[ClaimCheck], str]:
+    """(response, records, the unit quoted) with the draft's first sentence checked: a draft that opens by asking the
+    question back (土地承包期内，承包地可以被收回吗？, stard-32 twice) has not answered it, and the answer opens with
+    what it says next; the item of an exempting list the question points to decides, not the draft's verdict on it
+    (which read 1020's and 1025's lists backwards), so code opens with the item and the whole first sentence gives
+    way (one cut at its first ； left the rest of a verdict dangling)."""
+    records: list[ClaimCheck] = []
+    if (asked := _FIRST_SENTENCE.match(response)) and asked.group().strip().endswith(("？", "?")):
+        records.append(_record(Claim(asked.group().strip(), "verdict", 0), REMOVED, ""))
+        response = response[asked.end() :].strip()
+    opening, itemised = listed_item_opening(basis, question, lang)
+    if opening and (verdict := _FIRST_SENTENCE.match(response)):
+        records.append(_record(Claim(verdict.group().strip(), "verdict", 0), REWRITTEN, itemised))
+        return opening + response[verdict.end() :].strip(), records, itemised
+    return response, records, ""
+
+
 def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict[str, Any]:
     """Check the Response's claims against its Legal Basis and act on what fails (see the module doc)."""
     started = time.perf_counter()
@@ -601,13 +620,10 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         notes.append(note)
         # A measure the question states decided these articles: code says what follows, by the unit for it.
         measured, quoted = measured_answer(state, ctx.language)
-        # The item of an exempting list the question points to decides, not the draft's verdict on it (which read
-        # 1020's and 1025's lists backwards): code opens with the item, and the draft's first sentence gives way.
-        opening, itemised = listed_item_opening(state.legal_basis, question, ctx.language) if state.draft else ("", "")
-        if opening and (verdict := _FIRST_SENTENCE.match(response)):
-            # The whole first sentence: one cut at its first ； left the rest of a verdict dangling.
-            records.append(_record(Claim(verdict.group().strip(), "verdict", 0), REWRITTEN, itemised))
-            response, quoted = opening + response[verdict.end() :].strip(), quoted | {itemised}
+        if state.draft:
+            response, opened, itemised = draft_opening(response, state.legal_basis, question, ctx.language)
+            records += opened
+            quoted |= {itemised} - {""}
         others = [b for b in state.legal_basis if b["article_id"] not in quoted]
         if others and asks_about_punishment(state.question):
             added, checks = stated_penalties(state.question, response, others, ctx.language, defined)

@@ -141,12 +141,13 @@ checklist written from the article's text when the model failed), not a fact a p
 def _unaskable_words(lang: str) -> tuple[str, ...]:
     """Words that make a checklist item no fact a person can state (``prompts/<lang>/checklist_words.json``: a duty or
     a right, which the law answers; a list's catch-all item, which names no fact; the law's own analysis, 构成要件; a
-    reference to a text the person never saw, 下列行为); none without the file."""
+    reference to a text the person never saw, 下列行为; a standing everyone has, 民事主体); none without the file."""
     try:
         table = load_table("checklist_words", lang)
     except FileNotFoundError:
         return ()
-    return (*table["normative"], *table["catch_all"], *table.get("analysis", ()), *table.get("reference", ()))
+    optional = ("analysis", "reference", "everyone")
+    return (*table["normative"], *table["catch_all"], *(word for key in optional for word in table.get(key, ())))
 
 
 def _askable(item: str, lang: str) -> bool:

@@ -1024,6 +1024,19 @@ def test_the_item_of_a_list_the_question_points_to_opens_in_place_of_the_drafts_
         "是，侵害他人的姓名权。",
     )
     assert name["response"].startswith("是，侵害他人的姓名权。")
+    # A draft that opens by asking the question back has its question dropped, and says what follows it.
+    echoed = answered(
+        "土地承包期内，承包地可以被收回吗？",
+        ("337", "三百三十七"),
+        "土地承包期内，承包地可以被收回吗？承包期内发包人不得收回承包地。",
+    )
+    assert echoed["response"].startswith("承包期内发包人不得收回承包地。")
+    assert {
+        "claim": "土地承包期内，承包地可以被收回吗？",
+        "kind": "verdict",
+        "verdict": "removed",
+        "article": "",
+    } in echoed["claim_checks"]
 
 
 def test_the_two_tiers_stand_apart_in_the_response_and_the_reply(active_kb: Services) -> None:
@@ -1126,6 +1139,9 @@ def test_the_answer_asks_for_the_fact_it_turns_on(active_kb: Services, install: 
     for pointing in ("是否合理实施下列行为？", "是否属于前款规定的情形？"):
         listed = [{"article_id": "民法典:1020", "checks": [{"item": pointing, "stated": False}]}]
         assert missing_fact(["民法典:1020"], listed, "zh") == ""
+    # Nor a standing every person and organisation has (asked back of two honour questions).
+    honour = [{"article_id": "民法典:1031", "checks": [{"item": "是否是民事主体？", "stated": False}]}]
+    assert missing_fact(["民法典:1031"], honour, "zh") == ""
     news = [{"article_id": "民法典:1020", "checks": [{"item": "是否为实施新闻报道？", "stated": False}]}]
     assert missing_fact(["民法典:1020"], news, "zh") != ""
     # A question about what the law provides (told of no case) is asked no element in the article's own words,

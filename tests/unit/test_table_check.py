@@ -143,7 +143,7 @@ def test_a_surname_is_no_word_of_the_law_and_a_limit_exceeded_names_what_exceede
     assert missing_element("伪造、倒卖伪造的有价票证", "被告人用制票机伪造火车票四张并出售。") is None
 
 
-def test_an_accident_a_passenger_a_tax_inspector_and_an_agreed_demolition_state_no_offence() -> None:
+def test_an_accident_a_passenger_the_laws_leave_and_a_missing_element_state_no_offence() -> None:
     # 刑法:16: a harm a force of nature caused, or one's own fall, is no one's intent.
     storm = "被告人甄某在雷雨天躲雨时，身边的大树被雷劈断，树枝砸坏了他停在旁边的车。"
     assert missing_element("寻衅滋事", storm) is not None and missing_element("故意毁坏财物", storm) is not None
@@ -152,13 +152,30 @@ def test_an_accident_a_passenger_a_tax_inspector_and_an_agreed_demolition_state_
     # 133-1: one who drank and rode home as a passenger drove nothing.
     assert missing_element("危险驾驶", "被告人龚某在公司年会上喝了两杯啤酒，打车回家。") is not None
     assert missing_element("危险驾驶", "被告人龚某喝了两杯啤酒后驾车回家，被交警查获。") is None
+    assert missing_element("危险驾驶", "被告人蓟某在朋友聚会上喝了一瓶啤酒，让朋友开车送他回家。") is not None
+    assert missing_element("危险驾驶", "被告人让朋友开车送他到酒吧，喝酒后自己驾驶小轿车回家。") is None
     # 201: a tax named is no evasion told.
     assert missing_element("逃税", "被告人游某是一名税务专管员，对企业进行了税务检查。") is not None
     assert missing_element("逃税", "被告人隐瞒销售收入，少缴增值税二十万元。") is None
     # A duty done 依法, and a demolition the owner agreed to, are the law's leave.
     assert permitted_act("被告人游某是一名税务专管员，依法对企业进行了税务检查并调取了账簿。")
     assert permitted_act("被告人后某是一名拆迁公司员工，在房屋征收补偿协议签订后按约拆除了已腾空的房屋。")
+    assert permitted_act("被告人戎某是一名林场职工，持采伐许可证在划定范围内采伐了林木。")
+    assert permitted_act("被告人持刀将被害人砍伤。") is None
     assert permitted_act("被告人游某的房产被法院依法查封。") is None  # the court's act, not the defendant's
+    # A thing's owner consents to what is done to it (240); a person's harm is no one's to consent to.
+    assert permitted_act("被告人莫某是一名兽医，经主人同意对患病的狗实施了安乐死。")
+    assert permitted_act("被告人经家属同意对病重的老人实施了安乐死，老人死亡。") is None
+    # 276 needs a purpose, 326 a trade, 340 a catch taken, 187 a bank's books.
+    ride = "被告人康某在游乐场坐过山车时，由于设备临时停机被困在半空二十分钟。"
+    assert missing_element("破坏生产经营", ride) is not None
+    assert missing_element("破坏生产经营", "被告人因不满老板，剪断了工厂的电缆致停产。") is None
+    assert missing_element("倒卖文物", "被告人邱某在景区的文物建筑上拍照时倚靠栏杆，被管理员提醒。") is not None
+    angling = "被告人田某在禁渔期内在水库边钓鱼，用的是一根普通鱼竿，被渔政人员劝离。"
+    assert missing_element("非法捕捞水产品", angling) is not None
+    assert missing_element("非法捕捞水产品", "被告人在禁渔期内用地笼捕鱼30公斤。") is None
+    unpaid = "被告人钟某的公司与客户对一批货物的验收标准理解不同，客户拒付尾款。"
+    assert missing_element("吸收客户资金不入账", unpaid) is not None
     # A name's standard (不符合卫生标准) is no object: 148's is the cosmetics.
     parking = "被告人敖某与物业公司因停车费标准发生争议，敖某拒交了半年的停车费，物业起诉要求支付。"
     assert missing_object("生产、销售不符合卫生标准的化妆品", parking) is not None
