@@ -176,6 +176,17 @@ def test_an_accident_a_passenger_the_laws_leave_and_a_missing_element_state_no_o
     assert missing_element("非法捕捞水产品", "被告人在禁渔期内用地笼捕鱼30公斤。") is None
     unpaid = "被告人钟某的公司与客户对一批货物的验收标准理解不同，客户拒付尾款。"
     assert missing_element("吸收客户资金不入账", unpaid) is not None
+    # An oversight (忘关) is no intent to damage gas equipment (118); a certificate and an approval procedure are leave.
+    stove = "被告人殳某做饭时忘关燃气灶，锅烧干了冒出黑烟，他发现后及时关火。"
+    assert missing_element("破坏易燃易爆设备", stove) is not None
+    assert missing_element("破坏易燃易爆设备", "被告人在输油管道上打孔盗油，致使管道严重损坏。") is None
+    assert permitted_act("被告人艾某是一名银行信贷员，按照审批流程为符合条件的企业发放了贷款。")
+    assert permitted_act("被告人慎某是一名养蜂人，持有动物防疫合格证明，把蜂箱运到外地放蜂。")
+    # A name's act (named_objects.json's told_as): 倒卖 told by a sale; the tickets named alone tell none. A name with
+    # an act judgments' words are not listed for (提供) is not read for its act.
+    assert missing_object("倒卖车票、船票", "被告人在火车站排队时和旁人聊起了车票的价格。") is not None
+    assert missing_object("倒卖车票、船票", "被告人在火车站以每张加价200元出售火车票30张。") is None
+    assert missing_object("非法出售、提供试题、答案", "被告人考试前给考生提供了试题答案。") is None
     # A name's standard (不符合卫生标准) is no object: 148's is the cosmetics.
     parking = "被告人敖某与物业公司因停车费标准发生争议，敖某拒交了半年的停车费，物业起诉要求支付。"
     assert missing_object("生产、销售不符合卫生标准的化妆品", parking) is not None
@@ -187,6 +198,13 @@ def test_a_special_subject_is_an_element() -> None:
     assert missing_element("刑讯逼供", "被告人系派出所民警，审讯犯罪嫌疑人时对其殴打，逼取口供。") is None
     assert missing_element("签订、履行合同失职被骗", "被告人在公司因加班费与经理争吵，双方互相推搡。") is not None
     assert missing_element("操纵证券、期货市场", "被告人炒股亏损十万元，向证券公司投诉。") is not None
+
+
+def test_a_buyer_who_found_a_fake_and_one_whose_account_a_swindler_used_are_victims() -> None:
+    assert victim_account("被告人庾某在网上买了一双运动鞋，收到后发现是假冒品牌。")
+    assert victim_account("被告人购买了假冒注册商标的香烟，收到后发现是假的，又加价出售给他人。") == ""
+    assert victim_account("被告人终某的微信被人盗号，骗子用他的账号向他的朋友借钱。")
+    assert victim_account("被告人冒充客服，以退款为名骗取被害人五千元。") == ""
 
 
 def test_a_victim_is_one_things_were_done_to_not_one_the_police_took_away() -> None:

@@ -35,6 +35,10 @@ class NamedObject:
 
     words: tuple[str, ...]
     pattern: str
+    acts: tuple[str, ...] = ()
+    """The acts the name says (倒卖 of 倒卖文物) that judgments tell in words of their own (``told_as``)."""
+    act_pattern: str = ""
+    """The words by which a fact tells one of ``acts`` (卖, 售, 收购, 交易)."""
 
 
 @cache
@@ -43,6 +47,16 @@ def _words() -> tuple[tuple[str, ...], frozenset[str], frozenset[str]]:
     data = json.loads(TABLE.read_text(encoding="utf-8"))
     acts = tuple(sorted(data["acts"], key=len, reverse=True))
     return acts, frozenset(data["generic"]), frozenset(data["told_otherwise"])
+
+
+@cache
+def _told_as() -> tuple[dict[str, str], frozenset[str]]:
+    """(each act a name may say -> the words judgments tell it by; the acts list's words that say how or why, not
+    what) of ``named_objects.json``'s ``told_as``."""
+    data = dict(json.loads(TABLE.read_text(encoding="utf-8")).get("told_as", {}))
+    data.pop("about", None)
+    qualifiers = frozenset(data.pop("qualifiers", ()))
+    return {act: pattern for acts, pattern in data.items() for act in acts.split("|")}, qualifiers
 
 
 @cache
@@ -59,14 +73,28 @@ def named_object(charge: str) -> NamedObject | None:
     runs = [run for run in text.split("|") if len(run) >= 2]
     pairs = sorted({run[i : i + 2] for run in runs for i in range(len(run) - 1)} - generic)
     pairs = [pair for pair in pairs if _PAIR.fullmatch(pair)]
-    if not pairs:
+    told_as, qualifiers = _told_as()
+    # Every act the name says must be one judgments' words are listed for, or its act is not read: a fact telling
+    # the unlisted one (提供 of 非法出售、提供试题、答案) would be set aside.
+    said = [act for act in acts if act in name and act not in qualifiers]
+    named_acts = tuple(act for act in told_as if act in name) if all(act in told_as for act in said) else ()
+    if not pairs and not named_acts:
         return None
     kept = tuple(run for run in runs if any(pair in run for pair in pairs))
-    return NamedObject(kept, "|".join(pairs))
+    act_pattern = "|".join(dict.fromkeys(told_as[act] for act in named_acts))
+    return NamedObject(kept, "|".join(pairs), named_acts, act_pattern)
 
 
 def missing_object(charge: str, fact: str) -> NamedObject | None:
-    """The object ``charge``'s name gives that ``fact`` never names (None when it names it, none is given, or the
-    fact's words may hide it: :func:`tools.law.wording.hides_words`)."""
+    """The object ``charge``'s name gives that ``fact`` never names, or else the act it says that the fact never
+    tells (倒卖文物 for a visitor leaning on a relic's rail: 文物 named, nothing sold), as a NamedObject of the words
+    missing; None when the fact names both, none is given, or its words may hide them
+    (:func:`tools.law.wording.hides_words`)."""
     found = named_object(charge)
-    return found if found and not hides_words(fact) and not told(found.pattern, fact) else None
+    if not found or hides_words(fact):
+        return None
+    if found.pattern and not told(found.pattern, fact):
+        return NamedObject(found.words, found.pattern)
+    if found.act_pattern and not told(found.act_pattern, fact):
+        return NamedObject(found.acts, found.act_pattern)
+    return None

@@ -219,7 +219,7 @@ def states_slight_injury(fact: str) -> bool:
 
 
 _OTHER = (
-    r"(?:有人|小偷|窃贼|盗贼|陌生人|民警|警察|交警|辅警|协警|公安|承包人|承租人|租户|房客|房东|出租人|买家|卖家|买方|卖方|对方|邻居|"
+    r"(?:有人|小偷|窃贼|盗贼|骗子|黑客|歹徒|劫匪|不法分子|陌生人|民警|警察|交警|辅警|协警|公安|承包人|承租人|租户|房客|房东|出租人|买家|卖家|买方|卖方|对方|邻居|"
     r"同事|朋友|物业|商家|店家|快递员|网站|平台|(?:一|两|几|数)(?:名|个)?(?:陌生)?(?:男子|女子|男人|女人|小偷)|不明身份[^，。；]{0,3}人"
     r"|(?:^|(?<=[后时又却就便而]))(?:培训)?(?:机构|学校|医院|公司|银行|政府|厂家|商场|超市|开发商|中介|老板))"
 )
@@ -284,11 +284,12 @@ answer for; not what another says the teller did (同事说我偷了他的东西
 
 
 _HARM = re.compile(
-    r"偷|盗|窃|抢|骗(?!局)|打|殴|砸|杀|砍|刺|捅|撞|咬|冒用|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
+    r"偷|盗|窃|抢|骗(?!局|子)|打|殴|砸|杀|砍|刺|捅|撞|咬|冒用|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
     r"|拦(?:住|截|下)|索要|要钱"
 )
 """The acts an offence against a person or their property is told by (偷走, 骗走, 拎走, 殴打, 冒用, 透支,
-拦住要钱), read clause by clause in a third-person fact; 骗局 names the scheme, not an act."""
+拦住要钱), read clause by clause in a third-person fact; 骗局 names the scheme and 骗子 the one who ran it, not an
+act."""
 _ACTS = re.compile(
     rf"{_HARM.pattern}|烧|点燃|放火|遗弃|扔|弃|毁|损坏|贩|卖|运输|走私|藏|拘|绑|关押|逼|强迫|强行|猥亵|侮辱|诽谤|伪造|"
     r"虚开|挪用|侵吞|贪|受贿|行贿|开设|组织|容留|非法|违规|擅自|冒充|占用|逃"
@@ -356,12 +357,26 @@ def _done_to_defendant(fact: str) -> str:
     return found
 
 
+_BOUGHT_BAD = re.compile(
+    r"^被告人[^。，；]{0,8}(?:在[^。，；]{0,12})?(?:买|购买|网购|订购|购)[^。！？]{0,30}"
+    r"(?:发现|才知|原来|结果|竟然|居然)[^。！？]{0,12}(?:假|翻新|质量问题|不合格|过期|劣质|坏)"
+)
+"""The defendant as a buyer who found what they bought fake or faulty (被告人某在网上买了一双运动鞋，收到后发现是假冒
+品牌): the one a seller failed, as the teller of 我买的……是假货 (:data:`_DONE_TO_TELLER`); who finds it out did not
+know it when buying."""
+_RESOLD = re.compile(r"卖|售|销|转手|经营")
+"""A buyer who sold on: the purchase was a trader's (购买假冒注册商标的香烟后加价出售)."""
+
+
 def victim_account(fact: str) -> str:
     """The words by which ``fact`` tells what was done to its teller, when it is a victim's own account ('' when
     it is not: a named defendant's own act, or an act of the teller's own). A third-person fact about a 被告人 is
     one when every act it tells was done to the defendant (:func:`_done_to_defendant`)."""
     if done_to_defendant := _done_to_defendant(fact):
         return done_to_defendant
+    bought = _BOUGHT_BAD.search(fact)
+    if bought and not prosecution_record(fact) and not _RESOLD.search(fact):
+        return fact[: bought.end()] + re.split(r"[。！？]", fact[bought.end() :])[0]
     done_to = _FIRST_PERSON_DONE_TO.search(fact) or _DONE_TO_TELLER.search(fact)
     if not done_to or _DEFENDANT.search(fact) or _OWN_ACT.search(fact):
         return ""
