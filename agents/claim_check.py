@@ -356,6 +356,34 @@ def listed_item_opening(basis: list[LegalBasisItem], question: str, lang: str) -
     return "", ""
 
 
+_ASKS_LEAVE = re.compile(r"可以|能否|能不能|可不可以|能够|有权|允许")
+"""A question whether something may be done (保管人可以改变保管场所或者方法吗？)."""
+_GRANTS_LEAVE = re.compile(r"^[^，。；]{0,30}?(?<![不未])(?:可以|能够|能|有权|允许)(?!否)")
+"""A verdict that grants it (保管人可以改变……)."""
+_PROHIBITION = re.compile(r"[^。；\n]*(?:不得|禁止)(?:擅自|随意|任意|私自|非法)?(?P<act>[\u4e00-\u9fff]{2})[^。；\n]*")
+"""A sentence that forbids an act, and the act's first two characters (不得擅自改变……: 改变)."""
+PROHIBITION_PAIRS = 3
+"""Character pairs a prohibition shares with the question at least, its act among them, to forbid the very act
+asked about (保管人不得使用……保管物 for 保管人可以使用仓储物吗？: 保管, 管人, 使用), not another act on the same thing
+(892's 不得擅自改变保管场所 says nothing of whether 保管人可以约定保管场所)."""
+
+
+def prohibited_opening(basis: list[LegalBasisItem], question: str, verdict: str, lang: str) -> tuple[str, str]:
+    """(the prohibition quoted, its article) where the question asks whether something may be done, the draft's
+    ``verdict`` says it may, and a concluded article forbids that act (不得, 禁止, sharing :data:`PROHIBITION_PAIRS`
+    with the question): the draft's 保管人可以改变保管场所或者方法 stood above 892's own 除紧急情况……外，不得擅自改变
+    保管场所或者方法 (s68-stard-report61-80; of the 10 recorded permission questions a draft granted on a concluded
+    basis, that one alone); ("", "") otherwise. The law's words answer it, its exception with it."""
+    if not _ASKS_LEAVE.search(question) or not _GRANTS_LEAVE.search(verdict):
+        return "", ""
+    for item in basis:
+        for m in _PROHIBITION.finditer(item["text"]):
+            if m["act"] in question and shared_pairs(m.group(), question) >= PROHIBITION_PAIRS:
+                text = m.group().strip() + label("sentence_end", lang)
+                return label("provision", lang, article=_heading(item), text=text), item["article_id"]
+    return "", ""
+
+
 def phrased_opening(item: LegalBasisItem, question: str, ctx: ConsultContext) -> tuple[str, Usage]:
     """``item``'s deciding rule as the model restates it in the question's terms (:mod:`agents.common.applied_rule`),
     its proviso after it as the statute words it; "" where the rule is not worded 如果……则…… or the restatement
@@ -582,14 +610,18 @@ def draft_opening(
     """(response, records, the unit quoted) with the draft's first sentence checked: a draft that opens by asking the
     question back (土地承包期内，承包地可以被收回吗？, stard-32 twice) has not answered it, and the answer opens with
     what it says next; the item of an exempting list the question points to decides, not the draft's verdict on it
-    (which read 1020's and 1025's lists backwards), so code opens with the item and the whole first sentence gives
-    way (one cut at its first ； left the rest of a verdict dangling)."""
+    (which read 1020's and 1025's lists backwards), and so does a prohibition of the act the draft said may be done
+    (:func:`prohibited_opening`): code opens with the law's words and the whole first sentence gives way (one cut at
+    its first ； left the rest of a verdict dangling)."""
     records: list[ClaimCheck] = []
     if (asked := _FIRST_SENTENCE.match(response)) and asked.group().strip().endswith(("？", "?")):
         records.append(_record(Claim(asked.group().strip(), "verdict", 0), REMOVED, ""))
         response = response[asked.end() :].strip()
+    verdict = _FIRST_SENTENCE.match(response)
     opening, itemised = listed_item_opening(basis, question, lang)
-    if opening and (verdict := _FIRST_SENTENCE.match(response)):
+    if not opening and verdict:
+        opening, itemised = prohibited_opening(basis, question, verdict.group(), lang)
+    if opening and verdict:
         records.append(_record(Claim(verdict.group().strip(), "verdict", 0), REWRITTEN, itemised))
         return opening + response[verdict.end() :].strip(), records, itemised
     return response, records, ""

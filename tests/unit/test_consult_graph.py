@@ -1024,6 +1024,19 @@ def test_the_item_of_a_list_the_question_points_to_opens_in_place_of_the_drafts_
         "是，侵害他人的姓名权。",
     )
     assert name["response"].startswith("是，侵害他人的姓名权。")
+    # A draft that grants what its concluded article forbids gives way to the prohibition (s68-stard-report61-80).
+    place = answered(
+        "保管人可以改变保管场所或者方法吗？", ("892", "八百九十二"), "保管人可以改变保管场所或者方法。理由如下。"
+    )
+    assert place["response"].startswith(
+        "《中华人民共和国民法典》第八百九十二条规定：除紧急情况或者为维护寄存人利益外，不得擅自改变保管场所或者方法。"
+    )
+    assert "理由如下。" in place["response"] and not place["response"].startswith("保管人可以")
+    # A draft that denies it, or a prohibition of another act, leaves the verdict where it is.
+    denied = answered("保管人可以改变保管场所或者方法吗？", ("892", "八百九十二"), "保管人不能擅自改变。")
+    assert denied["response"].startswith("保管人不能擅自改变。")
+    other = answered("保管人可以约定保管场所吗？", ("892", "八百九十二"), "可以约定保管场所或者方法。")
+    assert other["response"].startswith("可以约定保管场所或者方法。")
     # A draft that opens by asking the question back has its question dropped, and says what follows it.
     echoed = answered(
         "土地承包期内，承包地可以被收回吗？",
