@@ -146,7 +146,9 @@ def penalties_said_by_code(question: str, texts: Collection[str]) -> bool:
     """Whether code says the whole answer to ``question`` from the basis articles' ``texts``: it asks what
     punishment follows and every article has a tier for the case asked (:func:`stated_penalties` quotes each). A
     draft then adds nothing the Response keeps: the README's 醉酒驾驶机动车会受到什么处罚？ spent 60 s on a draft
-    that quoted 91's 饮酒 paragraph; every claim of it was removed and the tiers said instead."""
+    that quoted 91's 饮酒 paragraph; every claim of it was removed and the tiers said instead. The question is read
+    with its abbreviations spelled out, as :func:`stated_penalties` reads it (醉驾怎么处罚？ meets 91's 醉酒驾驶)."""
+    question = spelled_out(question)
     return bool(texts) and asks_about_punishment(question) and all(tier_said(question, t) for t in texts)
 
 
@@ -657,12 +659,14 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
             records += opened
             quoted |= {itemised} - {""}
         others = [b for b in state.legal_basis if b["article_id"] not in quoted]
+        # The tier and the unit quoted are the ones the thread speaks of: 如果撞伤了人呢？ alone drew 133-1's item (四),
+        # 危险化学品, after 醉驾怎么处罚？.
         if others and asks_about_punishment(state.question):
-            added, checks = stated_penalties(state.question, response, others, ctx.language, defined)
+            added, checks = stated_penalties(words, response, others, ctx.language, defined)
             response, records = response + added, records + checks
             quoted |= {c["article"] for c in checks}
         if ctx.quote_provisions:
-            response += quoted_provisions(state.question, response, state.legal_basis, quoted, ctx.language)
+            response += quoted_provisions(words, response, state.legal_basis, quoted, ctx.language)
         response = measured + response
     if state.legal_basis and response.strip():
         notes.append(how_chosen(state, ctx.language))

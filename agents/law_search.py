@@ -23,6 +23,7 @@ from agents.state.common import trace_event
 from agents.state.consult import ConsultState, EvidenceItem, Example
 from prompts import render_prompt
 from tools.errors import StructuredOutputError
+from tools.law.abbreviations import stated_abbreviations
 from tools.law.articles import without_references
 from tools.law.thresholds import stated_conduct
 from tools.llm.chat import Usage, empty_usage, failed_usage, invoke_structured
@@ -54,12 +55,14 @@ def build_query(question: str, element_graph: dict[str, Any], draft: str = "", e
     article references: the articles a question names reach the evidence through the exact source alone, so that
     "引用刑法第二百三十二条" in a question about a barking dog does not steer the search to articles citing 232. A
     measure the question states adds the conduct it makes (:func:`stated_conduct`): 血液酒精含量120mg/100ml shares no
-    word with the 醉酒驾驶 of the articles that decide it. Abbreviations are not spelled out here: 没到醉驾 would
-    search for 醉酒驾驶."""
+    word with the 醉酒驾驶 of the articles that decide it; so does an abbreviation the question uses
+    (:func:`stated_abbreviations`): 醉驾怎么处罚？ found 91 alone, 醉酒驾驶怎么处罚？ 91 and 133-1. Not one whose degree
+    the question says is not reached (没到醉驾: the search stays on the drinking it is about)."""
     extra = [*element_graph.get("key_facts", []), *element_graph.get("legal_questions", [])]
     parts = [
         question,
         *stated_conduct(question),
+        *stated_abbreviations(question),
         *earlier,
         *[str(x) for x in extra if x],
         split_draft(draft) if draft else "",

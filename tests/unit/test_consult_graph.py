@@ -1206,6 +1206,10 @@ def test_a_citation_the_model_invents_in_the_element_graph_is_neither_searched_n
     grounded, dropped = ground_elements(invented.model_dump(), question)
     assert grounded["key_facts"] == ["房东不退押金"] and [d["item"] for d in dropped] == [invented.key_facts[0]]
     assert "120" not in build_query(question, grounded, "回答：……")
+    # An abbreviation the question uses is searched in the law's words too (醉驾 → 醉酒驾驶: 91 and 133-1 word it so);
+    # not one whose degree the question says is not reached.
+    assert "醉酒驾驶" in build_query("醉驾怎么处罚？", {})
+    assert "醉酒驾驶" not in build_query("喝了一瓶啤酒开车被查，没到醉驾，会怎么处罚？", {})
 
 
 def test_an_article_the_question_tells_the_answer_to_cite_is_not_kept_for_being_named(
@@ -1351,3 +1355,17 @@ def test_a_stated_blood_alcohol_level_decides_the_basis(
         if not drunk:
             assert out["response"].startswith("您所说的数值属于饮酒后驾驶，未达到醉酒驾驶的标准（")
             assert "饮酒后驾驶机动车的，处暂扣六个月机动车驾驶证" in out["response"]
+
+
+def test_an_abbreviated_punishment_question_is_answered_by_code_as_the_spelled_out_one_is() -> None:
+    from agents.claim_check import penalties_said_by_code
+
+    texts = [
+        laws_db_text("中华人民共和国道路交通安全法", "第九十一条"),
+        laws_db_text("中华人民共和国刑法", "第一百三十三条之一"),
+    ]
+    # 醉驾 shares no character pair with 91's 醉酒驾驶机动车的: read as the law words it, both tiers are found, and
+    # no draft is asked for the answer code writes.
+    assert penalties_said_by_code("醉酒驾驶机动车会受到什么处罚？", texts)
+    assert penalties_said_by_code("醉驾怎么处罚？", texts)
+    assert not penalties_said_by_code("醉驾的人能买保险吗？", texts)
