@@ -4,7 +4,8 @@ Code states a conditional article by its own words (如果当事人一方不履�
 a person asking 房东不退押金怎么办 must translate themselves. One model call restates the rule with the question's
 parties (如果房东没有按约定退还押金，则房东应当承担……); code keeps the restatement only where it still says what the
 rule says: most of the consequence's wording (the remedy: 继续履行, 赔偿损失), no number the rule and the question
-lack, and no denial the rule does not make. Otherwise the rule's own words stand. The model phrases; it decides
+lack, and no denial the rule does not make. Where only its condition does, that condition is kept with the rule's own
+consequence; otherwise the rule's own words stand. The model phrases; it decides
 nothing (which article, which rule and whether it applies were decided before it is asked).
 """
 
@@ -81,11 +82,23 @@ def faithful(applied: AppliedRule, condition: str, consequence: str, question: s
     return not numbers and not (DENIAL.search(said) and not DENIAL.search(consequence))
 
 
+def kept_restatement(applied: AppliedRule, condition: str, consequence: str, question: str) -> AppliedRule | None:
+    """``applied`` where it still says the rule (:func:`faithful`); else its condition with the rule's own
+    consequence, where that condition does: the person's facts, the law's effect. The model's 如果房东不退押金，则承租人
+    有权要求房东退还押金 decides the remedy 577 leaves open, and the whole of it was dropped, so the README's deposit
+    question opened with 当事人一方不履行合同义务…… in the statute's words; its condition alone speaks to the tenant.
+    None where the condition does not say the rule either."""
+    if faithful(applied, condition, consequence, question):
+        return applied
+    own = AppliedRule(condition=applied.condition, consequence=consequence)
+    return own if faithful(own, condition, consequence, question) else None
+
+
 def applied_rule(
     ctx: ConsultContext, question: str, condition: str, consequence: str
 ) -> tuple[AppliedRule | None, Usage]:
-    """The rule restated in ``question``'s terms, or None where the model's reply never validates or says
-    something else (:func:`faithful`), with the call's usage."""
+    """The rule restated in ``question``'s terms (:func:`kept_restatement`), or None where the model's reply never
+    validates or says something else, with the call's usage."""
     task = render_prompt("phrase_rule", ctx.language, condition=condition, consequence=consequence)
     try:
         applied, usage = invoke_structured(
@@ -94,4 +107,4 @@ def applied_rule(
         )  # fmt: skip
     except StructuredOutputError as exc:
         return None, failed_usage(exc)
-    return (applied if faithful(applied, condition, consequence, question) else None), usage
+    return kept_restatement(applied, condition, consequence, question), usage

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from agents.common.applied_rule import AppliedRule, faithful
+from agents.common.applied_rule import AppliedRule, faithful, kept_restatement
 from agents.context import ConsultContext
 from agents.state.common import LegalBasisItem
 from tests.conftest import article_texts
@@ -35,6 +35,15 @@ def test_a_restatement_is_kept_only_where_it_still_says_the_rule() -> None:
     # A remedy the rule does not name (退还押金 for 违约责任) decides what the rule leaves open.
     decided = AppliedRule(condition="房东不退押金", consequence="您有权要求房东退还押金")
     assert not faithful(decided, CONDITION, CONSEQUENCE, DEPOSIT)
+    # Its condition still speaks to the tenant: it is kept, with the rule's own consequence.
+    assert kept_restatement(decided, CONDITION, CONSEQUENCE, DEPOSIT) == AppliedRule(
+        condition="房东不退押金", consequence=CONSEQUENCE
+    )
+    assert kept_restatement(good, CONDITION, CONSEQUENCE, DEPOSIT) == good
+    assert (
+        kept_restatement(slip, "行为人因过错侵害他人民事权益造成损害", "应当承担侵权责任", "在超市滑倒受伤了怎么办？")
+        is None
+    )
     # The remedy dropped, a number added, a denial the rule does not make, 如果 doubled, or nothing written.
     dropped = AppliedRule(condition="房东不退押金", consequence="您可以去找房东协商")
     numbered = AppliedRule(
