@@ -67,8 +67,10 @@ def faithful(applied: AppliedRule, condition: str, consequence: str, question: s
     if not said or not cond or cond.startswith("如果") or said.startswith("则"):
         return False
     # A rule nested in its own consequence, or the question as the condition, is no restatement: the answer read
-    # 如果被邻居家的狗咬伤了，狗主人要承担什么责任？，则如果禁止饲养的烈性犬……，则…… (s65-everyday-report20).
-    if _NESTED.search(said) or _ASKED.search(cond):
+    # 如果被邻居家的狗咬伤了，狗主人要承担什么责任？，则如果禁止饲养的烈性犬……，则…… (s65-everyday-report20). Nor is a
+    # condition that holds the consequence too (……偿还双方之前借款或者其他债务，则被告应当……): kept with the rule's
+    # consequence it said it twice (s68-everyday-report20).
+    if _NESTED.search(said) or _NESTED.search(cond) or _ASKED.search(cond):
         return False
     if set(QUALIFIERS.findall(condition)) - set(QUALIFIERS.findall(cond)):
         return False

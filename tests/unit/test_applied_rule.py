@@ -40,6 +40,9 @@ def test_a_restatement_is_kept_only_where_it_still_says_the_rule() -> None:
         condition="房东不退押金", consequence=CONSEQUENCE
     )
     assert kept_restatement(good, CONDITION, CONSEQUENCE, DEPOSIT) == good
+    # A condition that holds the consequence too would say it twice.
+    whole = AppliedRule(condition="房东不退押金，则房东应当承担违约责任", consequence="您有权要求房东退还押金")
+    assert kept_restatement(whole, CONDITION, CONSEQUENCE, DEPOSIT) is None
     assert (
         kept_restatement(slip, "行为人因过错侵害他人民事权益造成损害", "应当承担侵权责任", "在超市滑倒受伤了怎么办？")
         is None
