@@ -1,10 +1,12 @@
-"""The object a charge's name says it is done to, for the charges no element entry covers.
+"""The object a charge's name says it is done to, and the act it says, for the charges no element entry covers.
 
 Elements are written one offence at a time (:mod:`tools.law.elements`), and the charges no entry covers are the
 rare ones: 为亲友非法牟利, 侵犯通信自由, 非法批准征收、征用、占用土地. A fact that states no crime still draws them
 from the scorer, whose candidates are every charge. Their names (the 罪名 the Supreme People's Court and
 Procuratorate set) say what each is done to: the name without its acts and generic words (``named_objects.json``)
-is the object, and a fact that names none of its character pairs states no such offence. The judge then names it
+is the object, and a fact that names none of its character pairs states no such offence; so is a name's act, where
+every act it says has the words judgments tell it by listed (``told_as``: 倒卖 by 卖, 售, 收购, 交易), and a fact that
+tells none of them states no such offence either (倒卖车票 for a chat about ticket prices). The judge then names it
 (不构成犯罪：……的罪名指向“……”，事实没有提到). Every labelled judgment holds the rule to the bar
 (``benchmarks/table_check.py``); a charge whose judgments name its object in other words is listed there and left
 alone.
