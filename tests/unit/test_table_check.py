@@ -154,6 +154,7 @@ def test_an_accident_a_passenger_the_laws_leave_and_a_missing_element_state_no_o
     assert missing_element("危险驾驶", "被告人龚某喝了两杯啤酒后驾车回家，被交警查获。") is None
     assert missing_element("危险驾驶", "被告人蓟某在朋友聚会上喝了一瓶啤酒，让朋友开车送他回家。") is not None
     assert missing_element("危险驾驶", "被告人让朋友开车送他到酒吧，喝酒后自己驾驶小轿车回家。") is None
+    assert missing_element("危险驾驶", "被告人薛某某在婚宴上喝了两杯白酒，让没喝酒的妻子开车回家。") is not None
     # 201: a tax named is no evasion told.
     assert missing_element("逃税", "被告人游某是一名税务专管员，对企业进行了税务检查。") is not None
     assert missing_element("逃税", "被告人隐瞒销售收入，少缴增值税二十万元。") is None
@@ -205,6 +206,9 @@ def test_a_buyer_who_found_a_fake_and_one_whose_account_a_swindler_used_are_vict
     assert victim_account("被告人购买了假冒注册商标的香烟，收到后发现是假的，又加价出售给他人。") == ""
     assert victim_account("被告人终某的微信被人盗号，骗子用他的账号向他的朋友借钱。")
     assert victim_account("被告人冒充客服，以退款为名骗取被害人五千元。") == ""
+    # 扒 is a theft's act: a pickpocket's victim told in the passive.
+    assert victim_account("被告人任某某在公交车上被人扒走了钱包，下车后才发现。")
+    assert victim_account("被告人在公交车上扒走了被害人的钱包。") == ""
 
 
 def test_a_victim_is_one_things_were_done_to_not_one_the_police_took_away() -> None:

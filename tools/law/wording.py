@@ -284,10 +284,10 @@ answer for; not what another says the teller did (同事说我偷了他的东西
 
 
 _HARM = re.compile(
-    r"偷|盗|窃|抢|骗(?!局|子)|打|殴|砸|杀|砍|刺|捅|撞|咬|冒用|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
+    r"偷|盗|窃|扒|抢|骗(?!局|子)|打|殴|砸|杀|砍|刺|捅|撞|咬|冒用|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
     r"|拦(?:住|截|下)|索要|要钱"
 )
-"""The acts an offence against a person or their property is told by (偷走, 骗走, 拎走, 殴打, 冒用, 透支,
+"""The acts an offence against a person or their property is told by (偷走, 骗走, 扒走, 拎走, 殴打, 冒用, 透支,
 拦住要钱), read clause by clause in a third-person fact; 骗局 names the scheme and 骗子 the one who ran it, not an
 act."""
 _ACTS = re.compile(
