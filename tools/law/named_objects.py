@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from tools.law.charge_families import ACT_WORDS
 from tools.law.charge_names import normalise_charge
@@ -44,9 +45,15 @@ class NamedObject:
 
 
 @cache
+def _table() -> dict[str, Any]:
+    """``named_objects.json``, read once."""
+    return dict(json.loads(TABLE.read_text(encoding="utf-8")))
+
+
+@cache
 def _words() -> tuple[tuple[str, ...], frozenset[str], frozenset[str]]:
     """(the acts, longest first; the generic words; the charges told otherwise) of ``named_objects.json``."""
-    data = json.loads(TABLE.read_text(encoding="utf-8"))
+    data = _table()
     acts = tuple(sorted(data["acts"], key=len, reverse=True))
     return acts, frozenset(data["generic"]), frozenset(data["told_otherwise"])
 
@@ -55,10 +62,9 @@ def _words() -> tuple[tuple[str, ...], frozenset[str], frozenset[str]]:
 def _told_as() -> tuple[dict[str, str], frozenset[str]]:
     """(each act a name may say -> the words judgments tell it by; the acts list's words that say how or why, not
     what) of ``named_objects.json``'s ``told_as``."""
-    data = dict(json.loads(TABLE.read_text(encoding="utf-8")).get("told_as", {}))
-    data.pop("about", None)
-    qualifiers = frozenset(data.pop("qualifiers", ()))
-    return {act: pattern for acts, pattern in data.items() for act in acts.split("|")}, qualifiers
+    told = {k: v for k, v in _table().get("told_as", {}).items() if k not in ("about", "qualifiers")}
+    qualifiers = frozenset(_table().get("told_as", {}).get("qualifiers", ()))
+    return {act: pattern for acts, pattern in told.items() for act in acts.split("|")}, qualifiers
 
 
 @cache
