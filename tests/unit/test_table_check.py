@@ -148,6 +148,10 @@ def test_an_accident_a_passenger_the_laws_leave_and_a_missing_element_state_no_o
     storm = "被告人甄某在雷雨天躲雨时，身边的大树被雷劈断，树枝砸坏了他停在旁边的车。"
     assert missing_element("寻衅滋事", storm) is not None and missing_element("故意毁坏财物", storm) is not None
     assert missing_element("故意伤害", "被告人荀某在滑雪场滑雪时摔倒，撞在了防护网上，自己受了轻伤。") is not None
+    # 无受伤 denies the injury right after it, as 无人受伤 does.
+    scuffle = "被告人雷某乙在小区篮球场打球时和对方球员发生身体对抗，双方均无受伤。"
+    assert missing_element("故意伤害", scuffle) is not None
+    assert missing_element("故意伤害", "被告人与被害人发生推搡，致被害人受伤，经鉴定为轻伤二级。") is None
     assert missing_element("故意毁坏财物", "被告人因不满邻居，趁暴雨夜砸坏了邻居的车窗。") is None  # intent told
     # 133-1: one who drank and rode home as a passenger drove nothing.
     assert missing_element("危险驾驶", "被告人龚某在公司年会上喝了两杯啤酒，打车回家。") is not None
@@ -199,6 +203,15 @@ def test_a_special_subject_is_an_element() -> None:
     assert missing_element("刑讯逼供", "被告人系派出所民警，审讯犯罪嫌疑人时对其殴打，逼取口供。") is None
     assert missing_element("签订、履行合同失职被骗", "被告人在公司因加班费与经理争吵，双方互相推搡。") is not None
     assert missing_element("操纵证券、期货市场", "被告人炒股亏损十万元，向证券公司投诉。") is not None
+    # 413's inspector holds a post; a slaughterhouse worker killing pigs that passed inspection holds none.
+    slaughter = "被告人郎某某是屠宰场工人，在定点屠宰场按规程屠宰经检疫合格的生猪。"
+    assert missing_element("动植物检疫失职", slaughter) is not None
+    inspector = "被告人系县动物卫生监督所检疫员，未实施检疫即出具检疫合格证明，致病猪肉流入市场。"
+    assert missing_element("动植物检疫失职", inspector) is None
+    # 336's 行医 is on people: a pet shop vaccinating pets without an animal clinic's licence treats no one.
+    pets = "被告人水某某的宠物店未办理动物诊疗许可证就给宠物打疫苗，被农业农村部门责令停止。"
+    assert missing_element("非法行医", pets) is not None
+    assert missing_element("非法行医", "被告人未取得医生执业资格，在家中为村民输液治疗。") is None
 
 
 def test_a_buyer_who_found_a_fake_and_one_whose_account_a_swindler_used_are_victims() -> None:
@@ -209,6 +222,12 @@ def test_a_buyer_who_found_a_fake_and_one_whose_account_a_swindler_used_are_vict
     # 扒 is a theft's act: a pickpocket's victim told in the passive.
     assert victim_account("被告人任某某在公交车上被人扒走了钱包，下车后才发现。")
     assert victim_account("被告人在公交车上扒走了被害人的钱包。") == ""
+    # 撬 is a break-in's act; another's act on a thing of the defendant's goes on in the next clause (a thing acts on
+    # nothing), but not one done to the defendant, who may act next, nor one whose object is the other (把对方).
+    assert victim_account("被告人柳某乙的工厂仓库夜里被人撬开，丢失了一批铜线。")
+    assert victim_account("被告人酆某某的电动车在楼下充电时被人拔掉了充电线，还把充电器拿走了。")
+    assert victim_account("被告人王某被人推了一下，还把对方打伤。") == ""
+    assert victim_account("被告人撬开被害人家的门锁，窃得现金3000元。") == ""
 
 
 def test_a_victim_is_one_things_were_done_to_not_one_the_police_took_away() -> None:

@@ -26,13 +26,13 @@ from tools.law.articles import cn_to_int
 _NOT_TEXT = re.compile(r"[\W_]|是否")
 """Punctuation and the question frame 是否, which no text states."""
 _DENIED = re.compile(
-    r"(?:未(?!满|成年|婚|经|遂)|没有|并非|不是|不构成|不足以)[^，。；]{0,6}$|无人员?(?:受|被)?$|无任何$|不在(?:[^，。；]{0,4}[和或及、])?$"
+    r"(?:未(?!满|成年|婚|经|遂)|没有|并非|不是|不构成|不足以)[^，。；]{0,6}$|无(?:人员?(?:受|被)?|受|被)$|无任何$|不在(?:[^，。；]{0,4}[和或及、])?$"
 )
 """Words before a condition or an act that deny it (所幸未造成人员死亡, 未达重伤, 双方都没有受伤; a time or a place
 the act was not in, right before it or before a list of such: 不在禁渔期和禁渔区; not 趁其不在家中之机盗窃), at most
 six characters back within a clause; 不是 as 并非 (当地不是禁渔区). 未 that makes an adjective (未满月的女婴, 未成年人,
-未婚, 未经同意, 未遂) denies nothing after it; 无任何 denies what follows it (无任何伤害), and 无人 only what it stands
-right before (无人受伤, 无人被打伤: the 伤 of 受伤 as well): 趁店内无人之际窃得 tells the theft."""
+未婚, 未经同意, 未遂) denies nothing after it; 无任何 denies what follows it (无任何伤害), and 无人 or 无受 only what it
+stands right before (无人受伤, 无人被打伤, 双方均无受伤: the 伤 of 受伤 as well): 趁店内无人之际窃得 tells the theft."""
 _DISCLAIMED = re.compile(r"(?:不构成|不属于|不能认定为?|不予认定|不认定|没有|并无|无|未能|未|拒不|不)[^，。；]{0,3}$")
 """Words before a finding that dispute it (辩护人所提自首的意见…经查不构成自首, 无前科, 拒不供述), at most three
 characters back within a clause: any 不 or 无 disputes a finding, where it would deny no act (不慎, 无故)."""
@@ -226,9 +226,10 @@ _OTHER = (
 """Another the fact names as a doer: a person by a role or as unnamed (有人, 一名男子, 房东, 邻居), or an organisation
 opening its clause or after 后 (机构搬走了, 后公司以……为由): not 被告人某经营的公司 or 在公司, which may be the
 defendant's own unit."""
-_OTHERS_DO = re.compile(_OTHER + r"[^，。；]{0,4}$")
+_OTHERS_DO = re.compile(r"(?<![把将对向给])" + _OTHER + r"[^，。；]{0,4}$")
 """Another the fact names as the doer, just before an act (有人撬自家门锁, 一名男子拿走; a party by its role: 租户提前
-搬走, 邻居家的猫抓伤, 承包人擅自砍掉; 上了三个月后机构搬走了): not the defendant's act."""
+搬走, 邻居家的猫抓伤, 承包人擅自砍掉; 上了三个月后机构搬走了): not the defendant's act; not one named as its object
+(还把对方打伤, 将邻居推倒)."""
 _ALLEGED = re.compile(_OTHER + r"以[^，。；]{0,8}$")
 """Another giving a reason, up to the words it names (平台以售假为由冻结了他的账户): what the reason names is that
 other's word, not a stated act, when 为由 follows (:func:`_alleged_at`)."""
@@ -284,12 +285,12 @@ answer for; not what another says the teller did (同事说我偷了他的东西
 
 
 _HARM = re.compile(
-    r"偷|盗|窃|扒|抢|骗(?!局|子)|打|殴|砸|杀|砍|刺|捅|撞|咬|冒用|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
+    r"偷|盗|窃|扒|撬|抢|骗(?!局|子)|打|殴|砸|杀|砍|刺|捅|撞|咬|冒用|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
     r"|拦(?:住|截|下)|索要|要钱"
 )
-"""The acts an offence against a person or their property is told by (偷走, 骗走, 扒走, 拎走, 殴打, 冒用, 透支,
-拦住要钱), read clause by clause in a third-person fact; 骗局 names the scheme and 骗子 the one who ran it, not an
-act."""
+"""The acts an offence against a person or their property is told by (偷走, 骗走, 扒走, 撬开 a door or a lock, 拎走,
+殴打, 冒用, 透支, 拦住要钱), read clause by clause in a third-person fact; 骗局 names the scheme and 骗子 the one who
+ran it, not an act."""
 _ACTS = re.compile(
     rf"{_HARM.pattern}|烧|点燃|放火|遗弃|扔|弃|毁|损坏|贩|卖|运输|走私|藏|拘|绑|关押|逼|强迫|强行|猥亵|侮辱|诽谤|伪造|"
     r"虚开|挪用|侵吞|贪|受贿|行贿|开设|组织|容留|非法|违规|擅自|冒充|占用|逃"
@@ -304,9 +305,11 @@ _NEW_DOER = re.compile(r"被告人|[\u4e00-\u9fff]某|我")
 """A person named anew, between two acts of one clause: the second act may be theirs."""
 _OTHER_ACTS = re.compile(r"(?<![趁乘待等])" + _OTHER)
 """Another named as doing something (拍到有人半夜翻墙), not as the occasion of the defendant's act (趁有人不在)."""
-_CARRIED = re.compile(r"[又再并还后便就随即然接着]{0,4}")
-"""A clause opening with nothing but these before its act has the last clause's doer
-(……有人翻墙进了院子，偷走了两只鸡)."""
+_CARRIED = re.compile(r"[又再并还后便就随即然接着]{0,4}|(?:还|又|并)(?:把|将)[^，。；]{1,8}")
+"""A clause opening with nothing but these before its act, or going on with 还把 or 又将 and its object, has the last
+clause's doer (……有人翻墙进了院子，偷走了两只鸡; ……被人拔掉了充电线，还把充电器拿走了)."""
+_AGENT_PASSIVE = re.compile(r"被(?:他人|别人|人|小偷|陌生人)")
+"""A passive that names its doer as another (被人拔掉了充电线)."""
 _UNNAMED = re.compile(r"(?:一|两|几|数)(?:个|名|位)$")
 """One the fact names by what they did alone, just before it (接到一个冒充被告人的电话, 一名自称客服的人): another."""
 _SOMEONE_ELSE = re.compile(r"他人|别人|某人|被害人|婴|孩子|儿子|女儿|妻子|丈夫|老人|[\u4e00-\u9fff]某")
@@ -320,6 +323,13 @@ def _done_to_them(before: str, previous: str) -> bool:
     if before.startswith("被告人"):
         return True
     return not _SOMEONE_ELSE.search(before) and (bool(before) or previous.startswith("被告人"))
+
+
+def _thing_done_to(clause: str) -> bool:
+    """Whether ``clause`` tells another's act on a thing (被告人某的电动车……被人拔掉了充电线; 放在门口的快递被人): a
+    passive naming another as its doer whose subject is not the defendant themself (被告人某被人推了一下)."""
+    passive = _AGENT_PASSIVE.search(clause)
+    return passive is not None and (not clause.startswith("被告人") or "的" in clause[: passive.start()])
 
 
 def _done_to_defendant(fact: str) -> str:
@@ -351,8 +361,12 @@ def _done_to_defendant(fact: str) -> str:
             elif not _ON_THEM.match(clause[m.end() :]):
                 return ""
             found = found or clause
-        # A clause telling what another did (有人半夜翻墙进了院子) hands its doer to the next clause's opening act.
-        other_before = other_at > 0 or (not _ACTS.search(clause) and _OTHER_ACTS.search(clause) is not None)
+        # A clause telling what another did (有人半夜翻墙进了院子), or what another did to a thing of the defendant's
+        # (电动车……被人拔掉了充电线: a thing acts on nothing), hands its doer to the next clause's opening act; not one
+        # done to the defendant (被告人某被人推了一下), who may be the next act's doer.
+        other_before = other_at > 0 or (
+            not _ACTS.search(clause) and (_OTHER_ACTS.search(clause) is not None or _thing_done_to(clause))
+        )
         previous = clause or previous
     return found
 
