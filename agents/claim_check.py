@@ -55,7 +55,14 @@ from tools.law.period_rules import PeriodRule, decided_by_period
 from tools.law.periods import StatedPeriod, condition_range, stated_period
 from tools.law.rate_caps import RateCap, StatedRate, exceeded_caps
 from tools.law.thresholds import Threshold, load_thresholds
-from tools.law.wording import bigram_share, relevant_passage, shared_pairs, unstated_repeat, without_unmet
+from tools.law.wording import (
+    bigram_share,
+    longest_shared_run,
+    relevant_passage,
+    shared_pairs,
+    unstated_repeat,
+    without_unmet,
+)
 from tools.llm.chat import Usage, add_usage, empty_usage, invoke_text
 from tools.services import get_services
 
@@ -386,6 +393,37 @@ def prohibited_opening(basis: list[LegalBasisItem], question: str, verdict: str,
     return "", ""
 
 
+_DENIES = re.compile(r"不承担|不负|免除|免责|不得|不能|不可以|无权|不应|不属于|不构成|无效")
+"""A verdict or a consequence that denies (不承担民事责任, 无权, 无效)."""
+_AFFIRMS = re.compile(r"承担|负责|应当|可以|有权|属于|构成|有效")
+"""One that affirms (由保管人承担, 应当赔偿, 有权): read only where nothing denies."""
+STATED_PHRASE = 4
+"""Characters in a row a condition shares with the question at least, for the question to state it in the law's
+own words (不可抗力): fewer are a word both use (仓储物), not the condition."""
+
+
+def _polarity(text: str) -> int:
+    """-1 where ``text`` denies (:data:`_DENIES`), 1 where it affirms (:data:`_AFFIRMS`), 0 where it does neither."""
+    return -1 if _DENIES.search(text) else 1 if _AFFIRMS.search(text) else 0
+
+
+def contradicted_opening(conditional: list[LegalBasisItem], question: str, verdict: str, lang: str) -> tuple[str, str]:
+    """(the rule's sentence, its article) of the first conditional article whose condition the question states in
+    the law's words (:data:`STATED_PHRASE` in a row) and whose consequence the draft's ``verdict`` says the opposite
+    of: asked of 仓储物由于不可抗力毁损, the draft's 责任由保管人承担 (917's consequence, whose 保管不善 the question
+    never states) stood above 180's 因不可抗力不能履行民事义务的，不承担民事责任 (s68-stard-report61-80; of every
+    recorded answer, that one alone). The rule the stated facts meet opens, as :func:`conditional_sentences` says
+    it, and the draft's rule follows it: what follows each way. ("", "") otherwise."""
+    said = _polarity(verdict)
+    for item in conditional if said else []:
+        _, _, found = _deciding_rule(item, question)
+        if found is None or longest_shared_run(found["condition"], question) < STATED_PHRASE:
+            continue
+        if _polarity(found["consequence"]) == -said:
+            return conditional_sentences([item], lang, question)[0], item["article_id"]
+    return "", ""
+
+
 def phrased_opening(item: LegalBasisItem, question: str, ctx: ConsultContext) -> tuple[str, Usage]:
     """``item``'s deciding rule as the model restates it in the question's terms (:mod:`agents.common.applied_rule`),
     its proviso after it as the statute words it; "" where the rule is not worded 如果……则…… or the restatement
@@ -607,14 +645,15 @@ def _next_steps(state: ConsultState, ctx: ConsultContext) -> str:
 
 
 def draft_opening(
-    response: str, basis: list[LegalBasisItem], question: str, lang: str
+    response: str, basis: list[LegalBasisItem], question: str, lang: str, conditional: list[LegalBasisItem]
 ) -> tuple[str, list[ClaimCheck], str]:
     """(response, records, the unit quoted) with the draft's first sentence checked: a draft that opens by asking the
     question back (土地承包期内，承包地可以被收回吗？, stard-32 twice) has not answered it, and the answer opens with
     what it says next; the item of an exempting list the question points to decides, not the draft's verdict on it
     (which read 1020's and 1025's lists backwards), and so does a prohibition of the act the draft said may be done
-    (:func:`prohibited_opening`): code opens with the law's words and the whole first sentence gives way (one cut at
-    its first ； left the rest of a verdict dangling)."""
+    (:func:`prohibited_opening`), and a ``conditional`` article whose stated condition says the opposite
+    (:func:`contradicted_opening`): code opens with the law's words and the whole first sentence gives way (one cut
+    at its first ； left the rest of a verdict dangling)."""
     records: list[ClaimCheck] = []
     if (asked := _FIRST_SENTENCE.match(response)) and asked.group().strip().endswith(("？", "?")):
         records.append(_record(Claim(asked.group().strip(), "verdict", 0), REMOVED, ""))
@@ -623,6 +662,8 @@ def draft_opening(
     opening, itemised = listed_item_opening(basis, question, lang)
     if not opening and verdict:
         opening, itemised = prohibited_opening(basis, question, verdict.group(), lang)
+    if not opening and verdict:
+        opening, itemised = contradicted_opening(conditional, question, verdict.group(), lang)
     if opening and verdict:
         records.append(_record(Claim(verdict.group().strip(), "verdict", 0), REWRITTEN, itemised))
         return opening + response[verdict.end() :].strip(), records, itemised
@@ -647,6 +688,8 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     question = spelled_out(words)
     # Retrieval scores and the audit's own notes are for the audit panel: a person reads the law, not its scores.
     notes: list[str] = []
+    # A conditional article whose rule opens the answer in the draft's place is not said again below it.
+    opened = ""
     if ctx.language == "zh":
         names, defined = _charges(state)
         response, checked, usage, note = _checked(state, ctx, response, names, defined)
@@ -655,9 +698,12 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
         # A measure the question states decided these articles: code says what follows, by the unit for it.
         measured, quoted = measured_answer(state, ctx.language)
         if state.draft:
-            response, opened, itemised = draft_opening(response, state.legal_basis, question, ctx.language)
-            records += opened
+            response, checked_opening, itemised = draft_opening(
+                response, state.legal_basis, question, ctx.language, state.conditional_basis
+            )
+            records += checked_opening
             quoted |= {itemised} - {""}
+            opened = itemised
         others = [b for b in state.legal_basis if b["article_id"] not in quoted]
         # The tier and the unit quoted are the ones the thread speaks of: 如果撞伤了人呢？ alone drew 133-1's item (四),
         # 危险化学品, after 醉驾怎么处罚？.
@@ -671,7 +717,8 @@ def verify_claims(state: ConsultState, runtime: Runtime[ConsultContext]) -> dict
     if state.legal_basis and response.strip():
         notes.append(how_chosen(state, ctx.language))
         response += _unverified_basis(state, ctx.language)
-    conditional = conditional_sentences(state.conditional_basis, ctx.language, question)
+    besides = [b for b in state.conditional_basis if b["article_id"] != opened]
+    conditional = conditional_sentences(besides, ctx.language, question)
     if (not state.legal_basis or not response.strip()) and conditional:
         # Nothing concluded from, but articles that apply under a condition the question leaves open: the answer
         # opens with what the best supported one provides and when (its proviso: when not), then says that it

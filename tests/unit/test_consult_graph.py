@@ -1052,6 +1052,42 @@ def test_the_item_of_a_list_the_question_points_to_opens_in_place_of_the_drafts_
     } in echoed["claim_checks"]
 
 
+def test_a_conditional_rule_whose_stated_condition_says_the_opposite_opens_before_the_drafts_verdict(
+    active_kb: Services,
+) -> None:
+    from types import SimpleNamespace
+
+    from agents.claim_check import verify_claims
+    from agents.state.consult import ConsultState
+
+    law = "中华人民共和国民法典"
+
+    def item(n: str, cn: str) -> dict[str, str]:
+        return {"article_id": f"民法典:{n}", "law": law, "number": f"第{cn}条", "text": laws_db_text(law, f"第{cn}条")}
+
+    def answered(question: str, draft: str) -> str:
+        state = ConsultState(
+            question=question,
+            draft=draft,
+            response=draft,
+            legal_basis=[item("917", "九百一十七")],  # type: ignore[list-item]
+            conditional_basis=[item("180", "一百八十")],  # type: ignore[list-item]
+        )
+        ctx = ConsultContext(model="fake", claim_rewrite=False, next_steps=False)
+        return str(verify_claims(state, SimpleNamespace(context=ctx))["response"])  # type: ignore[arg-type]
+
+    # s68-stard-report61-80: the question states 180's 不可抗力; the draft concluded 917's 保管人承担, whose 保管不善
+    # it never states. 180's rule opens, the draft's rule follows it, and 180 is not said twice.
+    draft = "责任由保管人承担。根据第九百一十七条，保管人应当赔偿。"
+    forced = answered("仓储物由于不可抗力毁损，责任由谁承担？", draft)
+    assert forced.startswith("如果因不可抗力不能履行民事义务，则不承担民事责任") and "责任由保管人承担" not in forced
+    assert "保管人应当赔偿" in forced and forced.count("不可抗力不能履行民事义务") == 1
+    # A verdict that agrees with the rule, or a question that does not state its condition, keeps the draft's verdict.
+    assert answered("仓储物由于不可抗力毁损，责任由谁承担？", "保管人不承担责任。").startswith("保管人不承担责任。")
+    careless = answered("仓储物因为保管人没看管好坏了，谁负责？", "责任由保管人承担。")
+    assert careless.startswith("责任由保管人承担。")
+
+
 def test_the_two_tiers_stand_apart_in_the_response_and_the_reply(active_kb: Services) -> None:
     from types import SimpleNamespace
 

@@ -228,6 +228,9 @@ def test_a_buyer_who_found_a_fake_and_one_whose_account_a_swindler_used_are_vict
     assert victim_account("被告人酆某某的电动车在楼下充电时被人拔掉了充电线，还把充电器拿走了。")
     assert victim_account("被告人王某被人推了一下，还把对方打伤。") == ""
     assert victim_account("被告人撬开被害人家的门锁，窃得现金3000元。") == ""
+    # One whose information an app leaked is its victim; one who leaked others' is not.
+    assert victim_account("被告人邢某某的个人信息被某APP泄露，频繁接到骚扰电话。")
+    assert victim_account("被告人将其工作中获取的客户信息泄露给他人，获利五千元。") == ""
 
 
 def test_a_victim_is_one_things_were_done_to_not_one_the_police_took_away() -> None:

@@ -285,12 +285,12 @@ answer for; not what another says the teller did (同事说我偷了他的东西
 
 
 _HARM = re.compile(
-    r"偷|盗|窃|扒|撬|抢|骗(?!局|子)|打|殴|砸|杀|砍|刺|捅|撞|咬|冒用|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
+    r"偷|盗|窃|扒|撬|抢|骗(?!局|子)|打|殴|砸|杀|砍|刺|捅|撞|咬|冒用|泄露|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
     r"|拦(?:住|截|下)|索要|要钱"
 )
 """The acts an offence against a person or their property is told by (偷走, 骗走, 扒走, 撬开 a door or a lock, 拎走,
-殴打, 冒用, 透支, 拦住要钱), read clause by clause in a third-person fact; 骗局 names the scheme and 骗子 the one who
-ran it, not an act."""
+殴打, 冒用, 泄露 one's information, 透支, 拦住要钱), read clause by clause in a third-person fact; 骗局 names the
+scheme and 骗子 the one who ran it, not an act."""
 _ACTS = re.compile(
     rf"{_HARM.pattern}|烧|点燃|放火|遗弃|扔|弃|毁|损坏|贩|卖|运输|走私|藏|拘|绑|关押|逼|强迫|强行|猥亵|侮辱|诽谤|伪造|"
     r"虚开|挪用|侵吞|贪|受贿|行贿|开设|组织|容留|非法|违规|擅自|冒充|占用|逃"
@@ -447,6 +447,18 @@ def bigram_share(phrase: str, text: str) -> float:
 def _pairs(text: str) -> set[str]:
     words = _NOT_TEXT.sub("", text)
     return {words[i : i + 2] for i in range(len(words) - 1)}
+
+
+def longest_shared_run(text: str, query: str) -> int:
+    """The most characters in a row of ``query`` that ``text`` holds too (不可抗力 of 仓储物由于不可抗力毁损 in
+    因不可抗力不能履行民事义务: 4), punctuation never part of one."""
+    best = 0
+    for segment in re.findall(r"[^\W_]+", query):
+        for start in range(len(segment)):
+            end = start + best + 1
+            while end <= len(segment) and segment[start:end] in text:
+                best, end = end - start, end + 1
+    return best
 
 
 def shared_pairs(text: str, query: str) -> int:
