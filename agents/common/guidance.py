@@ -4,6 +4,7 @@ that an answer without a basis still tells the person where to go instead of dra
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -54,6 +55,10 @@ def where_to_ask(article_ids: Sequence[str], lang: str, question: str = "", basi
     return label("guidance_default", lang, where=table.top["default"]["where"])
 
 
+_MEASURE = re.compile(r"[0-9０-９]|[一二两三四五六七八九十百千万]+(?:元|毫克|毫升|日|天|个月|年|周岁|人|次)")
+"""A number a fact may be measured by (80毫克/100毫升, 三个月, 两次): what a threshold of the law asks of a case."""
+
+
 def missing_fact(
     basis_ids: Sequence[str],
     verdicts: Sequence[Mapping[str, Any]],
@@ -68,8 +73,9 @@ def missing_fact(
     about (:func:`_of_another_tier`) and not a clause of the article copied out (:func:`_copied`). The user can
     answer it in the same thread (``ask --thread``). A ``general`` question (what the law provides, told of no
     case) is asked no element the article itself words, however short (产品质量检验机构应当符合哪些条件？ was asked
-    是否具备相应的检测条件和能力？ back; 醉酒驾驶机动车会受到什么处罚？ 是否追逐竞驶，情节恶劣？): only one the law adds
-    to it (血液酒精含量是否达到80毫克/100毫升？, the interpretation's threshold)."""
+    是否具备相应的检测条件和能力？ back; 醉酒驾驶机动车会受到什么处罚？ 是否追逐竞驶，情节恶劣？), nor one the audit's
+    checklist words of its own (什么是保理合同？ was asked 保理合同是否属于债权债务关系？ back): only a measure the law
+    adds to it (血液酒精含量是否达到80毫克/100毫升？, the interpretation's threshold: :data:`_MEASURE`)."""
     by_article = {v["article_id"]: v for v in verdicts}
     for article_id in basis_ids:
         text = (texts or {}).get(article_id, "")
@@ -79,7 +85,7 @@ def missing_fact(
             item = str(check["item"]).strip()
             if check.get("stated", True) or not _askable(item, lang) or _copied(item, text):
                 continue
-            if general and bigram_share(item, text) >= COPIED_SHARE:
+            if general and (bigram_share(item, text) >= COPIED_SHARE or not _MEASURE.search(item)):
                 continue
             if not _of_another_tier(item, tiers, asked):
                 return label("ask_missing", lang, item=item)

@@ -1202,6 +1202,10 @@ def test_the_answer_asks_for_the_fact_it_turns_on(active_kb: Services, install: 
     assert missing_fact(["产品质量法:19"], own, "zh", texts, "我们的检验机构能接检验业务吗？") != ""
     drunk = {"刑法:133-1": "在道路上驾驶机动车，有下列情形之一的，处拘役，并处罚金：（一）追逐竞驶，情节恶劣的；"}
     assert missing_fact(["刑法:133-1", "刑法:264"], verdicts, "zh", drunk, QUESTION, general=True) == asked
+    # Nor an element the audit's checklist words of its own (s69-stard-report81-100, four times).
+    factoring = [{"article_id": "民法典:761", "checks": [{"item": "保理合同是否属于债权债务关系？", "stated": False}]}]
+    assert missing_fact(["民法典:761"], factoring, "zh", {}, "什么是保理合同？", general=True) == ""
+    assert missing_fact(["民法典:761"], factoring, "zh", {}, "我签的保理合同还要还钱吗？") != ""
     # Through the graph: the Response asks for the element the audit found unstated, before where to ask.
     ChecklistRepository(active_kb.graph).save(
         Checklist(
