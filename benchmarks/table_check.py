@@ -64,11 +64,25 @@ def labelled_facts(shared: Path) -> Iterator[tuple[str, str, str, list[str]]]:
                 yield path.name, str(item["id"]), str(item["fact"]), [str(c) for c in item.get("charges") or []]
 
 
+_SPELLED: dict[int, dict[str, str]] = {}
+"""Per table of rules (by identity): every spelling of each charge it rules -> the charge."""
+
+
+def _spelled(ruled: Collection[str]) -> dict[str, str]:
+    """Every way a charge ``ruled`` names may be written (:func:`charge_variants`: 偷越国（边）境 as 偷越国境) -> the
+    charge."""
+    if id(ruled) not in _SPELLED:
+        _SPELLED[id(ruled)] = {v: name for name in ruled for v in charge_variants(name)}
+    return _SPELLED[id(ruled)]
+
+
 def _ruled(gold: str, ruled: Collection[str], table: Mapping[str, str] | None = None) -> str | None:
-    """The table's name for the judgment's charge ``gold``, when a table has a rule for it: a spelling of it, or
-    its name in force where ``table`` (:func:`charge_table`) knows the label as a former one."""
+    """The table's name for the judgment's charge ``gold``, when a table has a rule for it: a spelling of it (CMDL's
+    组织他人偷越国境 is 组织他人偷越国（边）境), or its name in force where ``table`` (:func:`charge_table`) knows the
+    label as a former one."""
     spellings = sorted(charge_variants(gold))
     found = next((name for name in spellings if name in ruled), None)
+    found = found or next((_spelled(ruled)[v] for v in spellings if v in _spelled(ruled)), None)
     return found or next((table[v] for v in spellings if v in (table or {}) and table[v] in ruled), None)
 
 

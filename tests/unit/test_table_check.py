@@ -179,6 +179,15 @@ def test_an_accident_a_passenger_the_laws_leave_and_a_missing_element_state_no_o
     angling = "被告人田某在禁渔期内在水库边钓鱼，用的是一根普通鱼竿，被渔政人员劝离。"
     assert missing_element("非法捕捞水产品", angling) is not None
     assert missing_element("非法捕捞水产品", "被告人在禁渔期内用地笼捕鱼30公斤。") is None
+    net = "被告人孔某乙在禁渔期前一天购买了渔网，渔政人员上门宣传了禁渔规定。"
+    assert missing_element("非法捕捞水产品", net) is not None  # a net bought catches nothing
+    assert missing_element("非法捕捞水产品", "被告人在禁渔期内在河道中下网，被渔政人员查获。") is None
+    # 322 needs a crossing evaded, 177-1 one of its four forms: a renewed passport and one's own card state none.
+    passport = "被告人张某乙因护照过期，被出入境管理部门要求重新办理后才能出境。"
+    assert missing_element("偷越国（边）境", passport) is not None
+    assert missing_element("偷越国（边）境", "被告人未办理出境证件，从边境小道偷越至缅甸。") is None
+    assert missing_element("妨害信用卡管理", "被告人任某丙拿着自己的身份证去银行开了一张储蓄卡。") is not None
+    assert missing_element("妨害信用卡管理", "被告人非法持有他人信用卡12张。") is None
     unpaid = "被告人钟某的公司与客户对一批货物的验收标准理解不同，客户拒付尾款。"
     assert missing_element("吸收客户资金不入账", unpaid) is not None
     # An oversight (忘关) is no intent to damage gas equipment (118); a certificate and an approval procedure are leave.
