@@ -196,6 +196,7 @@ def test_an_accident_a_passenger_the_laws_leave_and_a_missing_element_state_no_o
     assert missing_element("破坏易燃易爆设备", "被告人在输油管道上打孔盗油，致使管道严重损坏。") is None
     assert permitted_act("被告人艾某是一名银行信贷员，按照审批流程为符合条件的企业发放了贷款。")
     assert permitted_act("被告人慎某是一名养蜂人，持有动物防疫合格证明，把蜂箱运到外地放蜂。")
+    assert permitted_act("被告人籍某某是养蜂人，持有动物防疫条件合格证，在油菜花田边放蜂。")  # 动物防疫法:24's 证
     # A name's act (named_objects.json's told_as): 倒卖 told by a sale; the tickets named alone tell none. A name with
     # an act judgments' words are not listed for (提供) is not read for its act.
     assert missing_object("倒卖车票、船票", "被告人在火车站排队时和旁人聊起了车票的价格。") is not None
@@ -240,6 +241,12 @@ def test_a_buyer_who_found_a_fake_and_one_whose_account_a_swindler_used_are_vict
     # One whose information an app leaked is its victim; one who leaked others' is not.
     assert victim_account("被告人邢某某的个人信息被某APP泄露，频繁接到骚扰电话。")
     assert victim_account("被告人将其工作中获取的客户信息泄露给他人，获利五千元。") == ""
+    # One who found a parcel to be a threat is its object; 发现后 goes on with the defendant's own act; 打开 is no
+    # blow. A car 剐蹭 by another's is the defendant's loss.
+    assert victim_account("被告人苍某某收到一个陌生包裹，打开后发现是恐吓信，他报了警。")
+    assert victim_account("被告人发现后盗走了被害人的手机。") == ""
+    assert victim_account("被告人闻某某的车停在路边被一辆货车剐蹭，货车司机开走了。")
+    assert victim_account("被告人驾车剐蹭了被害人的车后逃逸。") == ""
 
 
 def test_a_victim_is_one_things_were_done_to_not_one_the_police_took_away() -> None:

@@ -285,12 +285,12 @@ answer for; not what another says the teller did (同事说我偷了他的东西
 
 
 _HARM = re.compile(
-    r"偷|盗|窃|扒|撬|抢|骗(?!局|子)|打|殴|砸|杀|砍|刺|捅|撞|咬|冒用|泄露|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
+    r"偷|盗|窃|扒|撬|抢|骗(?!局|子)|打(?!开|算|电话|工|听|扫|车|印|包|招呼|卡|折|理)|殴|砸|杀|砍|刺|捅|撞|剐蹭|刮蹭|咬|冒用|泄露|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
     r"|拦(?:住|截|下)|索要|要钱"
 )
 """The acts an offence against a person or their property is told by (偷走, 骗走, 扒走, 撬开 a door or a lock, 拎走,
-殴打, 冒用, 泄露 one's information, 透支, 拦住要钱), read clause by clause in a third-person fact; 骗局 names the
-scheme and 骗子 the one who ran it, not an act."""
+殴打, 冒用, 泄露 one's information, 透支, 拦住要钱; a car 剐蹭 by another's), read clause by clause in a third-person
+fact; 骗局 names the scheme and 骗子 the one who ran it, not an act, and 打开, 打算, 打电话 are no blow."""
 _ACTS = re.compile(
     rf"{_HARM.pattern}|烧|点燃|放火|遗弃|扔|弃|毁|损坏|贩|卖|运输|走私|藏|拘|绑|关押|逼|强迫|强行|猥亵|侮辱|诽谤|伪造|"
     r"虚开|挪用|侵吞|贪|受贿|行贿|开设|组织|容留|非法|违规|擅自|冒充|占用|逃"
@@ -312,6 +312,9 @@ _AGENT_PASSIVE = re.compile(r"被(?:他人|别人|人|小偷|陌生人)")
 """A passive that names its doer as another (被人拔掉了充电线)."""
 _UNNAMED = re.compile(r"(?:一|两|几|数)(?:个|名|位)$")
 """One the fact names by what they did alone, just before it (接到一个冒充被告人的电话, 一名自称客服的人): another."""
+_FOUND_TO_BE = re.compile(r"发现(?:是|竟是|原来是)[^，。；]{0,6}$")
+"""What the defendant found a thing to be (收到一个陌生包裹，打开后发现是恐吓信): the act it names is another's, done
+to them; not 发现后 (被告人发现后盗走了手机), which goes on with their own act."""
 _SOMEONE_ELSE = re.compile(r"他人|别人|某人|被害人|婴|孩子|儿子|女儿|妻子|丈夫|老人|[\u4e00-\u9fff]某")
 """Another person a passive's subject may be (后该女婴被他人抱走): then what was done was done to them."""
 
@@ -356,7 +359,7 @@ def _done_to_defendant(fact: str) -> str:
                 if not _done_to_them(before[: passive.start()], previous):
                     return ""
                 other_at = -1
-            elif _OTHERS_DO.search(before) or _UNNAMED.search(before):
+            elif _OTHERS_DO.search(before) or _UNNAMED.search(before) or _FOUND_TO_BE.search(before):
                 other_at = m.end()
             elif not _ON_THEM.match(clause[m.end() :]):
                 return ""
