@@ -188,6 +188,13 @@ def test_an_accident_a_passenger_the_laws_leave_and_a_missing_element_state_no_o
     assert missing_element("偷越国（边）境", "被告人未办理出境证件，从边境小道偷越至缅甸。") is None
     assert missing_element("妨害信用卡管理", "被告人任某丙拿着自己的身份证去银行开了一张储蓄卡。") is not None
     assert missing_element("妨害信用卡管理", "被告人非法持有他人信用卡12张。") is None
+    # 305 needs a falsehood, 333 blood sold, not donated.
+    heirs = "被告人黎某丙的父亲留下遗嘱将存款留给他，其他继承人对遗嘱真实性提出异议，申请笔迹鉴定。"
+    assert missing_element("伪证", heirs) is not None
+    assert missing_element("伪证", "被告人在刑事诉讼中作为证人，故意作虚假证明，意图包庇犯罪嫌疑人。") is None
+    assert missing_element("非法组织卖血", "被告人封某乙参加了单位组织的义务献血。") is not None
+    assert missing_element("非法组织卖血", "被告人组织他人到血站卖血，每人收取介绍费200元。") is None
+    assert permitted_act("被告人卓某丙是屠宰场检疫员，按规程对生猪进行了宰前检疫并出具了检疫证明。")
     unpaid = "被告人钟某的公司与客户对一批货物的验收标准理解不同，客户拒付尾款。"
     assert missing_element("吸收客户资金不入账", unpaid) is not None
     # An oversight (忘关) is no intent to damage gas equipment (118); a certificate and an approval procedure are leave.
@@ -247,6 +254,7 @@ def test_a_buyer_who_found_a_fake_and_one_whose_account_a_swindler_used_are_vict
     assert victim_account("被告人发现后盗走了被害人的手机。") == ""
     assert victim_account("被告人闻某某的车停在路边被一辆货车剐蹭，货车司机开走了。")
     assert victim_account("被告人驾车剐蹭了被害人的车后逃逸。") == ""
+    assert victim_account("被告人程某乙的外卖被人偷吃了。")  # 外卖 is a meal, not a sale of the defendant's
 
 
 def test_a_victim_is_one_things_were_done_to_not_one_the_police_took_away() -> None:

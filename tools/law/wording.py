@@ -292,10 +292,11 @@ _HARM = re.compile(
 殴打, 冒用, 泄露 one's information, 透支, 拦住要钱; a car 剐蹭 by another's), read clause by clause in a third-person
 fact; 骗局 names the scheme and 骗子 the one who ran it, not an act, and 打开, 打算, 打电话 are no blow."""
 _ACTS = re.compile(
-    rf"{_HARM.pattern}|烧|点燃|放火|遗弃|扔|弃|毁|损坏|贩|卖|运输|走私|藏|拘|绑|关押|逼|强迫|强行|猥亵|侮辱|诽谤|伪造|"
+    rf"{_HARM.pattern}|烧|点燃|放火|遗弃|扔|弃|毁|损坏|贩|(?<!外)卖|运输|走私|藏|拘|绑|关押|逼|强迫|强行|猥亵|侮辱|诽谤|伪造|"
     r"虚开|挪用|侵吞|贪|受贿|行贿|开设|组织|容留|非法|违规|擅自|冒充|占用|逃"
 )
-"""Any act an offence may be made of: the one judged doing one of these is no victim whatever was done to them."""
+"""Any act an offence may be made of: the one judged doing one of these is no victim whatever was done to them
+(外卖 is a meal, not a sale)."""
 _PASSIVE = re.compile(rf"被(?!告|害人){_POLICE}")
 """A passive, not 被告人's or 被害人's 被, nor the police acting."""
 _ON_THEM = re.compile(r"^[走了去掉光到]{0,2}(?:他|她|自己)(?!人|们)")
