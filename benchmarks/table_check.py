@@ -64,16 +64,18 @@ def labelled_facts(shared: Path) -> Iterator[tuple[str, str, str, list[str]]]:
                 yield path.name, str(item["id"]), str(item["fact"]), [str(c) for c in item.get("charges") or []]
 
 
-_SPELLED: dict[int, dict[str, str]] = {}
-"""Per table of rules (by identity): every spelling of each charge it rules -> the charge."""
+_SPELLED: dict[int, tuple[Collection[str], dict[str, str]]] = {}
+"""Per table of rules (by identity, the table kept with its map so that its id is never another's): every spelling
+of each charge it rules -> the charge."""
 
 
 def _spelled(ruled: Collection[str]) -> dict[str, str]:
     """Every way a charge ``ruled`` names may be written (:func:`charge_variants`: 偷越国（边）境 as 偷越国境) -> the
     charge."""
-    if id(ruled) not in _SPELLED:
-        _SPELLED[id(ruled)] = {v: name for name in ruled for v in charge_variants(name)}
-    return _SPELLED[id(ruled)]
+    kept = _SPELLED.get(id(ruled))
+    if kept is None or kept[0] is not ruled:
+        kept = _SPELLED[id(ruled)] = (ruled, {v: name for name in ruled for v in charge_variants(name)})
+    return kept[1]
 
 
 def _ruled(gold: str, ruled: Collection[str], table: Mapping[str, str] | None = None) -> str | None:
@@ -82,7 +84,8 @@ def _ruled(gold: str, ruled: Collection[str], table: Mapping[str, str] | None = 
     label as a former one."""
     spellings = sorted(charge_variants(gold))
     found = next((name for name in spellings if name in ruled), None)
-    found = found or next((_spelled(ruled)[v] for v in spellings if v in _spelled(ruled)), None)
+    spelled = _spelled(ruled)
+    found = found or next((spelled[v] for v in spellings if v in spelled), None)
     return found or next((table[v] for v in spellings if v in (table or {}) and table[v] in ruled), None)
 
 
