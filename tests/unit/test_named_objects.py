@@ -16,6 +16,9 @@ def test_a_rare_charge_needs_the_fact_to_name_what_its_name_says_it_is_done_to()
     # The same charges where the fact names their object.
     assert missing_object("为亲友非法牟利", "被告人系国有公司经理，将本单位的盈利业务交由其亲友经营。") is None
     assert missing_object("侵犯通信自由", "被告人多次私自拆开邻居的信件，侵犯他人通信自由。") is None
+    # An organ named by its field is who acted on the person, not the object: 通信 of 通信管理部门.
+    assert missing_object("侵犯通信自由", "被告人赖某丙的网站未备案就上线，被通信管理部门要求限期备案。") is not None
+    assert missing_object("侵犯通信自由", "被告人私自拆开同事的信件，侵犯其通信自由，后被邮政管理部门查处。") is None
     # Denied, it is not named: 没有 before it.
     assert missing_object("非法低价出让国有土地使用权", "本案没有涉及土地使用权。") is not None
 

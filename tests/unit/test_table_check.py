@@ -255,6 +255,12 @@ def test_a_buyer_who_found_a_fake_and_one_whose_account_a_swindler_used_are_vict
     assert victim_account("被告人闻某某的车停在路边被一辆货车剐蹭，货车司机开走了。")
     assert victim_account("被告人驾车剐蹭了被害人的车后逃逸。") == ""
     assert victim_account("被告人程某乙的外卖被人偷吃了。")  # 外卖 is a meal, not a sale of the defendant's
+    # 辱骂 (刑法:293's form) and 投放 a poison (刑法:114) are acts on a person or their property, told in the passive
+    # of their victim; the defendant's own are theirs.
+    assert victim_account("被告人余某乙被同事在微信群里辱骂，截图后向公司反映。")
+    assert victim_account("被告人在菜市场辱骂、推搡摊主，致其摊位无法经营。") == ""
+    assert victim_account("被告人元某乙的养殖场被人投放了不明药物，多只鸡死亡，元某乙报警。")
+    assert victim_account("被告人向邻居家的鱼塘投放农药，致鱼苗全部死亡。") == ""
 
 
 def test_a_victim_is_one_things_were_done_to_not_one_the_police_took_away() -> None:

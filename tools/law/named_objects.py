@@ -6,7 +6,8 @@ from the scorer, whose candidates are every charge. Their names (the 罪名 the 
 Procuratorate set) say what each is done to: the name without its acts and generic words (``named_objects.json``)
 is the object, and a fact that names none of its character pairs states no such offence; so is a name's act, where
 every act it says has the words judgments tell it by listed (``told_as``: 倒卖 by 卖, 售, 收购, 交易), and a fact that
-tells none of them states no such offence either (倒卖车票 for a chat about ticket prices). The judge then names it
+tells none of them states no such offence either (倒卖车票 for a chat about ticket prices). An administrative organ
+named by its field (通信管理部门) names no object: it is who acted on the person. The judge then names it
 (不构成犯罪：……的罪名指向“……”，事实没有提到). Every labelled judgment holds the rule to the bar
 (``benchmarks/table_check.py``); a charge whose judgments name its object in other words is listed there and left
 alone.
@@ -24,7 +25,7 @@ from typing import Any
 from tools.law.charge_families import ACT_WORDS
 from tools.law.charge_names import normalise_charge
 from tools.law.elements import load_elements
-from tools.law.wording import hides_words, told
+from tools.law.wording import hides_words, told, without_organs
 
 TABLE = Path(__file__).with_name("named_objects.json")
 _SPLIT = re.compile(r"[\[\]（）()、，]")
@@ -101,7 +102,8 @@ def missing_object(charge: str, fact: str) -> NamedObject | None:
     found = named_object(charge)
     if not found or hides_words(fact):
         return None
-    if found.pattern and not told(found.pattern, fact):
+    # An organ's field names what it oversees, not the object: 通信 of 被通信管理部门要求限期备案.
+    if found.pattern and not told(found.pattern, without_organs(fact)):
         return NamedObject(found.words, found.pattern)
     if found.act_pattern and not told(found.act_pattern, fact):
         return NamedObject(found.acts, found.act_pattern)

@@ -115,6 +115,17 @@ def _surnames(text: str) -> list[tuple[int, int]]:
     ]
 
 
+_ORGAN = re.compile(r"[\u4e00-\u9fff]{2,4}?(?:管理|执法|监管|监督|监察)(?:部门|局|机关|机构|委员会|处|所|站)")
+"""An administrative organ named by its field (通信管理部门, 邮政管理局, 市场监管部门): the field is the organ's
+competence, not what the person's act was done to."""
+
+
+def without_organs(fact: str) -> str:
+    """``fact`` with the administrative organs it names by their field (:data:`_ORGAN`) cut out: 被通信管理部门要求
+    限期备案 names no 通信 of another's that was interfered with."""
+    return _ORGAN.sub("", fact)
+
+
 def _undenied(pattern: str, fact: str) -> Iterator[tuple[str, re.Match[str]]]:
     """(the normalised fact, the match) for each occurrence of ``pattern`` in ``fact`` neither denied just before it,
     nor named as another's reason (:func:`_alleged_at`), nor a period or area the act was outside of
@@ -286,11 +297,11 @@ answer for; not what another says the teller did (同事说我偷了他的东西
 
 _HARM = re.compile(
     r"偷|盗|窃|扒|撬|抢|骗(?!局|子)|打(?!开|算|电话|工|听|扫|车|印|包|招呼|卡|折|理)|殴|砸|杀|砍|刺|捅|撞|剐蹭|刮蹭|咬|冒用|泄露|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
-    r"|拦(?:住|截|下)|索要|要钱"
+    r"|拦(?:住|截|下)|索要|要钱|骂|投放|投毒|下毒"
 )
 """The acts an offence against a person or their property is told by (偷走, 骗走, 扒走, 撬开 a door or a lock, 拎走,
-殴打, 冒用, 泄露 one's information, 透支, 拦住要钱; a car 剐蹭 by another's), read clause by clause in a third-person
-fact; 骗局 names the scheme and 骗子 the one who ran it, not an act, and 打开, 打算, 打电话 are no blow."""
+殴打, 冒用, 泄露 one's information, 透支, 拦住要钱; a car 剐蹭 by another's; 辱骂, one of 寻衅滋事's forms in 刑法:293;
+投放 a poison, 刑法:114), read clause by clause in a third-person fact; 骗局 names the scheme and 骗子 the one who ran it, not an act, and 打开, 打算, 打电话 are no blow."""
 _ACTS = re.compile(
     rf"{_HARM.pattern}|烧|点燃|放火|遗弃|扔|弃|毁|损坏|贩|(?<!外)卖|运输|走私|藏|拘|绑|关押|逼|强迫|强行|猥亵|侮辱|诽谤|伪造|"
     r"虚开|挪用|侵吞|贪|受贿|行贿|开设|组织|容留|非法|违规|擅自|冒充|占用|逃"
