@@ -261,6 +261,9 @@ def test_a_buyer_who_found_a_fake_and_one_whose_account_a_swindler_used_are_vict
     assert victim_account("被告人在菜市场辱骂、推搡摊主，致其摊位无法经营。") == ""
     assert victim_account("被告人元某乙的养殖场被人投放了不明药物，多只鸡死亡，元某乙报警。")
     assert victim_account("被告人向邻居家的鱼塘投放农药，致鱼苗全部死亡。") == ""
+    # A work another reposted is its holder's loss (刑法:217's acts); one who copies another's work does it.
+    assert victim_account("被告人许某丙为自己的作品申请了著作权登记，发现某网站转载未署名，要求对方删除。")
+    assert victim_account("被告人未经著作权人许可，复制发行他人的电影作品光盘三千张。") == ""
 
 
 def test_a_victim_is_one_things_were_done_to_not_one_the_police_took_away() -> None:

@@ -195,3 +195,11 @@ def test_an_intentional_offence_needs_more_than_a_harm_the_one_judged_did_by_acc
     # The victim's own accident (被害人……不小心), or one done to the defendant, is not the defendant's.
     assert told(intent, "被害人贺某出门时不小心摔倒，被告人李某追上去用拳头打他。")
     assert told(intent, "贺某出门时不小心碰了一下被告人李某，李某追出来用拳头打他。")
+
+
+def test_pollution_needs_a_form_of_serious_pollution_not_a_limit_slightly_exceeded() -> None:
+    # 水污染防治法:83's 超标排放 is an administrative matter; 338 needs the 2023 interpretation's forms, or the
+    # discharge told as the act.
+    assert missing_element("污染环境", "被告人魏某丙的企业排放的废水氨氮指标略超标准，被生态环境部门责令整改并罚款。")
+    assert missing_element("污染环境", "被告人经营的电镀厂排放的废水镍含量超过国家排放标准十二倍。") is None
+    assert missing_element("污染环境", "被告人雇人将废酸向院内污水井内排放时被环保局查获。") is None
