@@ -104,3 +104,14 @@ def test_a_thief_who_used_violence_to_resist_arrest_is_a_robber() -> None:
     # Pulling free is not the violence 269 names; violence with no theft, fraud or snatching proposed changes nothing.
     assert stand_together(["盗窃"], "被告人盗窃电动车一辆，被发现后挣脱逃跑。")[0] == ["盗窃"]
     assert stand_together(["故意伤害"], one)[0] == ["故意伤害"]
+
+
+def test_one_who_stood_in_for_the_driver_shielded_him_and_did_not_drive() -> None:
+    # 刑法:310: the driving was another's; the false account is 作假证明包庇 (every such labelled judgment).
+    stood_in = "王某酒后驾车撞倒行人致死。被告人张某明知王某肇事，仍向公安机关作虚假陈述，谎称自己驾驶。"
+    kept, merged = stand_together(["交通肇事"], stood_in)
+    assert kept == ["窝藏、包庇"]
+    assert [(m.charge, m.kept, m.article) for m in merged] == [("交通肇事", "窝藏、包庇", "刑法:310")]
+    # The driver who asked a friend to stand in drove: his driving stays.
+    arranged = "被告人邹某某醉酒驾车追尾，见交警到场便弃车逃跑，后返回现场意图让其朋友梁某顶包肇事司机。"
+    assert stand_together(["危险驾驶"], arranged)[0] == ["危险驾驶"]

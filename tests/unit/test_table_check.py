@@ -106,6 +106,9 @@ def test_an_act_another_is_named_as_doing_is_not_the_defendants() -> None:
     # An organisation opening its clause is another doer; one the defendant runs or works in is not.
     assert untold_act("盗窃", "我在一家培训机构交了一年的学费两万元，上了三个月后机构搬走了，老师也联系不上。")
     assert not untold_act("盗窃", "被告人在其工作的公司搬走仓库内的铜线500公斤。")
+    # 防盗 names a protection against theft, not a theft; a theft past a 防盗门 is one.
+    assert untold_act("盗窃", "被告人是小区业主，在自家阳台上安装了防盗网，经物业同意。")
+    assert not untold_act("盗窃", "被告人撬开被害人家的防盗门，盗走现金3000元。")
 
 
 def test_another_s_stated_reason_and_a_time_or_place_denied_state_nothing() -> None:
