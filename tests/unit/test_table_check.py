@@ -267,6 +267,10 @@ def test_a_buyer_who_found_a_fake_and_one_whose_account_a_swindler_used_are_vict
     # A work another reposted is its holder's loss (刑法:217's acts); one who copies another's work does it.
     assert victim_account("被告人许某丙为自己的作品申请了著作权登记，发现某网站转载未署名，要求对方删除。")
     assert victim_account("被告人未经著作权人许可，复制发行他人的电影作品光盘三千张。") == ""
+    assert victim_account("被告人的摄影作品被某公司用于商业广告，其起诉维权。")
+    # A rumour spread about the defendant is 诽谤 done to them (246); one they spread is theirs.
+    assert victim_account("被告人苗某丁被前同事在网上散布谣言说其有精神病，其向法院起诉。")
+    assert victim_account("被告人在网上散布谣言称邻居有传染病，被大量转发。") == ""
 
 
 def test_a_victim_is_one_things_were_done_to_not_one_the_police_took_away() -> None:
