@@ -28,6 +28,7 @@ from prompts import label, load_table
 from tools.kb.statutes import StatuteRepository
 from tools.law.articles import NAMED_REF_RE, without_references
 from tools.law.elements import missing_element
+from tools.law.period_limits import decided_by_limit
 from tools.law.period_rules import decided_by_period
 from tools.law.rate_caps import exceeded_caps
 from tools.law.thresholds import Threshold, load_thresholds
@@ -99,6 +100,25 @@ def with_evidence(
     return [*evidence, *fetch_evidence(statutes, lacking)[0]]
 
 
+def _decided_by_numbers(question: str, statutes: StatuteRepository, lang: str) -> dict[str, str]:
+    """The articles a period or a rate the question states decides (each -> why): a period in an article's range
+    (八个月 without a written contract: 劳动合同法:82), one set against the limit its article sets (试用期六个月 for a
+    one-year contract: 劳动合同法:19's 二个月), and a rate above the highest its cap can be (月息5分: 民间借贷规定:25's
+    四倍)."""
+    found: dict[str, str] = {}
+    for rule, period in decided_by_period(question):
+        for article in statutes.get_articles([rule.article]):
+            found[article.id] = label("period_decides", lang, stated=period.text, range=rule.range.text)
+    for limit in decided_by_limit(question):
+        for article in statutes.get_articles([limit.article]):
+            found[article.id] = label("limit_decides", lang, limited=limit.limited.text, limit=limit.band.limit.text)
+    for cap, rate in exceeded_caps(question):
+        for article in statutes.get_articles([cap.article]):
+            found[article.id] = label("rate_decides", lang, stated=rate.text, yearly=f"{rate.yearly:g}",
+                                      highest=f"{cap.highest:g}", quote=cap.quote)  # fmt: skip
+    return found
+
+
 def decided_by_measure(
     question: str, evidence: list[EvidenceItem], statutes: StatuteRepository, lang: str
 ) -> tuple[dict[str, str], list[EvidenceItem]]:
@@ -109,7 +129,9 @@ def decided_by_measure(
     question tells the element they share (driving): code compares the number, as the judge does, and the answer
     says what follows. Asked 血液酒精含量是95mg/100ml，会怎么处罚？, the basis was 道路交通安全法:91 as a condition
     ("取决于您的情况") and 刑法:133-1 was nowhere. A period in the range an article's condition names decides it the
-    same way (:mod:`tools.law.period_rules`: 八个月 without a written contract, 劳动合同法:82's double wages)."""
+    same way (:mod:`tools.law.period_rules`: 八个月 without a written contract, 劳动合同法:82's double wages), and a
+    period set against the limit its article puts on it (:mod:`tools.law.period_limits`: a six-month probation in a
+    one-year contract, 劳动合同法:19)."""
     found: dict[str, str] = {}
     for threshold in load_thresholds().values():
         conduct = threshold.conduct(question)
@@ -122,15 +144,7 @@ def decided_by_measure(
         for article in statutes.get_articles([threshold.article, threshold.instead]):
             if conduct in article.text:
                 found[article.id] = why
-    # A period in an article's range decides it too (八个月 without a written contract: 劳动合同法:82), and a rate
-    # above the highest its cap can be (月息5分: 民间借贷规定:25's 四倍).
-    for rule, period in decided_by_period(question):
-        for article in statutes.get_articles([rule.article]):
-            found[article.id] = label("period_decides", lang, stated=period.text, range=rule.range.text)
-    for cap, rate in exceeded_caps(question):
-        for article in statutes.get_articles([cap.article]):
-            found[article.id] = label("rate_decides", lang, stated=rate.text, yearly=f"{rate.yearly:g}",
-                                      highest=f"{cap.highest:g}", quote=cap.quote)  # fmt: skip
+    found |= _decided_by_numbers(question, statutes, lang)
     return found, with_evidence(evidence, found, MEASURE, statutes)
 
 

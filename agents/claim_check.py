@@ -51,6 +51,7 @@ from tools.law.claims import (
     sentences,
 )
 from tools.law.penalties import Tier, article_tiers, closest_tier, condition_match, penalty_kinds, stated_condition
+from tools.law.period_limits import LimitFound, decided_by_limit
 from tools.law.period_rules import PeriodRule, decided_by_period
 from tools.law.periods import StatedPeriod, condition_range, stated_period
 from tools.law.rate_caps import RateCap, StatedRate, exceeded_caps
@@ -502,10 +503,12 @@ def _said_by_number(
     found: Levels,
     periods: list[tuple[PeriodRule, StatedPeriod]],
     rates: list[tuple[RateCap, StatedRate]],
+    limits: list[LimitFound],
     lang: str,
 ) -> tuple[list[str], bool]:
     """The sentences saying ``item`` by the number that decided it (its unit for the conduct a level makes, the
-    range a period lies in, or the cap a rate is above), and whether a level decided it."""
+    range a period lies in, the limit a period is set against, or the cap a rate is above), and whether a level
+    decided it."""
     for threshold, conduct in found:
         if unit := _unit_with(item["text"], conduct, opening=True):
             said = [_provision(_heading(item), unit, lang)]
@@ -517,6 +520,13 @@ def _said_by_number(
     for rule, period in periods:
         if item["article_id"] == rule.article and (unit := _unit_with(item["text"], rule.range.text)):
             said += [label("period_within", lang, stated=period.text, range=rule.range.text)]
+            said += [_provision(_heading(item), unit, lang)]
+    for limit in limits:
+        words = limit.band.range.text if limit.band.range else limit.band.limit.text
+        if item["article_id"] == limit.article and (unit := _unit_with(item["text"], words)):
+            band = label("limit_band", lang, term=limit.term.text, range=words) if limit.term else ""
+            key = "limit_exceeded" if limit.exceeds else "limit_within"
+            said += [label(key, lang, band=band, limited=limit.limited.text, limit=limit.band.limit.text)]
             said += [_provision(_heading(item), unit, lang)]
     for cap, rate in rates:
         if item["article_id"] == cap.article and (unit := _unit_with(item["text"], cap.words)):
@@ -533,11 +543,15 @@ def measured_answer(state: ConsultState, lang: str) -> tuple[str, set[str]]:
     91's lifetime ban (its paragraph for a crash), having the whole article before it."""
     measured = {v["article_id"] for v in state.verdicts if v["decided_by"] == MEASURE}
     found = [(t, c) for t in load_thresholds().values() if (c := t.conduct(state.question))]
-    periods, rates = decided_by_period(state.question), exceeded_caps(state.question)
+    periods, rates, limits = (
+        decided_by_period(state.question),
+        exceeded_caps(state.question),
+        decided_by_limit(state.question),
+    )
     sentences, used, by_level = [], set(), False
     for item in state.legal_basis:
         if item["article_id"] in measured:
-            said, level = _said_by_number(item, found, periods, rates, lang)
+            said, level = _said_by_number(item, found, periods, rates, limits, lang)
             sentences += said
             used |= {item["article_id"]} if said else set()
             by_level = by_level or level

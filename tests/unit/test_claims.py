@@ -149,6 +149,13 @@ def test_the_passage_quoted_is_the_closest_sentences_in_their_order() -> None:
     assert relevant_passage(parts, "醉酒驾驶营运机动车", 2, 18) == "醉酒驾驶营运机动车的，吊销驾驶证。"
     assert relevant_passage(["醉酒驾驶营运机动车的，吊销驾驶证。"], "醉酒", 1, 8) == "醉酒驾驶营运……"
     assert relevant_passage([], "醉酒", 2, 200) == ""
+    # As many pairs shared: the part holding more of the question's characters (停, 水, 电) is closer.
+    fee = [
+        "业主应当按照约定向物业服务人支付物业费。",
+        "合理期限届满仍不支付的，物业服务人可以提起诉讼或者申请仲裁。",
+        "物业服务人不得采取停止供电、供水、供热、供燃气等方式催交物业费。",
+    ]
+    assert relevant_passage(fee, "我欠了物业费，物业能给我家停水停电吗？", 1, 200) == fee[2]
 
 
 def test_only_the_basis_articles_close_to_the_question_are_quoted() -> None:

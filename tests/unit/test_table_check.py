@@ -271,6 +271,8 @@ def test_a_buyer_who_found_a_fake_and_one_whose_account_a_swindler_used_are_vict
     # A rumour spread about the defendant is 诽谤 done to them (246); one they spread is theirs.
     assert victim_account("被告人苗某丁被前同事在网上散布谣言说其有精神病，其向法院起诉。")
     assert victim_account("被告人在网上散布谣言称邻居有传染病，被大量转发。") == ""
+    assert victim_account("被告人蒙某某被邻居家的狗扑倒，手臂被抓伤，邻居承担了医药费。")
+    assert victim_account("被告人李某在邻居家门口骂了几句脏话。") == ""  # a place, not another doing it
 
 
 def test_a_victim_is_one_things_were_done_to_not_one_the_police_took_away() -> None:

@@ -17,6 +17,10 @@ _RANGE = re.compile(
     rf"(?P<from>超过|满){_BOUND.format(name='low')}(?:(?:以上)?不满{_BOUND.format(name='high')})?"
     rf"|不满{_BOUND.format(name='below')}"
 )
+_BAND = re.compile(rf"{_BOUND.format(name='least')}以上(?:不满{_BOUND.format(name='under')})?")
+"""A band of a term as statutes word it (一年以上不满三年, 三年以上: 以上 counts the number itself, 刑法:99's reading of
+the law's words). Only a limit's bands are read so: a condition's 三年以上 may be of another period than the one a
+question states (试用期六个月 is no contract term)."""
 
 
 def _months(number: str, unit: str) -> float | None:
@@ -40,13 +44,20 @@ def stated_period(text: str) -> StatedPeriod | None:
     """The period ``text`` states (半年, 三个月, 两年, 90天), when it states exactly one; None when it states none or
     several (which of them the law's range is about is not code's to guess)."""
     found: dict[float, str] = {}
-    # A date names a day, not a period: 2020年3月 is no 2020 years.
-    for match in _STATED.finditer(DATE.sub(" ", text)):
-        months = 6.0 if match["half"] else _months(match["value"], match["unit"])
-        if months is not None:
-            found.setdefault(months, match.group(0))
+    for _, period in stated_periods(text):
+        found.setdefault(period.months, period.text)
     sole = sole_value(found)
     return StatedPeriod(sole[1], sole[0]) if sole else None
+
+
+def stated_periods(text: str) -> list[tuple[int, StatedPeriod]]:
+    """Every period ``text`` states, each with where it starts (a date's year aside: 2020年3月 is no period)."""
+    found = []
+    for match in _STATED.finditer(DATE.sub(lambda m: " " * len(m.group()), text)):
+        months = 6.0 if match["half"] else _months(match["value"], match["unit"])
+        if months is not None:
+            found.append((match.start(), StatedPeriod(match.group(0), months)))
+    return found
 
 
 def sole_value(found: dict[float, str]) -> tuple[float, str] | None:
@@ -86,3 +97,13 @@ def condition_range(condition: str) -> PeriodRange | None:
     if low is None or high is None:
         return None
     return PeriodRange(match.group(0), low, high, match["from"] == "满")
+
+
+def band_range(words: str) -> PeriodRange | None:
+    """The band ``words`` name in full (一年以上不满三年, 三年以上), None when they name none."""
+    match = _BAND.fullmatch(words)
+    if match is None:
+        return None
+    low = _months(match["least"], match["least_unit"])
+    high = _months(match["under"], match["under_unit"]) if match["under"] else float("inf")
+    return PeriodRange(words, low, high, True) if low is not None and high is not None else None

@@ -237,10 +237,10 @@ _OTHER = (
 """Another the fact names as a doer: a person by a role or as unnamed (有人, 一名男子, 房东, 邻居), or an organisation
 opening its clause or after 后 (机构搬走了, 后公司以……为由): not 被告人某经营的公司 or 在公司, which may be the
 defendant's own unit."""
-_OTHERS_DO = re.compile(r"(?<![把将对向给])" + _OTHER + r"[^，。；]{0,4}$")
+_OTHERS_DO = re.compile(r"(?<![把将对向给在去往从于])" + _OTHER + r"[^，。；]{0,4}$")
 """Another the fact names as the doer, just before an act (有人撬自家门锁, 一名男子拿走; a party by its role: 租户提前
 搬走, 邻居家的猫抓伤, 承包人擅自砍掉; 上了三个月后机构搬走了): not the defendant's act; not one named as its object
-(还把对方打伤, 将邻居推倒)."""
+(还把对方打伤, 将邻居推倒), nor a place (在邻居家门口骂了几句: the defendant's own words)."""
 _ALLEGED = re.compile(_OTHER + r"以[^，。；]{0,8}$")
 """Another giving a reason, up to the words it names (平台以售假为由冻结了他的账户): what the reason names is that
 other's word, not a stated act, when 为由 follows (:func:`_alleged_at`)."""
@@ -297,13 +297,13 @@ answer for; not what another says the teller did (同事说我偷了他的东西
 
 _HARM = re.compile(
     r"偷|(?<!防)盗|窃|扒|撬|抢|骗(?!局|子)|打(?!开|算|电话|工|听|扫|车|印|包|招呼|卡|折|理)|殴|砸|杀|砍|刺|捅|撞|剐蹭|刮蹭|咬|冒用|泄露|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
-    r"|拦(?:住|截|下)|索要|要钱|骂|投放|投毒|下毒|复制|发行|转载|盗版|抄袭|剽窃|翻录|盗用|用于商业|散布|造谣|捏造"
+    r"|拦(?:住|截|下)|索要|要钱|骂|投放|投毒|下毒|复制|发行|转载|盗版|抄袭|剽窃|翻录|盗用|用于商业|散布|造谣|捏造|扑倒|抓伤|抓破|挠伤"
 )
 """The acts an offence against a person or their property is told by (偷走, 骗走, 扒走, 撬开 a door or a lock, 拎走,
 殴打, 冒用, 泄露 one's information, 透支, 拦住要钱; a car 剐蹭 by another's; 辱骂, one of 寻衅滋事's forms in 刑法:293;
 投放 a poison, 刑法:114; a work 复制, 发行, 转载, 抄袭 or 用于商业, 刑法:217, a rights holder's loss; a rumour 散布
-or 捏造, 246's 诽谤), read clause by clause in a third-person fact; 骗局 names the scheme and 骗子 the one who ran it,
-防盗 a protection against theft, not an act, and 打开, 打算, 打电话 are no blow."""
+or 捏造, 246's 诽谤; 扑倒 or 抓伤 by a dog), read clause by clause in a third-person fact; 骗局 names the scheme and
+骗子 the one who ran it, 防盗 a protection against theft, not an act, and 打开, 打算, 打电话 are no blow."""
 _ACTS = re.compile(
     rf"{_HARM.pattern}|烧|点燃|放火|遗弃|扔|弃|毁|损坏|贩|(?<!外)卖|运输|走私|藏|拘|绑|关押|逼|强迫|强行|猥亵|侮辱|诽谤|伪造|"
     r"虚开|挪用|侵吞|贪|受贿|行贿|开设|组织|容留|非法|违规|擅自|冒充|占用|逃"
@@ -484,10 +484,15 @@ def shared_pairs(text: str, query: str) -> int:
 
 
 def relevant_passage(parts: list[str], query: str, count: int, max_chars: int) -> str:
-    """The ``count`` parts (sentences of an article) sharing the most character pairs with ``query``, in
-    their own order, as many as fit in ``max_chars`` (the best one alone is cut to it, ending in ……); the
-    first part wins a tie, as a statute's first sentence usually states its rule."""
-    ranked = sorted(range(len(parts)), key=lambda i: (-shared_pairs(parts[i], query), i))[:count]
+    """The ``count`` parts (sentences of an article) sharing the most character pairs with ``query``, then the most
+    of its characters (物业能给我家停水停电吗？ shares 物业 and 业费 with 944's first sentence and its third alike; the
+    third, 不得采取停止供电、供水……方式催交物业费, holds 停, 水 and 电 too), in their own order, as many as fit in
+    ``max_chars`` (the best one alone is cut to it, ending in ……); the first part wins a tie, as a statute's first
+    sentence usually states its rule."""
+    chars = set(_NOT_TEXT.sub("", query))
+    ranked = sorted(range(len(parts)), key=lambda i: (-shared_pairs(parts[i], query), -len(chars & set(parts[i])), i))[
+        :count
+    ]
     if not ranked:
         return ""
     best = parts[ranked[0]].strip()
