@@ -638,12 +638,17 @@ def _about_the_law(state: ConsultState, ctx: ConsultContext) -> bool:
 def _next_steps(state: ConsultState, ctx: ConsultContext) -> str:
     """The fact asked back and where to ask, for an answer with a basis in either tier: a fact the law makes
     decisive, in the person's words (:func:`decisive_fact`), else the first element of a concluded article the
-    audit found unstated (:func:`missing_fact`, read from Chinese wording only); the area is that of the
+    audit found unstated (:func:`missing_fact`, read from Chinese wording only), of the concluded basis where there
+    is one, else of the conditional; the area is that of the
     concluded basis, else the one the question's words name before that of the conditional one: a conditional
     article is not concluded, and a person fined by the police (罚款) was sent to civil mediation by 民法典:286."""
     concluded = [b["article_id"] for b in state.legal_basis]
     conditional = [b["article_id"] for b in state.conditional_basis]
-    asked = decisive_fact([*concluded, *conditional], ctx.language, state.question)
+    # Beside a concluded basis, the fact the answer turns on is a concluded article's: asked about a probation code
+    # found unlawful by 19, the answer asked back 47's years of work and wage (a conditional article beside it); of
+    # the recorded answers, five asked so, each beside the point (s64-s70). With nothing concluded every conditional
+    # article may be the one: the fourth of those asked back, 14's 交警认定您本人负什么责任, decides a commute.
+    asked = decisive_fact(concluded or conditional, ctx.language, state.question)
     # An article whose decisive fact the question states has nothing left to ask (借钱时没说利息: not 是否为高利放贷).
     listed = decisive_facts(ctx.language)
     unlisted = [a for a in concluded if a not in listed]

@@ -35,3 +35,24 @@ def test_the_first_article_whose_fact_the_question_does_not_state_is_asked() -> 
     # No entry, or a language without a table: nothing asked here (the audit's checklist may still ask).
     assert decisive_fact(["刑法:264"], "zh", "偷东西怎么判？") == ""
     assert decisive_fact(["民法典:680"], "en", "A friend does not repay") == ""
+
+
+def test_beside_a_concluded_basis_only_a_concluded_articles_fact_is_asked() -> None:
+    from agents.claim_check import _next_steps
+    from agents.context import ConsultContext
+    from agents.state.consult import ConsultState, LegalBasisItem
+
+    texts = article_texts()
+
+    def item(article: str) -> LegalBasisItem:
+        return {"article_id": article, "law": "", "number": "", "text": texts[article]}
+
+    question = "合同签了一年，公司规定试用期六个月，合法吗？"
+    wage = "您在这家单位工作了多少年"
+    beside = ConsultState(
+        question=question, legal_basis=[item("劳动合同法:19")], conditional_basis=[item("劳动合同法:47")]
+    )
+    assert wage not in _next_steps(beside, ConsultContext())
+    # With nothing concluded, the conditional article's fact is the one the answer turns on.
+    alone = ConsultState(question="公司无缘无故把我开除了，能要赔偿吗？", conditional_basis=[item("劳动合同法:47")])
+    assert wage in _next_steps(alone, ConsultContext())
