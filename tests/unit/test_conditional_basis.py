@@ -66,6 +66,12 @@ def test_criminal_procedure_never_joins_a_civil_question_and_untouched_words_sta
         "刑事诉讼法:101",
         "刑法:270",
     ]
+    # An interpretation on criminal cases is criminal law; 偷偷 (secretly) speaks of no theft, 偷 of one.
+    fines = "最高人民法院 最高人民检察院关于办理侵犯知识产权刑事案件具体应用法律若干问题的解释（三）:10"
+    tips = [_row(fines, 0.5), _row("民法典:145", 0.4)]
+    child = "十岁的孩子偷偷用我的手机给主播打赏了两万元，钱能要回来吗？"
+    assert conditional_articles(tips, [], child, 0.1) == ["民法典:145"]
+    assert conditional_articles(tips, [], "有人偷了我的钱包，能追回来吗？", 0.1) == [fines, "民法典:145"]
 
 
 def test_an_article_the_question_touches_only_by_meaning_joins_when_the_reranker_ranks_it_high() -> None:
