@@ -109,6 +109,9 @@ def test_an_act_another_is_named_as_doing_is_not_the_defendants() -> None:
     # 防盗 names a protection against theft, not a theft; a theft past a 防盗门 is one.
     assert untold_act("盗窃", "被告人是小区业主，在自家阳台上安装了防盗网，经物业同意。")
     assert not untold_act("盗窃", "被告人撬开被害人家的防盗门，盗走现金3000元。")
+    # 偷偷 is secrecy, no theft (cail-test-181 is 遗弃); 偷 beside it still tells one.
+    assert untold_act("盗窃", "被告人嫌弃孙女是女婴，偷偷将其扔在村外路边，被村民抱回家抚养。")
+    assert not untold_act("盗窃", "被告人趁店主不备，偷偷拿走柜台上的手机一部，价值三千元。")
 
 
 def test_another_s_stated_reason_and_a_time_or_place_denied_state_nothing() -> None:

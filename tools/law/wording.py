@@ -296,14 +296,15 @@ answer for; not what another says the teller did (同事说我偷了他的东西
 
 
 _HARM = re.compile(
-    r"偷|(?<!防)盗|窃|扒|撬|抢|骗(?!局|子)|打(?!开|算|电话|工|听|扫|车|印|包|招呼|卡|折|理)|殴|砸|杀|砍|刺|捅|撞|剐蹭|刮蹭|咬|冒用|泄露|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
+    r"(?<!偷)偷(?!偷)|(?<!防)盗|窃|扒|撬|抢|骗(?!局|子)|打(?!开|算|电话|工|听|扫|车|印|包|招呼|卡|折|理)|殴|砸|杀|砍|刺|捅|撞|剐蹭|刮蹭|咬|冒用|泄露|透支|威胁|恐吓|敲诈|勒索|(?:拿|取|拎|提|牵|抱|背|带|搬)走|侵占|伤害"
     r"|拦(?:住|截|下)|索要|要钱|骂|投放|投毒|下毒|复制|发行|转载|盗版|抄袭|剽窃|翻录|盗用|用于商业|散布|造谣|捏造|扑倒|抓伤|抓破|挠伤"
 )
 """The acts an offence against a person or their property is told by (偷走, 骗走, 扒走, 撬开 a door or a lock, 拎走,
 殴打, 冒用, 泄露 one's information, 透支, 拦住要钱; a car 剐蹭 by another's; 辱骂, one of 寻衅滋事's forms in 刑法:293;
 投放 a poison, 刑法:114; a work 复制, 发行, 转载, 抄袭 or 用于商业, 刑法:217, a rights holder's loss; a rumour 散布
 or 捏造, 246's 诽谤; 扑倒 or 抓伤 by a dog), read clause by clause in a third-person fact; 骗局 names the scheme and
-骗子 the one who ran it, 防盗 a protection against theft, not an act, and 打开, 打算, 打电话 are no blow."""
+骗子 the one who ran it, 防盗 a protection against theft and 偷偷 secrecy, not an act, and 打开, 打算, 打电话 are no
+blow."""
 _ACTS = re.compile(
     rf"{_HARM.pattern}|烧|点燃|放火|遗弃|扔|弃|毁|损坏|贩|(?<!外)卖|运输|走私|藏|拘|绑|关押|逼|强迫|强行|猥亵|侮辱|诽谤|伪造|"
     r"虚开|挪用|侵吞|贪|受贿|行贿|开设|组织|容留|非法|违规|擅自|冒充|占用|逃"
