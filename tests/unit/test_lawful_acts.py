@@ -57,6 +57,9 @@ def test_an_act_told_as_permitted_names_its_permission(fact: str, permission: st
         "公诉机关指控，投资人何某领取个人独资企业营业执照后，被告人周某强行接手了采石场。",
         # one seized is not the one who seized
         "被告人在公交车上掏乘客的口袋，被群众扭送到派出所。",
+        # an official's 依法执行职务 the one judged struck or obstructed is the official's duty, not a leave
+        "被告人醉酒驾车被交警拦下，拒不配合，挥拳殴打正在依法执行职务的民警，致其面部软组织挫伤。",
+        "被告人阻碍城管依法执行公务，将执法人员推倒在地。",
     ],
 )
 def test_a_permission_exceeded_denied_or_beside_a_harm_is_no_permission(fact: str) -> None:
