@@ -34,6 +34,9 @@ def test_every_permission_cites_its_article_and_holds_for_its_examples() -> None
         ("被告人蔺某是一名消防员，为救出被困人员砸开了一户人家的防盗门。", "紧急避险"),
         ("被告人是小区保安，发现一名男子正在撬车锁，上前将其控制住并打电话报警。", "公民扭送"),
         ("被告人巢某持有狩猎证，在规定的狩猎期和狩猎区内猎捕野兔两只。", "行政许可"),
+        # Another's drinking, a season denied: no conduct of the one judged beyond the leave.
+        ("被告人是交警，依法对酒后驾驶的司机进行了呼气酒精检测。", "依法履职"),
+        ("被告人是渔民，持有捕捞许可证，在非禁渔期内按规定网具捕鱼。", "行政许可"),
     ],
 )
 def test_an_act_told_as_permitted_names_its_permission(fact: str, permission: str) -> None:
@@ -60,6 +63,12 @@ def test_an_act_told_as_permitted_names_its_permission(fact: str, permission: st
         # an official's 依法执行职务 the one judged struck or obstructed is the official's duty, not a leave
         "被告人醉酒驾车被交警拦下，拒不配合，挥拳殴打正在依法执行职务的民警，致其面部软组织挫伤。",
         "被告人阻碍城管依法执行公务，将执法人员推倒在地。",
+        # conduct no leave covers, told beside the leave held
+        "被告人持有驾驶证，醉酒后驾驶机动车在道路上行驶，血液酒精含量200mg/100ml。",
+        "被告人经批准开办了一家KTV，在店内容留多人吸食毒品。",
+        "被告人持有狩猎证，在禁猎期内猎捕野生动物。",
+        "被告人按照合同约定收到货款后，将货物以次充好交付给买方。",
+        "经业主同意，被告人进入其家中维修，趁机盗走现金两千元。",
     ],
 )
 def test_a_permission_exceeded_denied_or_beside_a_harm_is_no_permission(fact: str) -> None:
