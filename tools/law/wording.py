@@ -491,9 +491,11 @@ def relevant_passage(parts: list[str], query: str, count: int, max_chars: int) -
     ``max_chars`` (the best one alone is cut to it, ending in ……); the first part wins a tie, as a statute's first
     sentence usually states its rule."""
     chars = set(_NOT_TEXT.sub("", query))
-    ranked = sorted(range(len(parts)), key=lambda i: (-shared_pairs(parts[i], query), -len(chars & set(parts[i])), i))[
-        :count
-    ]
+
+    def closeness(i: int) -> tuple[int, int, int]:
+        return -shared_pairs(parts[i], query), -len(chars & set(parts[i])), i
+
+    ranked = sorted(range(len(parts)), key=closeness)[:count]
     if not ranked:
         return ""
     best = parts[ranked[0]].strip()
